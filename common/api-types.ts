@@ -1,0 +1,506 @@
+/**
+ * Types shared by the browser and the server. The server's zod schemas are the source of truth for
+ * validation; these are the shapes the browser reads.
+ */
+
+/** Every API error answers this shape (see docs/architecture.md, "API conventions"). */
+export interface ApiErrorBody {
+  message: string;
+  code: string;
+  details?: unknown;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  total: number;
+  /** Opaque cursor for the next page when the list supports keyset pagination. */
+  nextCursor?: string | null;
+}
+
+export interface MenuItem {
+  title: string;
+  path: string;
+  /** 'header' | 'footer' */
+  section: string;
+  isNewTab?: boolean;
+  ordering?: number;
+}
+
+export interface PublicSettings {
+  siteName: string;
+  logoUrl: string;
+  favicon: string;
+  loginPlaceholderImage: string;
+  menus: MenuItem[];
+  footerContent: string;
+  currency: string;
+  currencySymbol: string;
+  maintenanceMode: boolean;
+  /** Whether forms must carry a reCAPTCHA token (only when a secret is configured). */
+  captchaEnabled: boolean;
+  captchaSiteKey: string;
+}
+
+/** Values the page hands to the browser at runtime (SPEC §7: "base address comes from runtime configuration"). */
+export interface RuntimeConfig {
+  apiBase: string;
+  socketUrl: string;
+  socketPath: string;
+  env: 'production' | 'development' | 'test';
+}
+
+export interface Banner {
+  _id: string;
+  title: string;
+  description: string | null;
+  imageUrl: string | null;
+  link: string | null;
+  position: string;
+}
+
+export interface PerformerCard {
+  _id: string;
+  username: string;
+  name: string;
+  avatar: string;
+  cover: string | null;
+  bio: string | null;
+  monthlyPrice: number;
+  yearlyPrice: number;
+  subscriberCount: number;
+  videoCount: number;
+  isFeatured: boolean;
+}
+
+export interface CountryItem {
+  code: string;
+  name: string;
+  flag?: string;
+}
+export interface LanguageItem {
+  code: string;
+  name: string;
+  native: string;
+}
+export interface PhoneCodeItem {
+  code: string;
+  dialCode: string;
+  name: string;
+}
+
+export const DEFAULT_AVATAR = '/no-avatar.png';
+
+export type Role = 'user' | 'performer' | 'admin';
+
+/** `GET /users/me` (SPEC §3 "Current user"). */
+export interface CurrentUser {
+  _id: string;
+  name: string;
+  username: string;
+  email: string;
+  avatar: string;
+  cover: string | null;
+  role: Role;
+  emailVerified: boolean;
+  country: string | null;
+  bio: string | null;
+  createdAt: string;
+}
+
+/** `GET /users/view/{id}`: what anyone may see of a user. */
+export interface PublicUser {
+  _id: string;
+  name: string;
+  username: string;
+  avatar: string;
+  cover: string | null;
+  role: Role;
+  createdAt: string;
+}
+
+export interface LoginResponse {
+  token: string;
+  expiresAt: string;
+  user: CurrentUser;
+}
+
+/** `{ message }` answers of the auth, verification and contact endpoints. */
+export interface MessageResponse {
+  message: string;
+}
+
+/** One entry of `details` in a `400 VALIDATION_FAILED` answer; `path` is like `body.email`. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** `POST /auth/login`: `email` holds an email address or a username. */
+export interface LoginRequest {
+  email: string;
+  password: string;
+  /** Off: the session lasts 1 day instead of 365 (SPEC §9). */
+  remember: boolean;
+}
+
+export type SignupRole = 'user' | 'performer';
+
+/** `POST /auth/users/register` */
+export interface RegisterRequest {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+  role: SignupRole;
+  captchaToken?: string;
+}
+
+export interface RegisterResponse {
+  message: string;
+  user: CurrentUser;
+}
+
+/** `PUT /auth/users/me/password` */
+export interface ChangePasswordRequest {
+  password: string;
+  currentPassword: string;
+  source: SignupRole;
+}
+
+/** `PUT /users` */
+export interface UpdateProfileRequest {
+  name?: string;
+  username?: string;
+  bio?: string;
+  country?: string;
+}
+
+/** `POST /contact` */
+export interface ContactRequest {
+  name: string;
+  email: string;
+  subject?: string;
+  message: string;
+  captchaToken?: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Catalogue (issue #4): performers, videos, galleries, photos, products, posts, categories.
+
+/** Who may open an item: everyone, subscribers of its performer, or buyers. */
+export type ContentAccess = 'free' | 'subscribers' | 'sale';
+
+/** The performer shown on a content card. */
+export interface PerformerSummary {
+  _id: string;
+  username: string;
+  name: string;
+  avatar: string;
+}
+
+/**
+ * A protected file (full video, full photo, digital download): a short-lived URL signed for the viewer.
+ * Present only when the item is unlocked for that viewer; it stops opening at `expiresAt` (fetch the item
+ * again for a fresh one).
+ */
+export interface SignedMedia {
+  url: string;
+  expiresAt: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+}
+
+export interface ContentStats {
+  views: number;
+  likes: number;
+  favourites: number;
+  comments: number;
+}
+
+export interface VideoItem {
+  _id: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  performerId: string;
+  performer: PerformerSummary | null;
+  access: ContentAccess;
+  isSale: boolean;
+  /** Minor units; 0 unless the video is for sale. */
+  price: number;
+  /** True when this viewer may not play the full video; `video` is then null. */
+  locked: boolean;
+  /** Public preview images and clip, always present when they exist. */
+  thumbnail: string | null;
+  poster: string | null;
+  teaser: string | null;
+  video: SignedMedia | null;
+  duration: number | null;
+  tags: string[];
+  status: 'draft' | 'active' | 'inactive' | 'hidden';
+  processingStatus: 'processing' | 'ready' | 'failed';
+  scheduledAt: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+  stats: ContentStats;
+}
+
+export interface GalleryItem {
+  _id: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  performerId: string;
+  performer: PerformerSummary | null;
+  access: ContentAccess;
+  isSale: boolean;
+  price: number;
+  /** True when this viewer may not open the full photos. */
+  locked: boolean;
+  /** Thumbnail of the cover photo (public). */
+  cover: string | null;
+  photoCount: number;
+  tags: string[];
+  status: 'draft' | 'active' | 'inactive' | 'hidden';
+  publishedAt: string | null;
+  createdAt: string;
+  stats: ContentStats;
+}
+
+export interface PhotoItem {
+  _id: string;
+  galleryId: string | null;
+  performerId: string;
+  title: string | null;
+  position: number;
+  /** The gallery's access and price (a photo outside a gallery is for subscribers). */
+  access: ContentAccess;
+  price: number;
+  locked: boolean;
+  /** Public thumbnail (blurred by the pipeline when the photo is locked). */
+  thumbnail: string | null;
+  photo: SignedMedia | null;
+  processingStatus: 'processing' | 'ready' | 'failed';
+  publishedAt: string | null;
+  createdAt: string;
+}
+
+export interface ProductItem {
+  _id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  performerId: string;
+  performer: PerformerSummary | null;
+  type: 'physical' | 'digital';
+  price: number;
+  stock: number | null;
+  image: string | null;
+  /** Digital products: true until bought (the file comes from `GET /user/assets/products/{id}/download-link`). Physical: false. */
+  locked: boolean;
+  tags: string[];
+  status: 'draft' | 'active' | 'inactive' | 'hidden';
+  publishedAt: string | null;
+  createdAt: string;
+  stats: ContentStats;
+}
+
+export interface DownloadLink {
+  downloadLink: string;
+  expiresAt: string;
+  fileName: string | null;
+}
+
+export interface PostCard {
+  _id: string;
+  slug: string;
+  type: 'post' | 'page';
+  title: string;
+  excerpt: string | null;
+  image: string | null;
+  performerId: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+  likeCount: number;
+  commentCount: number;
+}
+
+export interface PostDetail extends PostCard {
+  /** HTML as stored (written by admins and performers): pages must sanitise it before rendering. */
+  content: string;
+}
+
+export interface CategoryItem {
+  _id: string;
+  name: string;
+  slug: string;
+  group: 'performer' | 'video' | 'gallery' | 'product' | 'post';
+  description: string | null;
+  ordering: number;
+}
+
+/** `GET /performers/{id}`: the profile page's data. */
+export interface PerformerProfile extends PerformerCard {
+  gender: string | null;
+  country: string | null;
+  photoCount: number;
+  galleryCount: number;
+  productCount: number;
+  likeCount: number;
+  viewCount: number;
+  categories: Array<Pick<CategoryItem, '_id' | 'name' | 'slug'>>;
+  tags: string[];
+  createdAt: string;
+  /** Whether the viewer has a live subscription to this performer (false for guests). */
+  isSubscribed: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Engagement (issue #6): comments, reactions and realtime events.
+
+/** What may be commented on and reacted to. */
+export type EngagementObjectType = 'video' | 'gallery' | 'product' | 'post' | 'performer';
+export const ENGAGEMENT_OBJECT_TYPES: readonly EngagementObjectType[] = ['video', 'gallery', 'product', 'post', 'performer'];
+
+/** The author shown next to a comment. */
+export interface CommentAuthor {
+  _id: string;
+  name: string;
+  username: string;
+  avatar: string;
+}
+
+/** One comment (SPEC §3: `_id`, `objectId`). `content` is plain text: render it as text, never as HTML. */
+export interface CommentItem {
+  _id: string;
+  objectType: EngagementObjectType;
+  objectId: string;
+  content: string;
+  /** Public URL of the attached picture (`PUT /comments/{id}` multipart), or null. */
+  image: string | null;
+  userId: string;
+  user: CommentAuthor;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `GET /comments/search`: newest first. `canModerate`: the viewer may delete anyone's comment here (the object's performer, an admin). */
+export interface CommentSearchResult extends ListResult<CommentItem> {
+  canModerate: boolean;
+}
+
+/** `POST /comments`. `content` is trimmed, 1..2000 characters. */
+export interface CreateCommentRequest {
+  objectType: EngagementObjectType;
+  objectId: string;
+  content: string;
+}
+
+/** `DELETE /comments/{id}` */
+export interface DeleteCommentResponse {
+  _id: string;
+  objectType: EngagementObjectType;
+  objectId: string;
+  /** The object's comment count after the delete. */
+  commentCount: number;
+}
+
+export const COMMENT_MAX_LENGTH = 2000;
+
+/**
+ * Reaction kinds. The API also accepts `favorite` for `favourite` and `watch-later` / `watchLater` /
+ * `watchlater` for `watch_later`; answers always use these spellings. `watch_later` is for videos and
+ * galleries only; `like` and `favourite` for every EngagementObjectType.
+ */
+export type ReactionAction = 'like' | 'favourite' | 'watch_later';
+export const REACTION_ACTIONS: readonly ReactionAction[] = ['like', 'favourite', 'watch_later'];
+
+/** `POST /reactions` and `DELETE /reactions` (JSON body; DELETE also takes the same fields as query parameters). */
+export interface ReactionRequest {
+  objectType: EngagementObjectType;
+  objectId: string;
+  action: ReactionAction | 'favorite' | 'watch-later' | 'watchLater';
+}
+
+/** Answer of `POST /reactions` and `DELETE /reactions`: both are idempotent. */
+export interface ReactionResult {
+  objectType: EngagementObjectType;
+  objectId: string;
+  action: ReactionAction;
+  /** Whether the user has this reaction now. */
+  reacted: boolean;
+  /** Whether this call changed anything (false: it was already so). */
+  changed: boolean;
+  /** The object's counter for the action after the call (likes or favourites); null for watch_later. */
+  count: number | null;
+}
+
+/** `GET /reactions/search`: the signed-in user's reactions. */
+export interface ReactionItem {
+  _id: string;
+  objectType: EngagementObjectType;
+  objectId: string;
+  action: ReactionAction;
+  createdAt: string;
+}
+
+/** `GET /reactions/videos` and `GET /reactions/galleries`: the user's favourites or watch-later list, newest first. */
+export interface ReactedVideo {
+  _id: string;
+  action: ReactionAction;
+  createdAt: string;
+  objectId: string;
+  video: VideoItem;
+}
+export interface ReactedGallery {
+  _id: string;
+  action: ReactionAction;
+  createdAt: string;
+  objectId: string;
+  gallery: GalleryItem;
+}
+
+/** SPEC §4: the realtime client's status. */
+export type RealtimeStatus = 'initialized' | 'connected' | 'disconnected' | 'reconnecting' | 'failed';
+
+/** Rooms: `user:<userId>` (joined when the socket is authenticated), `object:<type>:<id>` (joined by `object/watch`). */
+export interface ObjectRef {
+  objectType: EngagementObjectType;
+  objectId: string;
+}
+
+/**
+ * Events the server sends (socket.io). Emitted through `ctx.realtime` (server/realtime/README.md):
+ * to an object room: comment/*, reaction/count; to a user room: notification/count, payment/success,
+ * subscription/success, content/new.
+ */
+export interface ServerToClientEvents {
+  'comment/created': (payload: { comment: CommentItem; commentCount: number }) => void;
+  'comment/updated': (payload: { comment: CommentItem }) => void;
+  'comment/deleted': (payload: ObjectRef & { _id: string; commentCount: number }) => void;
+  'reaction/count': (payload: ObjectRef & { action: ReactionAction; count: number }) => void;
+  'notification/count': (payload: { count: number }) => void;
+  'payment/success': (payload: { paymentId: string; type: string; targetId?: string | null; [key: string]: unknown }) => void;
+  'subscription/success': (payload: { subscriptionId: string; performerId: string; [key: string]: unknown }) => void;
+  'content/new': (payload: ObjectRef & { performerId: string; title?: string; [key: string]: unknown }) => void;
+}
+
+/** Acknowledgement of the client's events. */
+export interface RealtimeAck {
+  ok: boolean;
+  /** After auth/login: the user the socket now belongs to, null for a guest. */
+  userId?: string | null;
+  message?: string;
+}
+
+/** Events the client sends. */
+export interface ClientToServerEvents {
+  /** SPEC §7: after connect and reconnect. Without a token the session cookie of the handshake is used. */
+  'auth/login': (payload: { token?: string } | undefined, ack?: (res: RealtimeAck) => void) => void;
+  'auth/logout': (payload: unknown, ack?: (res: RealtimeAck) => void) => void;
+  'object/watch': (payload: ObjectRef, ack?: (res: RealtimeAck) => void) => void;
+  'object/unwatch': (payload: ObjectRef, ack?: (res: RealtimeAck) => void) => void;
+}

@@ -1,0 +1,97 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { ObjectType } from '../db/schema.js';
+import { photoIsPublic, productIsPublic, videoIsPublic } from '../catalogue/catalogue.repository.js';
+
+/**
+ * The two facts access decisions read: live subscriptions and live entitlements. Both lookups are served by
+ * primary/unique keys (subscriptions_user_performer, entitlements_pk).
+ *
+ * A subscription opens its performer's subscriber-only items while `status = 'active'` and `expires_at` is in the
+ * future (a cancellation that keeps access until the end of the paid period keeps status 'active' with
+ * cancel_at_period_end = 1 until then). An entitlement opens its object while `revoked_at` is null.
+ */
+
+/** Of `performerIds`, those the user has a live subscription to. */
+export async function subscribedPerformerIds(db: DbOrTrx, userId: string, performerIds: readonly string[], now: string): Promise<Set<string>> {
+  const ids = [...new Set(performerIds)];
+  if (!ids.length) return new Set();
+  const rows = await db
+    .selectFrom('subscriptions')
+    .select('performerId')
+    .where('userId', '=', userId)
+    .where('performerId', 'in', ids)
+    .where('status', '=', 'active')
+    .where('expiresAt', '>', now)
+    .execute();
+  return new Set(rows.map((r) => r.performerId));
+}
+
+/** Of the given objects, those the user holds a live entitlement to, as `type:id` keys. */
+export async function entitledObjectKeys(
+  db: DbOrTrx,
+  userId: string,
+  objects: ReadonlyArray<{ objectType: ObjectType; objectId: string }>,
+): Promise<Set<string>> {
+  const byType = new Map<ObjectType, Set<string>>();
+  for (const o of objects) {
+    const set = byType.get(o.objectType) ?? new Set<string>();
+    set.add(o.objectId);
+    byType.set(o.objectType, set);
+  }
+  const found = new Set<string>();
+  await Promise.all(
+    [...byType].map(async ([objectType, ids]) => {
+      const rows = await db
+        .selectFrom('entitlements')
+        .select('objectId')
+        .where('userId', '=', userId)
+        .where('objectType', '=', objectType)
+        .where('objectId', 'in', [...ids])
+        .where('revokedAt', 'is', null)
+        .execute();
+      for (const r of rows) found.add(`${objectType}:${r.objectId}`);
+    }),
+  );
+  return found;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The rows a protected file request is checked against (server/media/protected.routes.ts). `visible` is the same
+// "public" rule the lists use (server/catalogue/catalogue.repository.ts), as 0/1 or a boolean depending on the engine.
+
+/** A video and its full file, when `fileId` is that video's full file. */
+export function findVideoFile(db: DbOrTrx, videoId: string, fileId: string, now: string) {
+  return db
+    .selectFrom('videos')
+    .leftJoin('files', 'files.id', 'videos.fileId')
+    .select(['videos.id', 'videos.performerId', 'videos.access', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .select(videoIsPublic(now).as('visible'))
+    .where('videos.id', '=', videoId)
+    .where('videos.fileId', '=', fileId)
+    .executeTakeFirst();
+}
+
+/** A photo, its gallery's access and its full file, when `fileId` is that photo's full file. */
+export function findPhotoFile(db: DbOrTrx, photoId: string, fileId: string, now: string) {
+  return db
+    .selectFrom('photos')
+    .leftJoin('galleries', 'galleries.id', 'photos.galleryId')
+    .leftJoin('files', 'files.id', 'photos.fileId')
+    .select(['photos.id', 'photos.performerId', 'photos.galleryId', 'galleries.access as galleryAccess', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .select(photoIsPublic(now).as('visible'))
+    .where('photos.id', '=', photoId)
+    .where('photos.fileId', '=', fileId)
+    .executeTakeFirst();
+}
+
+/** A product and its digital file, when `fileId` is that product's digital file. */
+export function findProductFile(db: DbOrTrx, productId: string, fileId: string, now: string) {
+  return db
+    .selectFrom('products')
+    .leftJoin('files', 'files.id', 'products.digitalFileId')
+    .select(['products.id', 'products.performerId', 'products.type', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .select(productIsPublic(now).as('visible'))
+    .where('products.id', '=', productId)
+    .where('products.digitalFileId', '=', fileId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,173 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { Access, ObjectType } from '../db/schema.js';
+import type { Role } from '../../common/api-types.js';
+import type { MediaGrant } from '../media/signed-urls.js';
+import { entitledObjectKeys, findPhotoFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
+
+/**
+ * THE access rules of the site (server/access/README.md). Every place that decides whether someone may open
+ * an item's full media (lists, detail pages, signed media URLs, download links, and later the money features)
+ * asks this module.
+ *
+ *   free item            → everyone, guests included
+ *   subscriber-only item → a live subscription to the item's performer
+ *   sale item            → a live entitlement (purchase) of the item
+ *   any item             → its own performer, and admins
+ *
+ * A purchase opens the item whatever its access level (what was paid for stays open if the performer later
+ * changes the access). Photos follow their gallery (entitlement on the gallery); a photo outside any gallery is
+ * subscriber-only. A physical product has no protected file (always open); a digital product is a sale item.
+ */
+
+export type Viewer = { id: string; role: Role } | null;
+
+/** What an access decision is about: the object an entitlement names, its performer and its access level. */
+export interface AccessSubject {
+  objectType: Extract<ObjectType, 'video' | 'gallery' | 'photo' | 'product'>;
+  objectId: string;
+  performerId: string;
+  access: Access;
+}
+
+export type AccessReason = 'free' | 'owner' | 'admin' | 'subscription' | 'purchase';
+export type AccessDecision =
+  | { open: true; reason: AccessReason }
+  | { open: false; reason: 'locked'; needs: 'subscription' | 'purchase' };
+
+export interface AccessFacts {
+  /** The viewer has a live subscription to the subject's performer. */
+  subscribed: boolean;
+  /** The viewer holds a live entitlement to the subject. */
+  purchased: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Subjects of each kind of item.
+
+export function videoSubject(v: { id: string; performerId: string; access: Access }): AccessSubject {
+  return { objectType: 'video', objectId: v.id, performerId: v.performerId, access: v.access };
+}
+
+export function gallerySubject(g: { id: string; performerId: string; access: Access }): AccessSubject {
+  return { objectType: 'gallery', objectId: g.id, performerId: g.performerId, access: g.access };
+}
+
+/** A photo is opened by whatever opens its gallery; outside a gallery it is subscriber-only. */
+export function photoSubject(p: { id: string; performerId: string; galleryId: string | null }, galleryAccess: Access | null): AccessSubject {
+  if (p.galleryId && galleryAccess) return { objectType: 'gallery', objectId: p.galleryId, performerId: p.performerId, access: galleryAccess };
+  return { objectType: 'photo', objectId: p.id, performerId: p.performerId, access: 'subscribers' };
+}
+
+export function productSubject(p: { id: string; performerId: string; type: 'physical' | 'digital' }): AccessSubject {
+  return { objectType: 'product', objectId: p.id, performerId: p.performerId, access: p.type === 'digital' ? 'sale' : 'free' };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Decisions.
+
+/** The rule itself, on facts already loaded. */
+export function decideAccess(viewer: Viewer, subject: AccessSubject, facts: AccessFacts): AccessDecision {
+  if (viewer?.role === 'admin') return { open: true, reason: 'admin' };
+  if (viewer && viewer.id === subject.performerId) return { open: true, reason: 'owner' };
+  if (subject.access === 'free') return { open: true, reason: 'free' };
+  if (facts.purchased) return { open: true, reason: 'purchase' };
+  if (subject.access === 'subscribers') return facts.subscribed ? { open: true, reason: 'subscription' } : { open: false, reason: 'locked', needs: 'subscription' };
+  return { open: false, reason: 'locked', needs: 'purchase' };
+}
+
+/** Whether the viewer is the item's performer or an admin: they also see drafts, scheduled and processing items. */
+export function canManage(viewer: Viewer, performerId: string): boolean {
+  return !!viewer && (viewer.role === 'admin' || viewer.id === performerId);
+}
+
+/** Access facts for one viewer and a batch of subjects (a page of a list), loaded in at most two queries per object type. */
+export class AccessView {
+  constructor(
+    readonly viewer: Viewer,
+    private readonly subscribed: Set<string>,
+    private readonly purchased: Set<string>,
+  ) {}
+
+  isSubscribedTo(performerId: string): boolean {
+    return this.subscribed.has(performerId);
+  }
+
+  hasPurchased(objectType: ObjectType, objectId: string): boolean {
+    return this.purchased.has(`${objectType}:${objectId}`);
+  }
+
+  decide(subject: AccessSubject): AccessDecision {
+    return decideAccess(this.viewer, subject, {
+      subscribed: this.isSubscribedTo(subject.performerId),
+      purchased: this.hasPurchased(subject.objectType, subject.objectId),
+    });
+  }
+}
+
+/**
+ * Loads what `viewer` holds for these subjects. Guests and admins need no query; nor do free items or the
+ * viewer's own items.
+ */
+export async function loadAccessView(db: DbOrTrx, viewer: Viewer, subjects: readonly AccessSubject[], now = new Date()): Promise<AccessView> {
+  if (!viewer || viewer.role === 'admin') return new AccessView(viewer, new Set(), new Set());
+  const gated = subjects.filter((s) => s.access !== 'free' && s.performerId !== viewer.id);
+  const [subscribed, purchased] = await Promise.all([
+    subscribedPerformerIds(db, viewer.id, gated.filter((s) => s.access === 'subscribers').map((s) => s.performerId), now.toISOString()),
+    entitledObjectKeys(db, viewer.id, gated),
+  ]);
+  return new AccessView(viewer, subscribed, purchased);
+}
+
+/** One decision (detail pages, download links, media requests). */
+export async function checkAccess(db: DbOrTrx, viewer: Viewer, subject: AccessSubject, now = new Date()): Promise<AccessDecision> {
+  return (await loadAccessView(db, viewer, [subject], now)).decide(subject);
+}
+
+/** Whether the viewer has a live subscription to the performer (false for guests). */
+export async function isSubscribed(db: DbOrTrx, viewer: Viewer, performerId: string, now = new Date()): Promise<boolean> {
+  if (!viewer) return false;
+  return (await subscribedPerformerIds(db, viewer.id, [performerId], now.toISOString())).has(performerId);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Protected files, checked again on every request of a signed URL.
+
+export type ProtectedFileCheck =
+  | { ok: true; storageKey: string; fileName: string | null; download: boolean }
+  | { ok: false; status: 403 | 404; code: string; message: string };
+
+/**
+ * May `viewer` read the file a signed URL names, right now? The file must still be the item's full file, the
+ * item must be public (or the viewer its performer or an admin), and the access rules must open it.
+ */
+export async function openProtectedFile(db: DbOrTrx, viewer: Viewer, grant: Pick<MediaGrant, 'objectType' | 'objectId' | 'fileId'>, now = new Date()): Promise<ProtectedFileCheck> {
+  const at = now.toISOString();
+  const gone: ProtectedFileCheck = { ok: false, status: 404, code: 'NOT_FOUND', message: 'File not found' };
+  let subject: AccessSubject;
+  let row: { visible: unknown; storageKey: string | null; fileStatus: string | null; originalName: string | null };
+  if (grant.objectType === 'video') {
+    const v = await findVideoFile(db, grant.objectId, grant.fileId, at);
+    if (!v) return gone;
+    subject = videoSubject(v);
+    row = v;
+  } else if (grant.objectType === 'photo') {
+    const p = await findPhotoFile(db, grant.objectId, grant.fileId, at);
+    if (!p) return gone;
+    subject = photoSubject(p, p.galleryAccess);
+    row = p;
+  } else {
+    const p = await findProductFile(db, grant.objectId, grant.fileId, at);
+    if (!p || p.type !== 'digital') return gone;
+    subject = productSubject(p);
+    row = p;
+  }
+  // 0/1 on SQLite, a boolean on PostgreSQL.
+  const visible = Number(row.visible) === 1;
+  if (!visible && !canManage(viewer, subject.performerId)) return gone;
+  if (!row.storageKey || row.fileStatus !== 'ready') return gone;
+  const decision = await checkAccess(db, viewer, subject, now);
+  if (!decision.open) {
+    return { ok: false, status: 403, code: 'LOCKED', message: decision.needs === 'subscription' ? 'Subscribe to open this file' : 'Buy this item to open this file' };
+  }
+  return { ok: true, storageKey: row.storageKey, fileName: row.originalName, download: grant.objectType === 'product' };
+}

@@ -1,0 +1,207 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import pino, { type Logger } from 'pino';
+import type { AppConfig } from './config.js';
+import type { AppContext } from './context.js';
+import type { DatabaseHandle } from './db/database.js';
+import { installErrorHandler } from './http/error-handler.js';
+import type { ApiApp } from './http/types.js';
+import { SettingsService } from './settings/settings.service.js';
+import { GeoService } from './geo/geo.service.js';
+import { CaptchaService } from './captcha/captcha.service.js';
+import { LocalDiskStorage } from './media/storage.js';
+import { JobQueue } from './jobs/queue.js';
+import { registerMediaJobs } from './media/pipeline/processors.js';
+import { publicMediaRoutes } from './media/media.routes.js';
+import { protectedMediaRoutes } from './media/protected.routes.js';
+import { apiRoutes } from './routes.js';
+import { attachRealtime, type Realtime } from './realtime/socket.js';
+import { RealtimeHub } from './realtime/hub.js';
+import { Mailer } from './mail/mailer.js';
+import { AuthService } from './auth/auth.service.js';
+import { LoginFailures } from './auth/login-failures.js';
+import { installAuthHook } from './http/auth.js';
+
+export interface BuildOptions {
+  config: AppConfig;
+  database: DatabaseHandle;
+  logger?: Logger;
+  /** Serve the Astro pages and client assets (needs `astro build`); API-only tests turn it off. */
+  web?: boolean;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  realtime: Realtime;
+  /** Stop accepting, drain in-flight requests, close sockets, Redis and the database. */
+  close(): Promise<void>;
+}
+
+export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
+  const { config, database } = opts;
+  const logger = opts.logger ?? pino({ level: config.logLevel });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+
+  const settings = new SettingsService(database.db, config.settingsCacheMs);
+  const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
+  const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
+  const auth = new AuthService({ db: database.db, config, settings, mailer, failures, logger });
+  const storage = new LocalDiskStorage(config.mediaDir);
+  const jobs = new JobQueue(database.db, config.pipeline.jobs, logger.child({ module: 'jobs' }));
+  registerMediaJobs(jobs, { db: database.db, storage, logger: logger.child({ module: 'media' }), video: config.pipeline.video });
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    engine: database.engine,
+    logger,
+    settings,
+    geo: new GeoService(database.db, config.countryHeader, config.settingsCacheMs),
+    redis,
+    storage,
+    captcha: new CaptchaService(settings, process.env.CAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify'),
+    mailer,
+    auth,
+    jobs,
+    realtime: new RealtimeHub(),
+  };
+
+  const app = Fastify({
+    loggerInstance: logger as unknown as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    // On close, idle keep-alive sockets are dropped at once; busy ones finish their request first.
+    forceCloseConnections: 'idle',
+  });
+  app.decorate('ctx', ctx);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app, { jsonNotFound: opts.web === false });
+
+  // 1. External plugins.
+  await app.register(cookie);
+  // Astro puts a hash-based CSP <meta> in every page (experimental.csp), which is what actually pins inline
+  // scripts and styles; this header adds what a meta tag cannot (frame-ancestors) and covers non-HTML responses.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", "'unsafe-inline'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: config.publicUrl.startsWith('https:') ? { maxAge: 15552000 } : false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
+    errorResponseBuilder: (_req, c) => ({
+      statusCode: c.statusCode,
+      message: `Too many requests, please try again in ${Math.ceil(c.ttl / 1000)} seconds`,
+      code: 'RATE_LIMITED',
+    }),
+  });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Site API', version: '1.0.0' }, servers: [{ url: config.apiBase }] },
+    transform: jsonSchemaTransform,
+  });
+
+  // 2. The JSON API under its base.
+  await app.register(
+    async (api) => {
+      installErrorHandler(api);
+      installAuthHook(api, auth, () => config.publicUrl);
+      await apiRoutes(api as unknown as ApiApp);
+      api.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    },
+    { prefix: config.apiBase },
+  );
+
+  // 3. Media and the web front end.
+  await app.register(publicMediaRoutes, { storage: ctx.storage });
+  await app.register(protectedMediaRoutes, { ctx });
+  if (opts.web !== false) await mountWeb(app, ctx);
+
+  const realtime = await attachRealtime(app.server, ctx);
+  // The worker runs in this process (JOBS_WORKER=0 turns it off, e.g. on web-only instances).
+  if (config.pipeline.jobs.worker) jobs.start();
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    realtime,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await realtime.close();
+      // Requests in flight when close() starts finish normally; their keep-alive sockets turn idle only
+      // afterwards, so keep dropping idle sockets until the server has fully closed.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
+      // After the requests (which enqueue) and before the database: running jobs finish or are handed back.
+      await jobs.stop();
+      await mailer.close();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+      await database.close();
+    },
+  };
+}
+
+/** Static client assets plus the Astro SSR handler for every path the API and static files did not claim. */
+async function mountWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const dist = path.resolve(process.env.ASTRO_DIST ?? 'dist');
+  const entry = path.join(dist, 'server', 'entry.mjs');
+  if (!fs.existsSync(entry)) throw new Error(`Astro build not found at ${entry}: run "npm run build" first`);
+  await app.register(fastifyStatic, {
+    root: path.join(dist, 'client'),
+    wildcard: false,
+    setHeaders(reply, filePath) {
+      // Astro's hashed bundles never change; everything else is revalidated hourly.
+      reply.header('cache-control', filePath.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled';
+  const { handler } = (await import(pathToFileURL(entry).href)) as {
+    handler: (req: unknown, res: unknown, next: (err?: unknown) => void, locals: App.Locals) => Promise<void>;
+  };
+  app.setNotFoundHandler((request, reply) => {
+    reply.hijack();
+    const locals = { ctx, clientIp: request.ip } as App.Locals;
+    handler(request.raw, reply.raw, (err?: unknown) => {
+      if (err) ctx.logger.error({ err }, 'astro render failed');
+      if (!reply.raw.headersSent) {
+        reply.raw.statusCode = err ? 500 : 404;
+        reply.raw.setHeader('content-type', 'text/plain; charset=utf-8');
+      }
+      reply.raw.end(err ? 'Internal server error' : 'Not found');
+    }, locals).catch((err) => {
+      ctx.logger.error({ err }, 'astro handler crashed');
+      if (!reply.raw.headersSent) reply.raw.statusCode = 500;
+      reply.raw.end();
+    });
+  });
+}

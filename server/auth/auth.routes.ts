@@ -1,0 +1,208 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { requireUser, SESSION_COOKIE } from '../http/auth.js';
+import { byBodyField, byIp, limiter } from '../http/rate-limit.js';
+import { apiErrorSchema } from '../http/schemas.js';
+import { anyPassword, currentUserSchema, emailField, linkToken, messageSchema, nameField, newPassword, usernameField } from './auth.schemas.js';
+import { messages } from './auth.service.js';
+
+export const registerBody = z.object({
+  name: nameField,
+  username: usernameField,
+  email: emailField,
+  password: newPassword,
+  role: z.enum(['user', 'performer'], { error: 'Role must be "user" or "performer"' }),
+  /** Required only when the site has reCAPTCHA configured. */
+  captchaToken: z.string().max(4000).optional(),
+});
+
+export const loginBody = z.object({
+  /** An email address or a username. */
+  email: z.string({ error: 'Email or username is required' }).trim().min(1, 'Email or username is required').max(254, 'Incorrect credentials!'),
+  password: anyPassword,
+  /** Off: the session and its cookie last 1 day instead of 365 (SPEC §9). */
+  remember: z.boolean().default(true),
+});
+
+export const loginResponse = z.object({ token: z.string(), expiresAt: z.string(), user: currentUserSchema });
+
+export const changePasswordBody = z.object({
+  password: newPassword,
+  currentPassword: anyPassword,
+  /** Which settings screen the change comes from; see AuthService.changePassword. */
+  source: z.enum(['user', 'performer'], { error: 'Source must be "user" or "performer"' }).default('user'),
+});
+
+const cookieOptions = (request: FastifyRequest) => ({
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  path: '/',
+  // request.protocol honours X-Forwarded-Proto only when TRUST_PROXY is set.
+  secure: request.protocol === 'https',
+});
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSec: number): void {
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: maxAgeSec, expires: new Date(Date.now() + maxAgeSec * 1000) });
+}
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+
+export async function authRoutes(app: ApiApp): Promise<void> {
+  const { auth, config } = app.ctx;
+  const limits = config.authLimits;
+  const tooManyLogins = 'Too many login attempts, please try again later';
+  const tooManyMails = 'Too many requests, please try again later';
+
+  app.post(
+    '/auth/users/register',
+    {
+      onRequest: [limiter(app, 'register-ip', limits.registerPerIp, byIp, 'Too many sign-ups from this network, please try again later')],
+      preHandler: [limiter(app, 'register-account', limits.registerPerAccount, byBodyField('email'), tooManyMails)],
+      schema: {
+        tags: ['auth'],
+        summary: 'Create a user or performer account and mail a verification link',
+        description:
+          'Always answers 201 with the same message for a valid request. When the email already has an account, nothing is created and its owner is mailed instead, so this endpoint does not reveal whether an email is registered. A taken username answers 409.',
+        body: registerBody,
+        response: { 201: z.object({ message: z.string(), user: currentUserSchema }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { captchaToken, ...input } = request.body;
+      await app.ctx.captcha.require(captchaToken, request.ip);
+      const user = await auth.register(input);
+      return reply.status(201).send({ message: messages.registered, user });
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    {
+      onRequest: [limiter(app, 'login-ip', limits.loginPerIp, byIp, tooManyLogins)],
+      preHandler: [limiter(app, 'login-account', limits.loginPerAccount, byBodyField('email'), tooManyLogins)],
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with email or username; sets the `token` cookie and returns the token',
+        description:
+          'Wrong email and wrong password both answer 400 "Incorrect credentials!" (never 401, which the browser treats as an expired session). After too many failures for one account, 429 with Retry-After. Suspended accounts: 403.',
+        body: loginBody,
+        response: { 200: loginResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await auth.login(
+        { identifier: request.body.email, password: request.body.password, remember: request.body.remember },
+        { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+      );
+      setSessionCookie(request, reply, result.token, result.maxAgeSec);
+      reply.header('cache-control', 'no-store');
+      return { token: result.token, expiresAt: result.expiresAt, user: result.user };
+    },
+  );
+
+  app.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'End the current session (server-side) and clear the cookie; 204 even without a session',
+        response: { 204: z.null().describe('No content'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (request.user) await auth.logout(request.user.sessionId);
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/auth/email-verification',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Verify an email address with the token from the mailed link (single use, 48 hours)',
+        body: z.object({ token: linkToken }),
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.verifyEmail(request.body.token);
+      return { message: messages.verified };
+    },
+  );
+
+  app.post(
+    '/auth/email-verification/resend',
+    {
+      onRequest: [limiter(app, 'email-ip', limits.emailPerIp, byIp, tooManyMails)],
+      preHandler: [limiter(app, 'email-account', limits.emailPerAccount, byBodyField('email'), tooManyMails)],
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a new verification link; the same answer whether or not the email exists or is verified',
+        body: z.object({ email: emailField }),
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.resendVerification(request.body.email);
+      return { message: messages.resendSent };
+    },
+  );
+
+  app.post(
+    '/auth/users/forgot',
+    {
+      onRequest: [limiter(app, 'email-ip', limits.emailPerIp, byIp, tooManyMails)],
+      preHandler: [limiter(app, 'email-account', limits.emailPerAccount, byBodyField('email'), tooManyMails)],
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a password reset link (1 hour, single use); the same answer whether or not the email exists',
+        body: z.object({ email: emailField }),
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.forgotPassword(request.body.email);
+      return { message: messages.forgotSent };
+    },
+  );
+
+  app.post(
+    '/auth/users/reset-password',
+    {
+      onRequest: [limiter(app, 'reset-ip', limits.loginPerIp, byIp, tooManyMails)],
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with the token from the reset link; signs out every session of the account',
+        body: z.object({ token: linkToken, password: newPassword }),
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.resetPassword(request.body.token, request.body.password);
+      return { message: messages.passwordReset };
+    },
+  );
+
+  app.put(
+    '/auth/users/me/password',
+    {
+      preHandler: [limiter(app, 'password-change', limits.passwordChangePerUser, (r) => r.user?.id, 'Too many password change attempts, please try again later')],
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password of the signed-in account; other sessions are signed out, this one stays',
+        description:
+          '`source` ("user" | "performer", default "user") names the settings screen the change comes from. Accounts are one login per person, so both change the same password; "performer" is refused (400) for an account that is not a performer.',
+        body: changePasswordBody,
+        response: { 200: messageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      await auth.changePassword(user, request.body);
+      return { message: messages.passwordChanged };
+    },
+  );
+}

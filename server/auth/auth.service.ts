@@ -1,0 +1,314 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config.js';
+import type { Db, DbOrTrx } from '../db/database.js';
+import type { User } from '../db/schema.js';
+import { newId, nowIso } from '../db/ids.js';
+import { AppError, badRequest, conflict, isUniqueViolation, tooMany } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import { passwordResetMail, registrationAttemptMail, verificationMail, type MailSite } from '../mail/templates.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import { DEFAULT_AVATAR, type CurrentUser, type Role } from '../../common/api-types.js';
+import { publicMediaUrl } from '../media/storage.js';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByLogin,
+  insertPerformerFor,
+  insertUser,
+  updateUser,
+  usernameTaken,
+} from '../users/users.repository.js';
+import { toCurrentUser } from '../users/users.mapper.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { hashToken, looksLikeToken, newSecretToken } from './tokens.js';
+import type { LoginFailures } from './login-failures.js';
+import {
+  consumeAuthToken,
+  deleteDeadSessions,
+  findAuthToken,
+  findLiveSession,
+  insertAuthToken,
+  insertSession,
+  revokeSession,
+  revokeUserSessions,
+  touchSession,
+  type TokenPurpose,
+} from './auth.repository.js';
+
+/** Who is signed in on a request: what routes and pages need, without another query. */
+export interface SessionUser {
+  id: string;
+  role: Role;
+  status: 'active' | 'suspended' | 'pending';
+  sessionId: string;
+  email: string;
+  name: string;
+  username: string;
+  /** Public URL of the avatar, or the default image. */
+  avatar: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** SPEC §9: 365 days by default, 1 day when "remember me" is off. */
+export const SESSION_TTL_MS = { remember: 365 * DAY_MS, short: DAY_MS } as const;
+export const VERIFY_EMAIL_TTL_MS = 48 * 60 * 60 * 1000;
+export const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;
+/** `last_seen_at` is written at most this often per session, not on every request. */
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+export const messages = {
+  registered: 'Thank you for signing up! Please check your inbox and follow the link to verify your email address.',
+  invalidCredentials: 'Incorrect credentials!',
+  suspended: 'Your account has been suspended. Please contact support.',
+  verified: 'Your email address has been verified.',
+  resendSent: 'If this email belongs to an account that still needs verification, a new verification link is on its way.',
+  forgotSent: 'If this email belongs to an account, a link to reset the password is on its way. It is valid for 1 hour.',
+  passwordReset: 'Your password has been changed. Please log in with your new password.',
+  passwordChanged: 'Your password has been changed. Other devices have been signed out.',
+  wrongCurrentPassword: 'Your current password is incorrect.',
+  usernameTaken: 'This username is already taken.',
+  tokenInvalid: 'This link is invalid. Please request a new one.',
+  tokenUsed: 'This link has already been used. Please request a new one.',
+  tokenExpired: 'This link has expired. Please request a new one.',
+  notPerformer: 'Only performer accounts can change a performer password (use source "user").',
+} as const;
+
+export interface RegisterInput {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+  role: 'user' | 'performer';
+}
+
+export interface LoginInput {
+  /** Email or username. */
+  identifier: string;
+  password: string;
+  remember: boolean;
+}
+
+export interface LoginResult {
+  token: string;
+  expiresAt: string;
+  maxAgeSec: number;
+  user: CurrentUser;
+}
+
+export interface AuthServiceDeps {
+  db: Db;
+  config: AppConfig;
+  settings: SettingsService;
+  mailer: Mailer;
+  failures: LoginFailures;
+  logger: Logger;
+}
+
+/**
+ * Accounts and sessions. Session tokens and mailed tokens are 32 random bytes given to the client;
+ * only their SHA-256 is stored. `authenticate()` reads the database every time (no cache), so a logout,
+ * a password change or a suspension takes effect on the very next request. See server/auth/README.md.
+ */
+export class AuthService {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  private get db(): Db {
+    return this.deps.db;
+  }
+
+  private async site(): Promise<MailSite> {
+    return { siteName: await this.deps.settings.get('siteName'), publicUrl: this.deps.config.publicUrl };
+  }
+
+  /** The session behind a token, or null (unknown, revoked, expired, or its user suspended). */
+  async authenticate(token: string | null | undefined): Promise<SessionUser | null> {
+    if (!looksLikeToken(token)) return null;
+    const now = new Date();
+    const row = await findLiveSession(this.db, hashToken(token), now.toISOString());
+    if (!row) return null;
+    if (!row.lastSeenAt || now.getTime() - Date.parse(row.lastSeenAt) > TOUCH_EVERY_MS) {
+      await touchSession(this.db, row.sessionId, now.toISOString());
+    }
+    return { id: row.id, role: row.role, status: row.status, sessionId: row.sessionId, email: row.email, name: row.name, username: row.username, avatar: publicMediaUrl(row.avatarPath) ?? DEFAULT_AVATAR };
+  }
+
+  /**
+   * Creates the account (and its performer row) and mails a verification link. When the email already has
+   * an account nothing is created: the owner gets a "someone tried to register" mail and the caller gets the
+   * same answer as a real registration, so the endpoint does not tell whether an email is registered.
+   */
+  async register(input: RegisterInput): Promise<CurrentUser> {
+    if (await usernameTaken(this.db, input.username)) throw conflict(messages.usernameTaken, { field: 'username' });
+    // Hash before looking at the email, so both paths cost the same.
+    const passwordHash = await hashPassword(input.password);
+    const now = nowIso();
+    const row: User = {
+      id: newId(),
+      email: input.email,
+      username: input.username,
+      name: input.name,
+      passwordHash,
+      role: input.role,
+      status: 'active',
+      emailVerified: 0,
+      avatarPath: null,
+      coverPath: null,
+      country: null,
+      bio: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+
+    const existing = await findUserByEmail(this.db, input.email);
+    if (existing) return this.registrationAttempt(existing, row);
+
+    let token: string;
+    try {
+      token = await this.db.transaction().execute(async (trx) => {
+        await insertUser(trx, row);
+        if (row.role === 'performer') await insertPerformerFor(trx, row);
+        return this.issueToken(trx, row.id, 'verify-email', VERIFY_EMAIL_TTL_MS);
+      });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      // Lost a race with a concurrent registration: decide which key collided.
+      const raced = await findUserByEmail(this.db, input.email);
+      if (raced) return this.registrationAttempt(raced, row);
+      throw conflict(messages.usernameTaken, { field: 'username' });
+    }
+    this.deps.mailer.queue(verificationMail(await this.site(), row, token));
+    return toCurrentUser(row);
+  }
+
+  private async registrationAttempt(owner: User, attempted: User): Promise<CurrentUser> {
+    this.deps.mailer.queue(registrationAttemptMail(await this.site(), owner));
+    // The same shape a real registration answers, built from what was submitted; nothing is stored.
+    return toCurrentUser(attempted);
+  }
+
+  async login(input: LoginInput, meta: { ip: string | null; userAgent: string | null }): Promise<LoginResult> {
+    const identifier = input.identifier.trim().toLowerCase();
+    const user = await findUserByLogin(this.db, identifier);
+    // Failures of an existing account are counted per account, whichever identifier (email or username) is used.
+    const failureKey = user ? `user:${user.id}` : `login:${identifier}`;
+    const wait = await this.deps.failures.lockedFor(failureKey);
+    if (wait > 0) throw tooMany(`Too many failed login attempts. Please try again in ${formatWait(wait)}.`, wait);
+
+    // An unknown identifier still costs one argon2 verification, so timing does not tell whether it exists.
+    let ok = false;
+    if (user) ok = await verifyPassword(user.passwordHash, input.password);
+    else await verifyPassword(await this.getDummyHash(), input.password);
+    if (!user || !ok) {
+      await this.deps.failures.recordFailure(failureKey);
+      throw new AppError(400, 'INVALID_CREDENTIALS', messages.invalidCredentials);
+    }
+    if (user.status === 'suspended') throw new AppError(403, 'ACCOUNT_SUSPENDED', messages.suspended);
+    await this.deps.failures.clear(failureKey);
+
+    const token = newSecretToken();
+    const ttl = input.remember ? SESSION_TTL_MS.remember : SESSION_TTL_MS.short;
+    const now = new Date();
+    const expiresAt = new Date(now.getTime() + ttl).toISOString();
+    await deleteDeadSessions(this.db, user.id, now.toISOString());
+    await insertSession(this.db, {
+      userId: user.id,
+      tokenHash: hashToken(token),
+      remember: input.remember,
+      expiresAt,
+      ip: meta.ip,
+      userAgent: meta.userAgent ? meta.userAgent.slice(0, 255) : null,
+    });
+    return { token, expiresAt, maxAgeSec: Math.floor(ttl / 1000), user: toCurrentUser(user) };
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await revokeSession(this.db, sessionId);
+  }
+
+  async verifyEmail(token: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await this.useToken(trx, token, 'verify-email');
+      await updateUser(trx, row.userId, { emailVerified: 1 });
+    });
+  }
+
+  /** Mails a fresh verification link when the account exists and is unverified; the caller answers the same either way. */
+  async resendVerification(email: string): Promise<void> {
+    const user = await findUserByEmail(this.db, email);
+    if (!user || user.emailVerified || user.status === 'suspended') return;
+    const token = await this.issueToken(this.db, user.id, 'verify-email', VERIFY_EMAIL_TTL_MS);
+    this.deps.mailer.queue(verificationMail(await this.site(), user, token));
+  }
+
+  /** Mails a reset link when the account exists; the caller answers the same either way. */
+  async forgotPassword(email: string): Promise<void> {
+    const user = await findUserByEmail(this.db, email);
+    if (!user || user.status === 'suspended') return;
+    const token = await this.issueToken(this.db, user.id, 'reset-password', RESET_PASSWORD_TTL_MS);
+    this.deps.mailer.queue(passwordResetMail(await this.site(), user, token));
+  }
+
+  /** Sets the password from a mailed link, uses the link up, and signs out every session of the account. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    const passwordHash = await hashPassword(password);
+    const userId = await this.db.transaction().execute(async (trx) => {
+      const row = await this.useToken(trx, token, 'reset-password');
+      // Following a link mailed to the address also proves the address is the user's.
+      await updateUser(trx, row.userId, { passwordHash, emailVerified: 1 });
+      await revokeUserSessions(trx, row.userId);
+      return row.userId;
+    });
+    await this.deps.failures.clear(`user:${userId}`);
+  }
+
+  /**
+   * Changes the password of the signed-in account after checking the current one, and signs out every
+   * other session (this one stays valid). `source` is the settings screen the request comes from; accounts
+   * are one login per person, so both change the same password, but 'performer' is refused for a
+   * non-performer account so a confused client cannot act on the wrong kind of account.
+   */
+  async changePassword(session: SessionUser, input: { currentPassword: string; password: string; source: 'user' | 'performer' }): Promise<void> {
+    if (input.source === 'performer' && session.role !== 'performer') throw badRequest(messages.notPerformer);
+    const user = await findUserById(this.db, session.id);
+    if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+      throw new AppError(400, 'WRONG_PASSWORD', messages.wrongCurrentPassword);
+    }
+    const passwordHash = await hashPassword(input.password);
+    await this.db.transaction().execute(async (trx) => {
+      await updateUser(trx, user.id, { passwordHash });
+      await revokeUserSessions(trx, user.id, session.sessionId);
+    });
+  }
+
+  private async issueToken(db: DbOrTrx, userId: string, purpose: TokenPurpose, ttlMs: number): Promise<string> {
+    const token = newSecretToken();
+    await insertAuthToken(db, { userId, purpose, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + ttlMs).toISOString() });
+    return token;
+  }
+
+  /** Checks a mailed token and marks it used, or throws a 400 saying what is wrong with it. */
+  private async useToken(db: DbOrTrx, token: string, purpose: TokenPurpose) {
+    if (!looksLikeToken(token)) throw new AppError(400, 'TOKEN_INVALID', messages.tokenInvalid);
+    const row = await findAuthToken(db, hashToken(token), purpose);
+    if (!row) throw new AppError(400, 'TOKEN_INVALID', messages.tokenInvalid);
+    if (row.usedAt) throw new AppError(400, 'TOKEN_USED', messages.tokenUsed);
+    const now = nowIso();
+    if (row.expiresAt <= now) throw new AppError(400, 'TOKEN_EXPIRED', messages.tokenExpired);
+    if (!(await consumeAuthToken(db, row.id, now))) throw new AppError(400, 'TOKEN_USED', messages.tokenUsed);
+    return row;
+  }
+
+  private getDummyHash(): Promise<string> {
+    this.dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
+    return this.dummyHash;
+  }
+}
+
+function formatWait(sec: number): string {
+  if (sec < 60) return `${sec} second${sec === 1 ? '' : 's'}`;
+  const min = Math.ceil(sec / 60);
+  return `${min} minute${min === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+
+export async function captchaRoutes(app: ApiApp): Promise<void> {
+  app.post(
+    '/re-captcha/verify',
+    {
+      schema: {
+        tags: ['captcha'],
+        body: z.object({ token: z.string().min(1).max(4000) }),
+        response: { 200: z.object({ success: z.boolean(), enabled: z.boolean(), message: z.string().optional() }) },
+      },
+    },
+    async (request) => {
+      const result = await app.ctx.captcha.verify(request.body.token, request.ip);
+      return result.enabled ? result : { ...result, message: 'Captcha is disabled on this site' };
+    },
+  );
+}

@@ -1,0 +1,214 @@
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { FilesTable, ObjectType } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { encodeCursor, type Cursor } from '../http/pagination.js';
+import { publicMediaUrl } from '../media/storage.js';
+import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js';
+
+/**
+ * SQL shared by the catalogue repositories (videos, galleries, photos, products, posts, categories):
+ * what "public" means for each kind of item, the tag/category/keyword filters, keyset paging, and the
+ * batch lookups (files, performer cards) that turn a page of rows into API items.
+ *
+ * Public means: the item is active (posts: published) and published at or before now, videos and photos are
+ * processed, a scheduled video's time has come, a photo's gallery is itself public, and the performer is active.
+ * Everything here is written so that the list queries stay on an index (tests/api/explain.test.ts).
+ */
+
+const ref = (column: string) => sql.ref(column);
+
+/** The item's performer exists, is active and approved (a primary-key probe per row). */
+export function performerIsActive(performerIdColumn: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from performers pa where pa.id = ${ref(performerIdColumn)} and pa.status = 'active' and pa.approved = 1)`;
+}
+
+/** The performer blocks visitors from `country` (performer_blocked_countries, a primary-key probe). */
+export function performerBlocksCountry(performerIdColumn: string, country: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from performer_blocked_countries pbc where pbc.performer_id = ${ref(performerIdColumn)} and pbc.country_code = ${country})`;
+}
+
+/** Whether performer `performerId` blocks visitors from `country` (null: unknown country, never blocked). */
+export async function isBlockedByPerformer(db: DbOrTrx, performerId: string, country: string | null | undefined): Promise<boolean> {
+  if (!country) return false;
+  const row = await db
+    .selectFrom('performerBlockedCountries')
+    .select('performerId')
+    .where('performerId', '=', performerId)
+    .where('countryCode', '=', country.toUpperCase())
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export function videoIsPublic(now: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('videos.status')} = 'active' and ${ref('videos.processingStatus')} = 'ready' and ${ref('videos.publishedAt')} <= ${now} and (${ref('videos.scheduledAt')} is null or ${ref('videos.scheduledAt')} <= ${now}) and ${performerIsActive('videos.performerId')})`;
+}
+
+export function galleryIsPublic(now: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('galleries.status')} = 'active' and ${ref('galleries.publishedAt')} <= ${now} and ${performerIsActive('galleries.performerId')})`;
+}
+
+/** A photo is public when active and processed, and either its gallery is public or (outside a gallery) it is published. */
+export function photoIsPublic(now: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('photos.status')} = 'active' and ${ref('photos.processingStatus')} = 'ready' and ${performerIsActive('photos.performerId')} and (
+    (${ref('photos.galleryId')} is null and ${ref('photos.publishedAt')} <= ${now})
+    or exists (select 1 from galleries pg where pg.id = ${ref('photos.galleryId')} and pg.status = 'active' and pg.published_at <= ${now})))`;
+}
+
+export function productIsPublic(now: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('products.status')} = 'active' and ${ref('products.publishedAt')} <= ${now} and ${performerIsActive('products.performerId')})`;
+}
+
+/** Posts and pages: published, and when written by a performer, that performer is active. */
+export function postIsPublic(now: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('posts.status')} = 'published' and ${ref('posts.publishedAt')} <= ${now} and (${ref('posts.performerId')} is null or ${performerIsActive('posts.performerId')}))`;
+}
+
+/** Tags are stored lower-case in content_tags (tag, object_type, object_id is its primary key). */
+export function hasTag(objectType: ObjectType, idColumn: string, tag: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${ref(idColumn)} in (select ct.object_id from content_tags ct where ct.tag = ${tag.toLowerCase()} and ct.object_type = ${objectType})`;
+}
+
+/** content_categories (category_id, object_type, object_id) is its primary key. */
+export function inCategory(objectType: ObjectType, idColumn: string, categoryId: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${ref(idColumn)} in (select cc.object_id from content_categories cc where cc.category_id = ${categoryId} and cc.object_type = ${objectType})`;
+}
+
+/** Case-insensitive substring match, LIKE wildcards in the keyword taken literally. */
+export function matches(column: string, q: string): RawBuilder<SqlBool> {
+  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<SqlBool>`lower(${ref(column)}) like ${like} escape '\\'`;
+}
+
+/** An item by id, or by slug when no item has that id (detail endpoints accept both). */
+export function idOrSlug(idColumn: string, slugColumn: string, key: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref(idColumn)} = ${key} or ${ref(slugColumn)} = ${key})`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sorting and keyset paging.
+
+/** A named order of a list: one column plus the id as tie-breaker, in the same direction. */
+export interface SortSpec {
+  column: string;
+  dir: 'asc' | 'desc';
+  kind: 'string' | 'number';
+}
+
+/** Rejects a cursor whose value does not fit the sort (e.g. a text value for a price order), before any SQL. */
+export function checkCursor(cursor: Cursor | undefined, sort: SortSpec): Cursor | undefined {
+  if (!cursor) return undefined;
+  if (typeof cursor.v !== sort.kind || !/^[A-Za-z0-9_.-]{1,100}$/.test(cursor.id)) throw badRequest('Invalid cursor');
+  return cursor;
+}
+
+/** Applies the order, the cursor (which replaces the offset) and the page size. */
+export function page<DB, TB extends keyof DB, O>(
+  qb: SelectQueryBuilder<DB, TB, O>,
+  sort: SortSpec,
+  idColumn: string,
+  p: { limit: number; offset: number; cursor?: Cursor },
+): SelectQueryBuilder<DB, TB, O> {
+  let q = qb;
+  if (p.cursor) {
+    const op = sql.raw(sort.dir === 'desc' ? '<' : '>');
+    const { v, id } = p.cursor;
+    q = q.where(sql<SqlBool>`(${ref(sort.column)} ${op} ${v} or (${ref(sort.column)} = ${v} and ${ref(idColumn)} ${op} ${id}))`);
+  }
+  return q
+    .orderBy(ref(sort.column), sort.dir)
+    .orderBy(ref(idColumn), sort.dir)
+    .limit(p.limit)
+    .offset(p.cursor ? 0 : p.offset);
+}
+
+/** The count of a filtered list (the same filters as its page, without order or paging). */
+export function countQuery<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB, TB, O>) {
+  return qb.select(sql<number | string>`count(*)`.as('n'));
+}
+
+/**
+ * Runs a list's page and count queries; the next cursor is the last row's sort value (the field named like the
+ * sort column) and id, or null when this page was the last.
+ */
+export async function runList<R extends { id: string }>(
+  q: { page: { execute(): Promise<R[]> }; count: { executeTakeFirst(): Promise<{ n: number | string } | undefined> }; sort: SortSpec },
+  limit: number,
+): Promise<{ rows: R[]; total: number; nextCursor: string | null }> {
+  const [rows, count] = await Promise.all([q.page.execute(), q.count.executeTakeFirst()]);
+  const field = q.sort.column.slice(q.sort.column.indexOf('.') + 1) as keyof R;
+  const last = rows.at(-1);
+  return {
+    rows,
+    total: Number(count?.n ?? 0),
+    nextCursor: last && rows.length === limit ? encodeCursor({ v: last[field] as Cursor['v'], id: last.id }) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Batch lookups for a page of rows.
+
+export type MediaFile = Pick<FilesTable, 'id' | 'storageKey' | 'mime' | 'width' | 'height' | 'duration' | 'originalName' | 'parentId' | 'variant'> & {
+  size: number;
+  status: string;
+};
+
+const fileColumns = ['id', 'storageKey', 'mime', 'size', 'width', 'height', 'duration', 'originalName', 'parentId', 'variant', 'status'] as const;
+
+function toMediaFile(r: Record<(typeof fileColumns)[number], unknown>): MediaFile {
+  return { ...(r as unknown as MediaFile), size: Number(r.size) };
+}
+
+/** Files by id (nulls and duplicates ignored). */
+export async function loadFiles(db: DbOrTrx, ids: ReadonlyArray<string | null | undefined>): Promise<Map<string, MediaFile>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('files').select(fileColumns).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, toMediaFile(r)]));
+}
+
+/** Derived files of a variant (e.g. the video 'poster') by their parent's id (index files_parent). */
+export async function loadVariants(db: DbOrTrx, parentIds: ReadonlyArray<string | null | undefined>, variant: string): Promise<Map<string, MediaFile>> {
+  const wanted = [...new Set(parentIds.filter((x): x is string => !!x))];
+  if (!wanted.length) return new Map();
+  const rows = await db
+    .selectFrom('files')
+    .select(fileColumns)
+    .where('parentId', 'in', wanted)
+    .where('variant', '=', variant)
+    .where('status', '=', 'ready')
+    .orderBy('id')
+    .execute();
+  const map = new Map<string, MediaFile>();
+  for (const r of rows) if (r.parentId && !map.has(r.parentId)) map.set(r.parentId, toMediaFile(r));
+  return map;
+}
+
+/** URL of a preview file (thumbnail, poster, teaser, product image) when it is stored under `public/`, else null. */
+export function previewUrl(file: MediaFile | undefined): string | null {
+  if (!file || file.status !== 'ready') return null;
+  return file.storageKey.startsWith('public/') ? publicMediaUrl(file.storageKey) : null;
+}
+
+export async function loadPerformerSummaries(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, PerformerSummary>> {
+  const wanted = [...new Set(ids)];
+  if (!wanted.length) return new Map();
+  const rows = await db
+    .selectFrom('performers')
+    .innerJoin('users', 'users.id', 'performers.id')
+    .select(['performers.id', 'performers.username', 'performers.displayName', 'users.avatarPath'])
+    .where('performers.id', 'in', wanted)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { _id: r.id, username: r.username, name: r.displayName, avatar: publicMediaUrl(r.avatarPath) ?? DEFAULT_AVATAR }]));
+}
+
+/** The JSON array kept in the `tags` column of videos, galleries and products. */
+export function parseTags(raw: string | null | undefined): string[] {
+  if (!raw) return [];
+  try {
+    const value = JSON.parse(raw);
+    return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,31 @@
+import type { AppContext } from '../context.js';
+import type { DbOrTrx } from '../db/database.js';
+import type { Viewer } from '../access/access.service.js';
+import { mediaSigner, type MediaUrlSigner, type ProtectedObjectType } from '../media/signed-urls.js';
+import type { SignedMedia } from '../../common/api-types.js';
+import type { MediaFile } from './catalogue.repository.js';
+
+/** What the catalogue services need: the database and the media URL signer. */
+export interface CatalogueDeps {
+  db: DbOrTrx;
+  signer: MediaUrlSigner;
+}
+
+export function catalogueDeps(ctx: Pick<AppContext, 'db' | 'config'>): CatalogueDeps {
+  return { db: ctx.db, signer: mediaSigner(ctx.config) };
+}
+
+/**
+ * Signed URLs of full files for one viewer. Call only for items the access rules opened for that viewer: the
+ * URL is bound to the viewer and checked again when fetched, but a locked item's file must never be named.
+ */
+export function fullMedia(
+  signer: MediaUrlSigner,
+  viewer: Viewer,
+  target: { objectType: ProtectedObjectType; objectId: string },
+  file: MediaFile | undefined,
+): SignedMedia | null {
+  if (!file || file.status !== 'ready') return null;
+  const { url, expiresAt } = signer.sign({ ...target, fileId: file.id }, viewer?.id ?? null);
+  return { url, expiresAt, mime: file.mime, size: file.size, width: file.width, height: file.height, duration: file.duration };
+}

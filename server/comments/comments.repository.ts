@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { CommentsTable } from '../db/schema.js';
+import type { Cursor } from '../http/pagination.js';
+import type { EngagementObjectType } from '../../common/api-types.js';
+
+/** SQL of comments. A comment row is joined with its author and its picture's storage key. */
+
+const commentColumns = [
+  'comments.id',
+  'comments.objectType',
+  'comments.objectId',
+  'comments.userId',
+  'comments.content',
+  'comments.imageFileId',
+  'comments.status',
+  'comments.createdAt',
+  'comments.updatedAt',
+  'users.name as userName',
+  'users.username as userUsername',
+  'users.avatarPath as userAvatarPath',
+  'files.storageKey as imageKey',
+] as const;
+
+function withAuthor(db: DbOrTrx) {
+  return db
+    .selectFrom('comments')
+    .innerJoin('users', 'users.id', 'comments.userId')
+    .leftJoin('files', 'files.id', 'comments.imageFileId')
+    .select(commentColumns);
+}
+
+export type CommentRow = NonNullable<Awaited<ReturnType<typeof findComment>>>;
+
+export function findComment(db: DbOrTrx, id: string) {
+  return withAuthor(db).where('comments.id', '=', id).executeTakeFirst();
+}
+
+export interface CommentFilters {
+  objectType: EngagementObjectType;
+  objectId: string;
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+}
+
+/** Newest first (created_at, then id), on the comments_object_created index; a cursor skips the offset scan. */
+export async function listComments(db: DbOrTrx, f: CommentFilters): Promise<{ rows: CommentRow[]; total: number }> {
+  const base = (qb: DbOrTrx) =>
+    qb.selectFrom('comments').where('comments.objectId', '=', f.objectId).where('comments.status', '=', 'active').where('comments.objectType', '=', f.objectType);
+  let page = withAuthor(db)
+    .where('comments.objectId', '=', f.objectId)
+    .where('comments.status', '=', 'active')
+    .where('comments.objectType', '=', f.objectType);
+  if (f.cursor) {
+    const v = String(f.cursor.v ?? '');
+    const id = f.cursor.id;
+    page = page.where((eb) => eb.or([eb('comments.createdAt', '<', v), eb.and([eb('comments.createdAt', '=', v), eb('comments.id', '<', id)])]));
+  } else if (f.offset) {
+    page = page.offset(f.offset);
+  }
+  const [rows, count] = await Promise.all([
+    page.orderBy('comments.createdAt', 'desc').orderBy('comments.id', 'desc').limit(f.limit).execute(),
+    base(db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+export async function insertComment(db: DbOrTrx, row: Omit<CommentsTable, 'status'>): Promise<void> {
+  await db.insertInto('comments').values(row).execute();
+}
+
+export async function updateComment(db: DbOrTrx, id: string, changes: Partial<Pick<CommentsTable, 'content' | 'imageFileId' | 'updatedAt'>>): Promise<void> {
+  await db.updateTable('comments').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes a comment; answers whether a row was deleted (false when another request deleted it first). */
+export async function deleteComment(db: DbOrTrx, id: string): Promise<boolean> {
+  const deleted = await db.deleteFrom('comments').where('id', '=', id).returning('id').execute();
+  return deleted.length > 0;
+}
+
+export async function insertImageFile(
+  db: DbOrTrx,
+  f: { id: string; ownerId: string; storageKey: string; mime: string; size: number; width: number; height: number; now: string },
+): Promise<void> {
+  await db
+    .insertInto('files')
+    .values({
+      id: f.id, ownerId: f.ownerId, parentId: null, variant: 'comment', kind: 'image', storageKey: f.storageKey, mime: f.mime, size: f.size,
+      width: f.width, height: f.height, status: 'ready', createdAt: f.now, updatedAt: f.now,
+    })
+    .execute();
+}
+
+/** Removes a file row; answers its storage key so the caller deletes the bytes after the commit. */
+export async function deleteFileRow(db: DbOrTrx, fileId: string): Promise<string | undefined> {
+  const row = await db.deleteFrom('files').where('id', '=', fileId).returning('storageKey').executeTakeFirst();
+  return row?.storageKey;
+}
+
+/** For tests and checks: the real number of active comments of an object. */
+export async function countComments(db: DbOrTrx, objectType: EngagementObjectType, objectId: string): Promise<number> {
+  const row = await sql<{ n: number }>`select count(*) as n from comments where object_type = ${objectType} and object_id = ${objectId} and status = 'active'`.execute(db);
+  return Number(row.rows[0]?.n ?? 0);
+}

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { loadPipelineConfig, type PipelineConfig } from './media/pipeline/config.js';
+
+/** Runtime configuration, read once from the environment. Everything has a default that works on a bare machine. */
+export interface AppConfig {
+  env: 'production' | 'development' | 'test';
+  host: string;
+  port: number;
+  /** Where the JSON API is mounted; the browser reads it from the page (SPEC §7 "runtime configuration"). */
+  apiBase: string;
+  /** Public base URL of the site, used in emails, sitemaps and Open Graph tags. */
+  publicUrl: string;
+  /** socket.io path; the browser reads it from the page like apiBase. */
+  socketPath: string;
+  databaseUrl: string | undefined;
+  sqliteFile: string;
+  redisUrl: string | undefined;
+  dataDir: string;
+  mediaDir: string;
+  /** Secret for signing media URLs and webhooks of the sandbox gateway. */
+  appSecret: string;
+  /** Lifetime of a signed URL of a protected media file, seconds (MEDIA_URL_TTL_SEC, default 600; see server/access/README.md). */
+  mediaUrlTtlSec: number;
+  /** Header carrying the client IP when a reverse proxy is trusted (e.g. x-forwarded-for); unset = socket address. */
+  trustProxy: boolean;
+  countryHeader: string | undefined;
+  logLevel: string;
+  settingsCacheMs: number;
+  /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/`. */
+  smtpUrl: string | undefined;
+  /** From address of every mail, e.g. `Fanstage <no-reply@example.com>`. */
+  mailFrom: string;
+  /** Prefixed to every Redis key the app writes (rate limits, login failures), so several sites or test runs can share one Redis. */
+  redisKeyPrefix: string;
+  /** Abuse limits of the account endpoints (see server/auth/README.md). */
+  authLimits: AuthLimits;
+  /** Upload limits, job queue and video processing (server/media/pipeline/config.ts lists the variables). */
+  pipeline: PipelineConfig;
+}
+
+/** A fixed-window limit: at most `max` events per `windowSec` seconds. Env form: `max/seconds`, e.g. `10/900`. */
+export interface Limit {
+  max: number;
+  windowSec: number;
+}
+
+export interface AuthLimits {
+  /** Login attempts per client IP (RATE_LIMIT_LOGIN_IP). */
+  loginPerIp: Limit;
+  /** Login attempts per account identifier, successful or not (RATE_LIMIT_LOGIN_ACCOUNT). */
+  loginPerAccount: Limit;
+  /** Failed logins per account identifier; past `max` the account's logins answer 429 until the window ends (LOGIN_FAILURE_LIMIT). */
+  loginFailures: Limit;
+  /** Registrations per IP (RATE_LIMIT_REGISTER_IP) and per email (RATE_LIMIT_REGISTER_ACCOUNT). */
+  registerPerIp: Limit;
+  registerPerAccount: Limit;
+  /** Mail-sending requests (forgot password, resend verification) per IP and per email (RATE_LIMIT_EMAIL_IP, RATE_LIMIT_EMAIL_ACCOUNT). */
+  emailPerIp: Limit;
+  emailPerAccount: Limit;
+  /** Password changes (wrong current passwords included) per signed-in user (RATE_LIMIT_PASSWORD_CHANGE). */
+  passwordChangePerUser: Limit;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const port = Number(env.PORT ?? 4321);
+  const nodeEnv = env.NODE_ENV === 'production' ? 'production' : env.NODE_ENV === 'test' ? 'test' : 'development';
+  const base: AppConfig = {
+    env: nodeEnv,
+    host: env.HOST ?? '0.0.0.0',
+    port,
+    apiBase: normaliseBase(env.API_BASE ?? '/api'),
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    socketPath: env.SOCKET_PATH ?? '/socket.io',
+    databaseUrl: env.DATABASE_URL || undefined,
+    sqliteFile: path.resolve(env.SQLITE_FILE ?? path.join(dataDir, 'site.db')),
+    redisUrl: env.REDIS_URL || undefined,
+    dataDir,
+    mediaDir: path.resolve(env.MEDIA_DIR ?? path.join(dataDir, 'media')),
+    appSecret: env.APP_SECRET ?? 'dev-only-secret-change-me',
+    mediaUrlTtlSec: Number(env.MEDIA_URL_TTL_SEC ?? 600),
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    countryHeader: env.COUNTRY_HEADER?.toLowerCase() || undefined,
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    settingsCacheMs: Number(env.SETTINGS_CACHE_MS ?? 2000),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',
+    authLimits: {
+      loginPerIp: parseLimit(env.RATE_LIMIT_LOGIN_IP, '30/900', 'RATE_LIMIT_LOGIN_IP'),
+      loginPerAccount: parseLimit(env.RATE_LIMIT_LOGIN_ACCOUNT, '15/900', 'RATE_LIMIT_LOGIN_ACCOUNT'),
+      loginFailures: parseLimit(env.LOGIN_FAILURE_LIMIT, '5/900', 'LOGIN_FAILURE_LIMIT'),
+      registerPerIp: parseLimit(env.RATE_LIMIT_REGISTER_IP, '10/3600', 'RATE_LIMIT_REGISTER_IP'),
+      registerPerAccount: parseLimit(env.RATE_LIMIT_REGISTER_ACCOUNT, '3/3600', 'RATE_LIMIT_REGISTER_ACCOUNT'),
+      emailPerIp: parseLimit(env.RATE_LIMIT_EMAIL_IP, '10/3600', 'RATE_LIMIT_EMAIL_IP'),
+      emailPerAccount: parseLimit(env.RATE_LIMIT_EMAIL_ACCOUNT, '3/3600', 'RATE_LIMIT_EMAIL_ACCOUNT'),
+      passwordChangePerUser: parseLimit(env.RATE_LIMIT_PASSWORD_CHANGE, '10/900', 'RATE_LIMIT_PASSWORD_CHANGE'),
+    },
+    pipeline: loadPipelineConfig(env),
+  };
+  const config = { ...base, ...overrides };
+  if (config.env === 'production' && config.appSecret === 'dev-only-secret-change-me') {
+    throw new Error('APP_SECRET must be set in production');
+  }
+  return config;
+}
+
+function parseLimit(raw: string | undefined, fallback: string, name: string): Limit {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw || fallback);
+  if (!m || Number(m[2]) < 1) throw new Error(`${name} must look like "max/seconds" (e.g. ${fallback}), got "${raw}"`);
+  return { max: Number(m[1]), windowSec: Number(m[2]) };
+}
+
+function normaliseBase(base: string): string {
+  const withSlash = base.startsWith('/') ? base : `/${base}`;
+  return withSlash.replace(/\/+$/, '') || '/api';
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect, CamelCasePlugin, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+
+export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+/** Services take `DbOrTrx` so the caller (route or use case) owns the transaction. */
+export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  sqliteFile?: string;
+  /** PostgreSQL schema to use (tests isolate each run in its own schema). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.pgSchema, opts.poolSize ?? 10);
+  if (!opts.sqliteFile) throw new Error('sqliteFile or databaseUrl is required');
+  return openSqlite(opts.sqliteFile);
+}
+
+async function openSqlite(file: string): Promise<DatabaseHandle> {
+  const { default: SQLite } = await import('better-sqlite3');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers run while a writer commits; busy_timeout makes concurrent writers wait instead of failing.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new CamelCasePlugin()] });
+  return {
+    db,
+    engine: 'sqlite',
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+async function openPostgres(url: string, schema: string | undefined, max: number): Promise<DatabaseHandle> {
+  const pg = await import('pg');
+  const { Pool, types } = pg.default;
+  // COUNT/SUM come back as int8; our values stay far below 2^53, so numbers are safe and simpler.
+  types.setTypeParser(20, (v: string) => Number(v));
+  types.setTypeParser(1700, (v: string) => Number(v));
+  const pool = new Pool({
+    connectionString: url,
+    max,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle client losing its server (PostgreSQL restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  return {
+    db,
+    engine: 'postgres',
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './database.js';
+import * as m0001 from './migrations/0001_initial.js';
+import * as m0002 from './migrations/0002_catalogue.js';
+import * as m0003 from './migrations/0003_pipeline.js';
+import * as m0004 from './migrations/0004_engagement.js';
+import * as m0005 from './migrations/0005_money.js';
+
+/** Migrations are listed here in order (static imports keep them working when bundled). */
+const migrations: Record<string, Migration> = {
+  '0001_initial': m0001,
+  '0002_catalogue': m0002,
+  '0003_pipeline': m0003,
+  '0004_engagement': m0004,
+  '0005_money': m0005,
+};
+
+class StaticProvider implements MigrationProvider {
+  async getMigrations() {
+    return migrations;
+  }
+}
+
+/**
+ * `schema`: the PostgreSQL schema the database handle works in, when not the default. Kysely looks for its
+ * migration tables in every schema unless told which one, so runs in parallel schemas (the tests) would see each
+ * other's tables.
+ */
+export async function migrateToLatest(db: Db, opts: { schema?: string } = {}): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(), ...(opts.schema ? { migrationTableSchema: opts.schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function migrateDown(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  const { error } = await migrator.migrateDown();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}

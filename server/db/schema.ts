@@ -1,0 +1,493 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Row types as Kysely sees them through CamelCasePlugin (columns are snake_case in SQL). */
+type Flag = number; // 0 | 1 on both engines
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+type Timestamps = { createdAt: string; updatedAt: string };
+
+export interface UsersTable extends Timestamps {
+  id: string;
+  email: string;
+  username: string;
+  name: string;
+  passwordHash: string;
+  role: Defaulted<'user' | 'performer' | 'admin'>;
+  status: Defaulted<'active' | 'suspended' | 'pending'>;
+  emailVerified: Defaulted<Flag>;
+  avatarPath: string | null;
+  coverPath: string | null;
+  country: string | null;
+  bio: string | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  remember: Defaulted<Flag>;
+  expiresAt: string;
+  revokedAt: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  createdAt: string;
+  lastSeenAt: string | null;
+}
+
+export interface AuthTokensTable {
+  id: string;
+  userId: string;
+  purpose: 'verify-email' | 'reset-password';
+  tokenHash: string;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
+export interface PerformersTable extends Timestamps {
+  id: string;
+  username: string;
+  displayName: string;
+  bio: string | null;
+  monthlyPrice: Defaulted<number>;
+  yearlyPrice: Defaulted<number>;
+  commissionBps: number | null;
+  status: Defaulted<'active' | 'inactive' | 'suspended'>;
+  approved: Defaulted<Flag>;
+  featured: Defaulted<Flag>;
+  subscriberCount: Defaulted<number>;
+  videoCount: Defaulted<number>;
+  photoCount: Defaulted<number>;
+  galleryCount: Defaulted<number>;
+  productCount: Defaulted<number>;
+  likeCount: Defaulted<number>;
+  /** 0004_engagement */
+  favouriteCount: Defaulted<number>;
+  /** 0004_engagement */
+  commentCount: Defaulted<number>;
+  viewCount: Defaulted<number>;
+  gender: string | null;
+  country: string | null;
+}
+
+export interface PerformerBlockedCountriesTable {
+  performerId: string;
+  countryCode: string;
+}
+
+export type CategoryGroup = 'performer' | 'video' | 'gallery' | 'product' | 'post';
+export interface CategoriesTable extends Timestamps {
+  id: string;
+  name: string;
+  slug: string;
+  group: CategoryGroup;
+  description: string | null;
+  ordering: Defaulted<number>;
+  status: Defaulted<'active' | 'inactive'>;
+}
+
+export type ObjectType = 'performer' | 'video' | 'gallery' | 'photo' | 'product' | 'post' | 'comment';
+export interface ContentCategoriesTable {
+  categoryId: string;
+  objectType: ObjectType;
+  objectId: string;
+}
+export interface ContentTagsTable {
+  tag: string;
+  objectType: ObjectType;
+  objectId: string;
+}
+
+export interface FilesTable extends Timestamps {
+  id: string;
+  ownerId: string | null;
+  parentId: string | null;
+  variant: Defaulted<string>;
+  kind: 'image' | 'video' | 'file';
+  storageKey: string;
+  mime: string;
+  size: Defaulted<number>;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  originalName: string | null;
+  status: Defaulted<'uploaded' | 'processing' | 'ready' | 'failed'>;
+  error: string | null;
+}
+
+export interface JobsTable extends Timestamps {
+  id: string;
+  type: string;
+  payload: string;
+  status: Defaulted<'queued' | 'running' | 'done' | 'failed'>;
+  attempts: Defaulted<number>;
+  maxAttempts: Defaulted<number>;
+  runAt: string;
+  lockedAt: string | null;
+  lockedBy: string | null;
+  lastError: string | null;
+  /** A running job belongs to `lockedBy` until then; afterwards any worker may claim it again (0003). */
+  leaseExpiresAt: string | null;
+  /** What the job is about, e.g. `video:<id>` (0003). */
+  subject: string | null;
+  finishedAt: string | null;
+}
+
+export type Access = 'free' | 'subscribers' | 'sale';
+export type ContentStatus = 'draft' | 'active' | 'inactive' | 'hidden';
+interface ContentColumns extends Timestamps {
+  id: string;
+  performerId: string;
+  status: Defaulted<ContentStatus>;
+  likeCount: Defaulted<number>;
+  favouriteCount: Defaulted<number>;
+  commentCount: Defaulted<number>;
+  viewCount: Defaulted<number>;
+}
+
+export interface VideosTable extends ContentColumns {
+  title: string;
+  slug: string;
+  description: string | null;
+  access: Defaulted<Access>;
+  isSale: Defaulted<Flag>;
+  price: Defaulted<number>;
+  fileId: string | null;
+  teaserFileId: string | null;
+  thumbnailFileId: string | null;
+  duration: number | null;
+  processingStatus: Defaulted<'processing' | 'ready' | 'failed'>;
+  scheduledAt: string | null;
+  publishedAt: string | null;
+  tags: Defaulted<string>;
+}
+
+export interface GalleriesTable extends ContentColumns {
+  title: string;
+  slug: string;
+  description: string | null;
+  access: Defaulted<Access>;
+  isSale: Defaulted<Flag>;
+  price: Defaulted<number>;
+  coverPhotoId: string | null;
+  photoCount: Defaulted<number>;
+  publishedAt: string | null;
+  tags: Defaulted<string>;
+}
+
+export interface PhotosTable extends ContentColumns {
+  galleryId: string | null;
+  title: string | null;
+  fileId: string | null;
+  thumbnailFileId: string | null;
+  processingStatus: Defaulted<'processing' | 'ready' | 'failed'>;
+  position: Defaulted<number>;
+  publishedAt: string | null;
+}
+
+export interface ProductsTable extends ContentColumns {
+  name: string;
+  slug: string;
+  description: string | null;
+  type: Defaulted<'physical' | 'digital'>;
+  price: number;
+  stock: number | null;
+  imageFileId: string | null;
+  digitalFileId: string | null;
+  publishedAt: string | null;
+  tags: Defaulted<string>;
+}
+
+export interface PostsTable extends Timestamps {
+  id: string;
+  authorId: string | null;
+  performerId: string | null;
+  type: Defaulted<'post' | 'page'>;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  content: string;
+  imageFileId: string | null;
+  status: Defaulted<'draft' | 'published' | 'hidden'>;
+  likeCount: Defaulted<number>;
+  commentCount: Defaulted<number>;
+  /** 0004_engagement */
+  favouriteCount: Defaulted<number>;
+  publishedAt: string | null;
+}
+
+export interface BannersTable extends Timestamps {
+  id: string;
+  title: string;
+  description: string | null;
+  imageFileId: string | null;
+  link: string | null;
+  position: Defaulted<string>;
+  ordering: Defaulted<number>;
+  status: Defaulted<'active' | 'inactive'>;
+}
+
+export interface CommentsTable extends Timestamps {
+  id: string;
+  objectType: ObjectType;
+  objectId: string;
+  userId: string;
+  content: string;
+  imageFileId: string | null;
+  status: Defaulted<'active' | 'hidden'>;
+}
+
+export type ReactionAction = 'like' | 'favourite' | 'watch_later';
+export interface ReactionsTable {
+  id: string;
+  objectType: ObjectType;
+  objectId: string;
+  userId: string;
+  action: ReactionAction;
+  createdAt: string;
+}
+
+export interface SubscriptionPackagesTable extends Timestamps {
+  id: string;
+  name: string;
+  description: string | null;
+  type: string;
+  price: number;
+  durationDays: number;
+  ordering: Defaulted<number>;
+  status: Defaulted<'active' | 'inactive'>;
+}
+
+export interface SubscriptionsTable extends Timestamps {
+  id: string;
+  userId: string;
+  performerId: string;
+  type: 'monthly' | 'yearly';
+  status: 'pending' | 'active' | 'cancelled' | 'expired';
+  startedAt: string | null;
+  expiresAt: string | null;
+  cancelledAt: string | null;
+  cancelAtPeriodEnd: Defaulted<Flag>;
+  gateway: string | null;
+  gatewaySubscriptionId: string | null;
+  lastPaymentId: string | null;
+}
+
+export type PaymentStatus = 'pending' | 'success' | 'failed' | 'cancelled' | 'refunded' | 'chargeback';
+export interface PaymentsTable extends Timestamps {
+  id: string;
+  userId: string;
+  performerId: string | null;
+  type: 'subscription_monthly' | 'subscription_yearly' | 'video' | 'products' | 'gallery';
+  status: Defaulted<PaymentStatus>;
+  gateway: string;
+  gatewayRef: string | null;
+  targetId: string | null;
+  originalPrice: number;
+  discount: Defaulted<number>;
+  amount: number;
+  currency: string;
+  couponId: string | null;
+  shippingAddress: string | null;
+  details: Defaulted<string>;
+  paidAt: string | null;
+  /** 0005: when an unpaid checkout (and the stock it holds) expires. */
+  expiresAt: string | null;
+  /** 0005: the provider's hosted payment page. */
+  checkoutUrl: string | null;
+  /** 0005: the provider's charge id (Stripe PaymentIntent), known once paid. */
+  gatewayIntentRef: string | null;
+  /** 0005: 1 while this payment holds the stock of its physical items. */
+  stockHeld: Defaulted<Flag>;
+  /** 0005: a refund or chargeback received before the payment was paid, applied when it is. */
+  deferredReversal: 'refunded' | 'chargeback' | null;
+  reversedAt: string | null;
+}
+
+export interface PaymentItemsTable {
+  id: string;
+  paymentId: string;
+  objectType: ObjectType;
+  objectId: string;
+  performerId: string | null;
+  quantity: Defaulted<number>;
+  unitPrice: number;
+  /** 0005: this line's share of the coupon discount (minor units). */
+  discount: Defaulted<number>;
+}
+
+export interface WebhookEventsTable {
+  gateway: string;
+  eventId: string;
+  type: string;
+  paymentId: string | null;
+  payload: string;
+  outcome: string | null;
+  receivedAt: string;
+}
+
+export interface EntitlementsTable {
+  userId: string;
+  objectType: ObjectType;
+  objectId: string;
+  paymentId: string;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+export interface OrdersTable extends Timestamps {
+  id: string;
+  orderNumber: string;
+  paymentId: string;
+  buyerId: string;
+  performerId: string;
+  status: Defaulted<'pending' | 'paid' | 'cancelled' | 'refunded'>;
+  deliveryStatus: Defaulted<'created' | 'processing' | 'shipping' | 'delivered' | 'cancelled'>;
+  shippingAddress: string | null;
+  trackingCode: string | null;
+  totalPrice: number;
+}
+
+export interface OrderItemsTable {
+  id: string;
+  orderId: string;
+  productId: string;
+  name: string;
+  productType: 'physical' | 'digital';
+  quantity: number;
+  unitPrice: number;
+  totalPrice: number;
+}
+
+export interface CouponsTable extends Timestamps {
+  id: string;
+  name: string;
+  code: string;
+  valueBps: number;
+  expiresAt: string | null;
+  maxUses: Defaulted<number>;
+  usedCount: Defaulted<number>;
+  status: Defaulted<'active' | 'inactive'>;
+}
+
+export interface EarningsTable {
+  id: string;
+  paymentId: string;
+  performerId: string;
+  userId: string;
+  sourceType: string;
+  gross: number;
+  commission: number;
+  net: number;
+  commissionBps: number;
+  isPaid: Defaulted<Flag>;
+  paidAt: string | null;
+  payoutId: string | null;
+  createdAt: string;
+  /** 0005: earnings are per payment item: one 'credit' when paid, one negative 'reversal' on refund or chargeback. */
+  paymentItemId: string | null;
+  entry: Defaulted<'credit' | 'reversal'>;
+}
+
+/** 0005: the built-in sandbox gateway's own record of a checkout (what a real provider keeps on its side). */
+export interface SandboxChargesTable {
+  id: string;
+  paymentId: string;
+  amount: number;
+  currency: string;
+  description: string;
+  status: Defaulted<'pending' | 'paid' | 'declined' | 'cancelled' | 'refunded' | 'chargeback'>;
+  returnUrl: string;
+  expiresAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  group: Defaulted<string>;
+  public: Defaulted<Flag>;
+  updatedAt: string;
+}
+
+export interface CountryBlocksTable {
+  countryCode: string;
+  createdAt: string;
+}
+
+export interface ContactsTable {
+  id: string;
+  name: string;
+  email: string;
+  subject: string | null;
+  message: string;
+  ip: string | null;
+  createdAt: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  userId: string;
+  type: string;
+  payload: Defaulted<string>;
+  readAt: string | null;
+  createdAt: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actorId: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  details: Defaulted<string>;
+  ip: string | null;
+  createdAt: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  authTokens: AuthTokensTable;
+  performers: PerformersTable;
+  performerBlockedCountries: PerformerBlockedCountriesTable;
+  categories: CategoriesTable;
+  contentCategories: ContentCategoriesTable;
+  contentTags: ContentTagsTable;
+  files: FilesTable;
+  jobs: JobsTable;
+  videos: VideosTable;
+  galleries: GalleriesTable;
+  photos: PhotosTable;
+  products: ProductsTable;
+  posts: PostsTable;
+  banners: BannersTable;
+  comments: CommentsTable;
+  reactions: ReactionsTable;
+  subscriptionPackages: SubscriptionPackagesTable;
+  subscriptions: SubscriptionsTable;
+  payments: PaymentsTable;
+  paymentItems: PaymentItemsTable;
+  webhookEvents: WebhookEventsTable;
+  entitlements: EntitlementsTable;
+  orders: OrdersTable;
+  orderItems: OrderItemsTable;
+  coupons: CouponsTable;
+  earnings: EarningsTable;
+  sandboxCharges: SandboxChargesTable;
+  settings: SettingsTable;
+  countryBlocks: CountryBlocksTable;
+  contacts: ContactsTable;
+  notifications: NotificationsTable;
+  auditLog: AuditLogTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Performer = Selectable<PerformersTable>;
+export type Video = Selectable<VideosTable>;
+export type Banner = Selectable<BannersTable>;
+export type Setting = Selectable<SettingsTable>;
+export type FileRow = Selectable<FilesTable>;
+export type { Generated };

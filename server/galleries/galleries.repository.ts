@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { Cursor } from '../http/pagination.js';
+import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, matches, page, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+
+export type GallerySort = 'newest' | 'popular' | 'price';
+
+/** Backed by galleries_status_published, galleries_status_popular, galleries_status_price (and galleries_performer_published). */
+export const gallerySorts: Record<GallerySort, SortSpec> = {
+  newest: { column: 'galleries.publishedAt', dir: 'desc', kind: 'string' },
+  popular: { column: 'galleries.viewCount', dir: 'desc', kind: 'number' },
+  price: { column: 'galleries.price', dir: 'asc', kind: 'number' },
+};
+
+export interface GalleryFilters {
+  q?: string;
+  performerId?: string;
+  tag?: string;
+  categoryId?: string;
+  sort: GallerySort;
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+}
+
+const galleryColumns = [
+  'galleries.id', 'galleries.slug', 'galleries.title', 'galleries.description', 'galleries.performerId', 'galleries.access',
+  'galleries.isSale', 'galleries.price', 'galleries.coverPhotoId', 'galleries.photoCount', 'galleries.tags', 'galleries.status',
+  'galleries.publishedAt', 'galleries.createdAt', 'galleries.viewCount', 'galleries.likeCount', 'galleries.favouriteCount',
+  'galleries.commentCount',
+] as const;
+
+/** The page and count queries of the public gallery list (exported for the EXPLAIN test). */
+export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, now: string) {
+  let base = db.selectFrom('galleries').where(galleryIsPublic(now));
+  if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
+  if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
+  if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
+  if (f.q) base = base.where(matches('galleries.title', f.q));
+  const sort = gallerySorts[f.sort];
+  return { page: page(base.select(galleryColumns), sort, 'galleries.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+}
+
+export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, now: string) {
+  return runList(publicGalleryQueries(db, f, now), f.limit);
+}
+
+export type GalleryRow = Awaited<ReturnType<typeof listPublicGalleries>>['rows'][number];
+
+/** A gallery by id or slug, whatever its status, with whether it is public now. */
+export function findGalleryByKey(db: DbOrTrx, key: string, now: string) {
+  return db
+    .selectFrom('galleries')
+    .select(galleryColumns)
+    .select(galleryIsPublic(now).as('visible'))
+    .where(idOrSlug('galleries.id', 'galleries.slug', key))
+    .orderBy(sql`case when ${sql.ref('galleries.id')} = ${key} then 0 else 1 end`)
+    .orderBy('galleries.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Thumbnail file ids of cover photos, by photo id. */
+export async function coverThumbnailIds(db: DbOrTrx, photoIds: ReadonlyArray<string | null>): Promise<Map<string, string>> {
+  const ids = [...new Set(photoIds.filter((x): x is string => !!x))];
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('photos').select(['id', 'thumbnailFileId']).where('id', 'in', ids).execute();
+  return new Map(rows.filter((r) => r.thumbnailFileId).map((r) => [r.id, r.thumbnailFileId!]));
+}

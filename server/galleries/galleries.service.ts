@@ -1,0 +1,38 @@
+import { nowIso } from '../db/ids.js';
+import { notFound } from '../http/errors.js';
+import { canManage, gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
+import { loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
+import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
+import type { GalleryItem, ListResult } from '../../common/api-types.js';
+import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
+import { toGalleryItem } from './galleries.mapper.js';
+
+async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[]): Promise<GalleryItem[]> {
+  const [performers, covers, access] = await Promise.all([
+    loadPerformerSummaries(deps.db, rows.map((r) => r.performerId)),
+    coverThumbnailIds(deps.db, rows.map((r) => r.coverPhotoId)),
+    loadAccessView(deps.db, viewer, rows.map(gallerySubject)),
+  ]);
+  const files = await loadFiles(deps.db, [...covers.values()]);
+  return rows.map((r) => {
+    const thumbId = r.coverPhotoId ? covers.get(r.coverPhotoId) : undefined;
+    return toGalleryItem(r, {
+      performer: performers.get(r.performerId),
+      cover: previewUrl(thumbId ? files.get(thumbId) : undefined),
+      decision: access.decide(gallerySubject(r)),
+    });
+  });
+}
+
+export async function searchGalleries(deps: CatalogueDeps, viewer: Viewer, filters: GalleryFilters): Promise<ListResult<GalleryItem>> {
+  const { rows, total, nextCursor } = await listPublicGalleries(deps.db, filters, nowIso());
+  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+}
+
+/** A public gallery; its performer and admins also get it while not public. */
+export async function getGallery(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<GalleryItem> {
+  const row = await findGalleryByKey(deps.db, key, nowIso());
+  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Gallery');
+  const [item] = await toItems(deps, viewer, [row]);
+  return item!;
+}

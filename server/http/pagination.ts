@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { badRequest } from './errors.js';
+
+/** Conventions for every list: `limit` (1..100), `offset`, or an opaque `cursor` for deep keyset paging. */
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(12),
+  offset: z.coerce.number().int().min(0).max(10_000).default(0),
+  cursor: z.string().max(300).optional(),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+/** A cursor is the last row's sort value and id, so the next page is `WHERE (sort, id) < (value, id)`. */
+export interface Cursor {
+  v: string | number | null;
+  id: string;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.v, cursor.id])).toString('base64url');
+}
+
+export function decodeCursor(raw: string | undefined): Cursor | undefined {
+  if (!raw) return undefined;
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[1] === 'string') {
+      const v = parsed[0];
+      if (v === null || typeof v === 'string' || typeof v === 'number') return { v, id: parsed[1] };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw badRequest('Invalid cursor');
+}
+
+export function listSchema<T extends z.ZodTypeAny>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), nextCursor: z.string().nullable().optional() });
+}

@@ -1,0 +1,175 @@
+import type { Selectable } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import { newId } from '../db/ids.js';
+import type { JobsTable } from '../db/schema.js';
+
+/** Every SQL statement about the `jobs` table. Times are ISO-8601 UTC text, so they compare as strings. */
+
+export type JobRow = Selectable<JobsTable>;
+
+export interface NewJob {
+  type: string;
+  payload: unknown;
+  subject?: string | null;
+  runAt: string;
+  maxAttempts: number;
+  now: string;
+}
+
+export async function insertJob(db: DbOrTrx, job: NewJob): Promise<string> {
+  const id = newId();
+  await db
+    .insertInto('jobs')
+    .values({
+      id,
+      type: job.type,
+      payload: JSON.stringify(job.payload ?? null),
+      status: 'queued',
+      attempts: 0,
+      maxAttempts: job.maxAttempts,
+      runAt: job.runAt,
+      subject: job.subject ?? null,
+      lockedAt: null,
+      lockedBy: null,
+      lastError: null,
+      leaseExpiresAt: null,
+      finishedAt: null,
+      createdAt: job.now,
+      updatedAt: job.now,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Ids of jobs a worker may claim now: queued and due, or running with an expired lease (their worker
+ * died or stalled). Oldest first. Served by the indexes jobs_status_run_at and jobs_status_lease.
+ */
+export async function findClaimable(db: DbOrTrx, types: string[], now: string, limit: number): Promise<string[]> {
+  if (!types.length) return [];
+  const [expired, due] = await Promise.all([
+    db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'running')
+      .where('leaseExpiresAt', '<', now)
+      .where('type', 'in', types)
+      .orderBy('leaseExpiresAt')
+      .limit(limit)
+      .execute(),
+    db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'queued')
+      .where('runAt', '<=', now)
+      .where('type', 'in', types)
+      .orderBy('runAt')
+      .orderBy('id')
+      .limit(limit)
+      .execute(),
+  ]);
+  return [...expired, ...due].map((r) => r.id);
+}
+
+/**
+ * Claims one job with a single conditional UPDATE: it only matches while the job is still claimable, so
+ * of several workers racing for the same id exactly one gets the row back (on PostgreSQL the losers wait
+ * for the winner's row lock, re-check the WHERE and match nothing; SQLite runs writes one at a time).
+ */
+export async function claimJob(db: DbOrTrx, id: string, workerId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({
+      status: 'running',
+      lockedBy: workerId,
+      lockedAt: now,
+      leaseExpiresAt: leaseUntil,
+      attempts: eb('attempts', '+', 1),
+      updatedAt: now,
+    }))
+    .where('id', '=', id)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('runAt', '<=', now)]),
+        eb.and([eb('status', '=', 'running'), eb('leaseExpiresAt', '<', now)]),
+      ]),
+    )
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Extends the lease of a job this worker still holds; false when it lost it (another worker took it over). */
+export async function renewLease(db: DbOrTrx, id: string, workerId: string, now: string, leaseUntil: string): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ leaseExpiresAt: leaseUntil, updatedAt: now })
+    .where('id', '=', id)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** The terminal or retry states. Each only applies while this worker holds the job; false otherwise. */
+export async function markDone(db: DbOrTrx, id: string, workerId: string, now: string): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ status: 'done', finishedAt: now, lockedBy: null, leaseExpiresAt: null, lastError: null, updatedAt: now })
+    .where('id', '=', id)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+export async function markRetry(db: DbOrTrx, id: string, workerId: string, now: string, runAt: string, error: string): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ status: 'queued', runAt, lastError: error, lockedBy: null, leaseExpiresAt: null, updatedAt: now })
+    .where('id', '=', id)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+export async function markFailed(db: DbOrTrx, id: string, workerId: string, now: string, error: string): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set({ status: 'failed', finishedAt: now, lastError: error, lockedBy: null, leaseExpiresAt: null, updatedAt: now })
+    .where('id', '=', id)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** Hands an interrupted job back (process shutting down): queued again, and the attempt does not count. */
+export async function releaseJob(db: DbOrTrx, id: string, workerId: string, now: string): Promise<boolean> {
+  const res = await db
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'queued', runAt: now, lockedBy: null, leaseExpiresAt: null, attempts: eb('attempts', '-', 1), updatedAt: now }))
+    .where('id', '=', id)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return res.numUpdatedRows > 0n;
+}
+
+/** When the earliest queued job of these types is due (to sleep no longer than needed). */
+export async function nextRunAt(db: DbOrTrx, types: string[]): Promise<string | null> {
+  if (!types.length) return null;
+  const row = await db
+    .selectFrom('jobs')
+    .select('runAt')
+    .where('status', '=', 'queued')
+    .where('type', 'in', types)
+    .orderBy('runAt')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.runAt ?? null;
+}
+
+export async function findJobsBySubject(db: DbOrTrx, subject: string): Promise<JobRow[]> {
+  return db.selectFrom('jobs').selectAll().where('subject', '=', subject).orderBy('createdAt').orderBy('id').execute();
+}

@@ -1,0 +1,43 @@
+import { countries, languages, getEmojiFlag, type TCountryCode } from 'countries-list';
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+
+// Built once: the dataset is static for the life of the process.
+const countryList = Object.entries(countries)
+  .map(([code, c]) => ({ code, name: c.name, flag: getEmojiFlag(code as TCountryCode) }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+const languageList = Object.entries(languages)
+  .map(([code, l]) => ({ code, name: l.name, native: l.native }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+const phoneCodeList = Object.entries(countries)
+  .flatMap(([code, c]) => c.phone.map((p) => ({ code, name: c.name, dialCode: `+${p}` })))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+const cacheHeader = 'public, max-age=86400';
+
+export async function listsRoutes(app: ApiApp): Promise<void> {
+  app.get(
+    '/countries/list',
+    { schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), flag: z.string() })) } } },
+    async (_req, reply) => {
+      reply.header('cache-control', cacheHeader);
+      return countryList;
+    },
+  );
+  app.get(
+    '/languages/list',
+    { schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), native: z.string() })) } } },
+    async (_req, reply) => {
+      reply.header('cache-control', cacheHeader);
+      return languageList;
+    },
+  );
+  app.get(
+    '/phone-codes/list',
+    { schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), dialCode: z.string() })) } } },
+    async (_req, reply) => {
+      reply.header('cache-control', cacheHeader);
+      return phoneCodeList;
+    },
+  );
+}

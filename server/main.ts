@@ -1,0 +1,51 @@
+import pino from 'pino';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { buildApp } from './app.js';
+
+/**
+ * `tsx server/main.ts [--seed-demo]`: migrate, optionally load demo data into an empty database, serve.
+ * SIGTERM/SIGINT drain in-flight requests, then close sockets, Redis and the database.
+ */
+async function main() {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const applied = await migrateToLatest(database.db);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+  if (process.argv.includes('--seed-demo')) {
+    const { seedDemo } = await import('./seed/seed.js');
+    await seedDemo({ db: database.db, config, logger });
+  }
+  const built = await buildApp({ config, database, logger });
+  await built.app.listen({ host: config.host, port: config.port });
+  logger.info({ url: config.publicUrl, engine: database.engine }, 'site is up');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'draining and shutting down');
+    const timer = setTimeout(() => {
+      logger.error('shutdown took too long, exiting');
+      process.exit(1);
+    }, 15_000);
+    timer.unref();
+    try {
+      await built.close();
+      logger.info('shut down cleanly');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,297 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database.js';
+import { newId } from '../../db/ids.js';
+import type { JobContext, JobHandler, JobQueue } from '../../jobs/queue.js';
+import { PermanentJobError } from '../../jobs/queue.js';
+import type { Storage } from '../storage.js';
+import { extractPoster, FfmpegError, makeTeaser, probeFile, type RunOptions } from '../ffmpeg.js';
+import { makeThumbnail, type ImageResult } from '../images.js';
+import type { VideoProcessing } from './config.js';
+import { withLocalFile, withTempDir } from './local-file.js';
+import {
+  childFiles,
+  deleteFileRows,
+  fileRow,
+  getFile,
+  getGalleryRow,
+  getPhotoRow,
+  getVideoRow,
+  insertFiles,
+  markFileFailed,
+  markFileReady,
+  setFileStatus,
+  setPhotoProcessed,
+  setPhotoProcessingStatus,
+  setVideoProcessed,
+  setVideoProcessingStatus,
+  swapImageFile,
+  type NewFile,
+} from './pipeline.repository.js';
+
+/**
+ * The processing jobs of uploaded media. Each is idempotent: it derives new files under new keys,
+ * swaps them in with one transaction (only if the row still uses the same original) and deletes what
+ * they replaced, so a retry or a second run never leaves a half-processed row.
+ *
+ * - `video.process` {videoId}: ffprobe (duration, size), poster frame (JPEG), thumbnail (WebP, from the
+ *   performer's thumbnail when given, else the poster), teaser (H.264, scaled down; the performer's teaser
+ *   clip when given, else the first seconds). Video ready.
+ * - `photo.process` {photoId}: WebP thumbnail, blurred when the gallery is not free and the photo is not
+ *   its cover (the thumbnail is public, the paywall must not leak). Photo ready.
+ * - `image.process` {fileId, target, id}: product or post picture to WebP, swapped in for the upload.
+ */
+
+export const JOB_VIDEO = 'video.process';
+export const JOB_PHOTO = 'photo.process';
+export const JOB_IMAGE = 'image.process';
+
+export interface VideoJob {
+  videoId: string;
+}
+export interface PhotoJob {
+  photoId: string;
+}
+export interface ImageJob {
+  fileId: string;
+  target: 'product' | 'post';
+  id: string;
+}
+
+export interface PipelineDeps {
+  db: Db;
+  storage: Storage;
+  logger: Logger;
+  video: VideoProcessing;
+}
+
+export function registerMediaJobs(queue: JobQueue, deps: PipelineDeps): void {
+  queue.register<VideoJob>(JOB_VIDEO, videoHandler(deps));
+  queue.register<PhotoJob>(JOB_PHOTO, photoHandler(deps));
+  queue.register<ImageJob>(JOB_IMAGE, imageHandler(deps));
+}
+
+/**
+ * Error messages end up in `files.error`, shown to the performer: ffmpeg's text without server paths or
+ * demuxer addresses, e.g. "The video could not be processed: moov atom not found; Invalid data found...".
+ */
+async function mediaErrors<T>(paths: string[], fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (!(err instanceof FfmpegError)) throw err;
+    let text = err.message.replace(/^(ffmpeg|ffprobe) failed \(exit [^)]*\):\s*/, '');
+    for (const p of paths) text = text.split(p).join('');
+    text = text
+      .replace(/\[[^\]]*@ 0x[0-9a-f]+\]\s*/gi, '')
+      .replace(/(^|\s|\|)\/[^\s:|]+:?/g, '$1')
+      .split('|')
+      .map((part) => part.replace(/^[\s:]+|\s+$/g, ''))
+      .filter(Boolean)
+      .join('; ');
+    throw new Error(`The video could not be processed: ${text || 'ffmpeg could not read it'}`);
+  }
+}
+
+/** Even width no larger than the source (H.264 needs even sizes; never upscale). */
+function targetWidth(source: number | null, max: number): number {
+  const w = Math.min(max, source ?? max);
+  return Math.max(2, w - (w % 2));
+}
+
+interface Output {
+  row: NewFile;
+}
+
+/** Stores a local file or an encoded image under a new key and returns its `files` row (status ready). */
+async function storeOutput(
+  storage: Storage,
+  input: { file: string } | { image: ImageResult },
+  meta: { prefix: string; ext: string; kind: 'image' | 'video'; mime: string; ownerId: string | null; parentId: string; variant: string; width?: number | null; height?: number | null; duration?: number | null },
+): Promise<Output> {
+  const id = newId();
+  const storageKey = `${meta.prefix}/${id}.${meta.ext}`;
+  const { size } = 'file' in input ? await storage.put(storageKey, fs.createReadStream(input.file)) : await storage.put(storageKey, input.image.buffer);
+  return {
+    row: fileRow({
+      id,
+      ownerId: meta.ownerId,
+      parentId: meta.parentId,
+      variant: meta.variant,
+      kind: meta.kind,
+      storageKey,
+      mime: meta.mime,
+      size,
+      width: meta.width ?? null,
+      height: meta.height ?? null,
+      duration: meta.duration ?? null,
+      status: 'ready',
+    }),
+  };
+}
+
+async function deleteKeys(storage: Storage, keys: string[], logger: Logger): Promise<void> {
+  await Promise.all(keys.map((k) => storage.delete(k).catch((err) => logger.warn({ err, key: k }, 'could not delete replaced media'))));
+}
+
+function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHandler<VideoJob> {
+  return {
+    async run({ videoId }, job: JobContext) {
+      const video = await getVideoRow(db, videoId);
+      if (!video?.fileId) return; // deleted meanwhile: nothing to do
+      const original = await getFile(db, video.fileId);
+      if (!original) throw new PermanentJobError('The uploaded video file is missing');
+      const sources = await childFiles(db, [original.id], ['teaser-source', 'thumb-source']);
+      const teaserSource = sources.find((f) => f.variant === 'teaser-source');
+      const thumbSource = sources.find((f) => f.variant === 'thumb-source');
+      const run: RunOptions = { signal: job.signal, timeoutMs: cfg.ffmpegTimeoutMs };
+      const owner = original.ownerId;
+
+      const outputs = await withTempDir((dir) =>
+        withLocalFile(storage, original.storageKey, async (input) => mediaErrors([input, dir], async () => {
+          const info = await probeFile(input, run);
+          if (!info.hasVideo) throw new Error('The file has no video stream');
+          if (!info.duration) throw new Error('The video has no readable duration');
+
+          const posterFile = path.join(dir, 'poster.jpg');
+          const posterWidth = targetWidth(info.width, cfg.posterWidth);
+          await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+
+          const teaserFile = path.join(dir, 'teaser.mp4');
+          const teaser = teaserSource
+            ? await withLocalFile(storage, teaserSource.storageKey, async (src) => {
+                const t = await probeFile(src, run);
+                if (!t.hasVideo || !t.duration) throw new Error('The teaser file has no readable video');
+                return makeTeaser(src, teaserFile, Math.min(cfg.teaserMaxSeconds, t.duration), { ...run, width: targetWidth(t.width, cfg.teaserWidth) });
+              })
+            : await makeTeaser(input, teaserFile, Math.min(cfg.teaserSeconds, info.duration), { ...run, width: targetWidth(info.width, cfg.teaserWidth) });
+
+          const thumb = thumbSource
+            ? await withLocalFile(storage, thumbSource.storageKey, (src) => makeThumbnail(src, 640, 360))
+            : await makeThumbnail(posterFile, 640, 360);
+          job.signal.throwIfAborted();
+
+          const base = { ownerId: owner, parentId: original.id };
+          const posterHeight = info.width && info.height ? Math.round((info.height * posterWidth) / info.width) : null;
+          const poster = await storeOutput(storage, { file: posterFile }, { ...base, prefix: 'public/videos/posters', ext: 'jpg', kind: 'image', mime: 'image/jpeg', variant: 'poster', width: posterWidth, height: posterHeight });
+          const thumbOut = await storeOutput(storage, { image: thumb }, { ...base, prefix: 'public/videos/thumbs', ext: thumb.ext, kind: 'image', mime: thumb.mime, variant: 'thumb', width: thumb.width, height: thumb.height });
+          const teaserOut = await storeOutput(storage, { file: teaserFile }, { ...base, prefix: 'public/videos/teasers', ext: 'mp4', kind: 'video', mime: 'video/mp4', variant: 'teaser', width: teaser.width, height: teaser.height, duration: teaser.duration });
+          return { info, poster, thumb: thumbOut, teaser: teaserOut };
+        })),
+      );
+
+      const fresh = [outputs.poster, outputs.thumb, outputs.teaser];
+      let replaced: string[] = [];
+      let applied = false;
+      try {
+        await db.transaction().execute(async (trx) => {
+          const current = await getVideoRow(trx, videoId);
+          if (!current || current.fileId !== original.id) return;
+          const old = await childFiles(trx, [original.id], ['poster', 'thumb', 'teaser']);
+          await deleteFileRows(trx, old.map((f) => f.id));
+          await insertFiles(trx, fresh.map((o) => o.row));
+          await markFileReady(trx, original.id, { width: outputs.info.width, height: outputs.info.height, duration: outputs.info.duration });
+          if (thumbSource) await setFileStatus(trx, thumbSource.id, 'ready');
+          if (teaserSource) await setFileStatus(trx, teaserSource.id, 'ready');
+          await setVideoProcessed(trx, videoId, { duration: outputs.info.duration!, teaserFileId: outputs.teaser.row.id, thumbnailFileId: outputs.thumb.row.id });
+          replaced = old.map((f) => f.storageKey);
+          applied = true;
+        });
+      } finally {
+        if (!applied) await deleteKeys(storage, fresh.map((o) => o.row.storageKey), logger);
+      }
+      await deleteKeys(storage, replaced, logger);
+    },
+    async onFailed(trx, { videoId }, error) {
+      const video = await getVideoRow(trx, videoId);
+      if (!video) return;
+      await setVideoProcessingStatus(trx, videoId, 'failed');
+      if (video.fileId) await markFileFailed(trx, video.fileId, error);
+    },
+  };
+}
+
+function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJob> {
+  return {
+    async run({ photoId }, job) {
+      const photo = await getPhotoRow(db, photoId);
+      if (!photo?.fileId) return;
+      const original = await getFile(db, photo.fileId);
+      if (!original) throw new PermanentJobError('The uploaded photo file is missing');
+      const gallery = photo.galleryId ? await getGalleryRow(db, photo.galleryId) : undefined;
+      const locked = gallery ? gallery.access !== 'free' : false;
+      const blur = locked && gallery?.coverPhotoId !== photo.id;
+
+      const { thumb, meta } = await withLocalFile(storage, original.storageKey, async (src) => {
+        const meta = await sharp(src).metadata();
+        if (!meta.width || !meta.height) throw new Error('The photo could not be read as an image');
+        const thumb = await makeThumbnail(src, 480, 480, { fit: 'inside', ...(blur ? { blur: 18 } : {}) });
+        return { thumb, meta };
+      });
+      job.signal.throwIfAborted();
+      const out = await storeOutput(storage, { image: thumb }, {
+        ownerId: original.ownerId, parentId: original.id, prefix: 'public/photos/thumbs', ext: thumb.ext, kind: 'image', mime: thumb.mime, variant: 'thumb', width: thumb.width, height: thumb.height,
+      });
+
+      let replaced: string[] = [];
+      let applied = false;
+      try {
+        await db.transaction().execute(async (trx) => {
+          const current = await getPhotoRow(trx, photoId);
+          if (!current || current.fileId !== original.id) return;
+          const old = await childFiles(trx, [original.id], ['thumb']);
+          await deleteFileRows(trx, old.map((f) => f.id));
+          await insertFiles(trx, [out.row]);
+          // EXIF orientation 5-8 swaps the sides of the displayed picture.
+          const rotated = (meta.orientation ?? 1) >= 5;
+          await markFileReady(trx, original.id, { width: rotated ? meta.height : meta.width, height: rotated ? meta.width : meta.height });
+          await setPhotoProcessed(trx, photoId, out.row.id);
+          replaced = old.map((f) => f.storageKey);
+          applied = true;
+        });
+      } finally {
+        if (!applied) await deleteKeys(storage, [out.row.storageKey], logger);
+      }
+      await deleteKeys(storage, replaced, logger);
+    },
+    async onFailed(trx, { photoId }, error) {
+      const photo = await getPhotoRow(trx, photoId);
+      if (!photo) return;
+      // A re-thumbnail of a ready photo (gallery access changed) keeps the photo usable.
+      if (photo.processingStatus !== 'ready') await setPhotoProcessingStatus(trx, photoId, 'failed');
+      if (photo.fileId) await markFileFailed(trx, photo.fileId, error);
+    },
+  };
+}
+
+function imageHandler({ db, storage, logger }: PipelineDeps): JobHandler<ImageJob> {
+  return {
+    async run({ fileId, target, id }, job) {
+      const source = await getFile(db, fileId);
+      if (!source) return;
+      const image = await withLocalFile(storage, source.storageKey, (src) =>
+        target === 'product' ? makeThumbnail(src, 800, 800, { fit: 'inside' }) : makeThumbnail(src, 1200, 1200, { fit: 'inside' }),
+      );
+      job.signal.throwIfAborted();
+      const out = await storeOutput(storage, { image }, {
+        ownerId: source.ownerId, parentId: source.id, prefix: target === 'product' ? 'public/products' : 'public/posts', ext: image.ext, kind: 'image', mime: image.mime, variant: 'display', width: image.width, height: image.height,
+      });
+      let applied = false;
+      try {
+        await db.transaction().execute(async (trx) => {
+          if (!(await swapImageFile(trx, target, id, fileId, out.row.id))) return;
+          await insertFiles(trx, [out.row]);
+          await markFileReady(trx, fileId, { width: source.width, height: source.height });
+          applied = true;
+        });
+      } finally {
+        if (!applied) await deleteKeys(storage, [out.row.storageKey], logger);
+      }
+    },
+    async onFailed(trx, { fileId }, error) {
+      await markFileFailed(trx, fileId, error);
+    },
+  };
+}

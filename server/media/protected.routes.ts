@@ -1,0 +1,48 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../context.js';
+import { readSessionToken } from '../http/auth.js';
+import { openProtectedFile, type Viewer } from '../access/access.service.js';
+import { sendStoredObject } from './media.routes.js';
+import { mediaSigner, PROTECTED_MEDIA_PREFIX } from './signed-urls.js';
+
+/**
+ * `GET /media/protected/<objectType>/<objectId>/<fileId>?u&e&s`: full videos, full photos and digital downloads.
+ * Every request (each Range request of a playing video included) is checked: signature, expiry, that the
+ * session (token cookie or Authorization header) is the user the URL was signed for, and the access rules as
+ * they are now. A URL signed for a guest opens for anyone, with a guest's rights (free items only).
+ * Failures answer 403 JSON (404 when the item or file no longer exists); success streams with Range support.
+ */
+export async function protectedMediaRoutes(app: FastifyInstance, opts: { ctx: AppContext }): Promise<void> {
+  const { ctx } = opts;
+  const deny = (reply: FastifyReply, code: string, message: string) =>
+    reply.status(403).header('cache-control', 'no-store').send({ message, code });
+
+  app.get<{ Params: { objectType: string; objectId: string; fileId: string }; Querystring: Record<string, unknown> }>(
+    `${PROTECTED_MEDIA_PREFIX}/:objectType/:objectId/:fileId`,
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const verified = mediaSigner(ctx.config).verify(request.params, request.query);
+      if (!verified.ok) {
+        return verified.reason === 'expired'
+          ? deny(reply, 'MEDIA_URL_EXPIRED', 'This link has expired: reload the page for a new one')
+          : deny(reply, 'MEDIA_URL_INVALID', 'This link is not valid');
+      }
+      const { grant } = verified;
+      let viewer: Viewer = null;
+      if (grant.userId) {
+        const session = readSessionToken(request);
+        const user = session ? await ctx.auth.authenticate(session.token) : null;
+        if (!user || user.id !== grant.userId) return deny(reply, 'MEDIA_URL_OTHER_USER', 'This link was made for another account');
+        viewer = user;
+      }
+      const check = await openProtectedFile(ctx.db, viewer, grant);
+      if (!check.ok) return reply.status(check.status).header('cache-control', 'no-store').send({ message: check.message, code: check.code });
+      if (check.download) {
+        const name = (check.fileName ?? 'download').replace(/["\\\r\n]/g, '_');
+        reply.header('content-disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+      }
+      // Private: the bytes depend on who asks, so no shared cache may keep them.
+      return sendStoredObject(ctx.storage, check.storageKey, request.headers.range, reply, 'private, no-store');
+    },
+  );
+}

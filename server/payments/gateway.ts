@@ -1,0 +1,92 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+/**
+ * The one interface every payment provider implements (server/payments/README.md). Checkout is always hosted by
+ * the provider: we create a pending payment, the provider gives a page to send the buyer to, and the result comes
+ * back as a signed webhook. Nothing here touches our tables except the sandbox's own provider-side records.
+ */
+
+export type GatewayName = 'sandbox' | 'stripe';
+export const gatewayNames: readonly GatewayName[] = ['sandbox', 'stripe'];
+
+/** What a provider event means for our payment, whatever the provider calls it. */
+export type SettlementAction = 'paid' | 'failed' | 'cancelled' | 'refunded' | 'chargeback';
+
+export interface CheckoutRequest {
+  /** Our payment id; providers echo it back in their events (metadata / client reference). */
+  paymentId: string;
+  /** Minor units, what the buyer pays (after any coupon). */
+  amount: number;
+  /** ISO 4217, upper case. */
+  currency: string;
+  description: string;
+  /** Where the provider sends the buyer when done (our result page). */
+  returnUrl: string;
+  /** Where the provider sends the buyer who gives up. */
+  cancelUrl: string;
+  /** The provider must refuse to take the payment after this (ISO time); our stock reservation ends then. */
+  expiresAt: string;
+  customerEmail?: string;
+}
+
+export interface CheckoutSession {
+  /** The provider's id of this checkout (unique per gateway: payments_gateway_ref_uq). */
+  gatewayRef: string;
+  /** The provider's hosted page. */
+  redirectUrl: string;
+}
+
+/** A verified provider event, normalised. */
+export interface GatewayEvent {
+  /** The provider's event id: the idempotency key (webhook_events primary key with the gateway). */
+  id: string;
+  /** The provider's own type, stored as received. */
+  type: string;
+  /** What it means for the payment; null for events we record but do not act on. */
+  action: SettlementAction | null;
+  /** Our payment id when the provider echoes it. */
+  paymentId?: string | null;
+  gatewayRef?: string | null;
+  /** The provider's charge id (Stripe PaymentIntent), for refunds and disputes that name only the charge. */
+  intentRef?: string | null;
+  amount?: number | null;
+  currency?: string | null;
+}
+
+/** What the provider says about a checkout now (reconciliation). */
+export interface GatewayStatus {
+  state: 'pending' | SettlementAction;
+  intentRef?: string | null;
+  amount?: number | null;
+  currency?: string | null;
+}
+
+export interface PaymentGateway {
+  readonly name: GatewayName;
+  /** Creates the provider-side checkout for a pending payment. */
+  createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
+  /**
+   * Verifies the signature over the RAW body (with a timestamp tolerance) and parses the event. Throws
+   * WebhookSignatureError (server/payments/signature.ts) when unsigned, mis-signed, stale or malformed.
+   */
+  parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<GatewayEvent>;
+  /** Re-reads a checkout from the provider (the reconciliation command). */
+  retrieve(gatewayRef: string): Promise<GatewayStatus>;
+  /** Asks the provider to give the money back (a late payment we cannot fulfil). The result arrives as a webhook. */
+  refund(payment: { gatewayRef: string | null; intentRef: string | null; amount: number }): Promise<void>;
+}
+
+export class GatewayError extends Error {
+  constructor(
+    readonly gateway: GatewayName,
+    message: string,
+    readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'GatewayError';
+  }
+}
+
+export function isGatewayName(value: unknown): value is GatewayName {
+  return typeof value === 'string' && (gatewayNames as readonly string[]).includes(value);
+}

@@ -1,0 +1,141 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import { nowIso } from '../db/ids.js';
+import type { PaymentItemsTable, PaymentsTable, PaymentStatus } from '../db/schema.js';
+
+/** SQL of payments, their items and the webhook events received (the idempotency keys). */
+
+export type PaymentRow = Selectable<PaymentsTable>;
+export type PaymentItemRow = Selectable<PaymentItemsTable>;
+export type PaymentType = PaymentsTable['type'];
+
+export async function insertPayment(db: DbOrTrx, row: Insertable<PaymentsTable>, items: Array<Insertable<PaymentItemsTable>>): Promise<void> {
+  await db.insertInto('payments').values(row).execute();
+  if (items.length) await db.insertInto('paymentItems').values(items).execute();
+}
+
+export function findPayment(db: DbOrTrx, id: string) {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function paymentItems(db: DbOrTrx, paymentId: string) {
+  return db.selectFrom('paymentItems').selectAll().where('paymentId', '=', paymentId).orderBy('id').execute();
+}
+
+export async function setCheckout(db: DbOrTrx, paymentId: string, gatewayRef: string, checkoutUrl: string): Promise<void> {
+  await db.updateTable('payments').set({ gatewayRef, checkoutUrl, updatedAt: nowIso() }).where('id', '=', paymentId).execute();
+}
+
+/** The payment an event names: by our id (same gateway), else by the provider's checkout ref, else its charge ref. */
+export async function findPaymentForEvent(
+  db: DbOrTrx,
+  gateway: string,
+  ref: { paymentId?: string | null; gatewayRef?: string | null; intentRef?: string | null },
+): Promise<PaymentRow | undefined> {
+  if (ref.paymentId) {
+    const p = await db.selectFrom('payments').selectAll().where('id', '=', ref.paymentId).where('gateway', '=', gateway).executeTakeFirst();
+    if (p) return p;
+  }
+  if (ref.gatewayRef) {
+    const p = await db.selectFrom('payments').selectAll().where('gateway', '=', gateway).where('gatewayRef', '=', ref.gatewayRef).executeTakeFirst();
+    if (p) return p;
+  }
+  if (ref.intentRef) {
+    return db.selectFrom('payments').selectAll().where('gateway', '=', gateway).where('gatewayIntentRef', '=', ref.intentRef).executeTakeFirst();
+  }
+  return undefined;
+}
+
+/**
+ * Locks the payment row for the rest of the transaction and returns it as it now is. A no-op UPDATE takes the
+ * row lock on PostgreSQL (concurrent webhooks of one payment queue here and each sees the previous one's result);
+ * SQLite has a single writer anyway. Portable, unlike SELECT … FOR UPDATE.
+ */
+export async function lockPayment(db: DbOrTrx, id: string): Promise<PaymentRow | undefined> {
+  await db.updateTable('payments').set({ updatedAt: nowIso() }).where('id', '=', id).execute();
+  return findPayment(db, id);
+}
+
+export async function updatePayment(
+  db: DbOrTrx,
+  id: string,
+  changes: Partial<Pick<PaymentRow, 'status' | 'paidAt' | 'gatewayIntentRef' | 'stockHeld' | 'deferredReversal' | 'reversedAt' | 'details'>>,
+): Promise<void> {
+  await db.updateTable('payments').set({ ...changes, updatedAt: nowIso() }).where('id', '=', id).execute();
+}
+
+/**
+ * Records a provider event before anything else happens in the transaction. False when the (gateway, event id)
+ * key already exists: a replay, or the same event being handled concurrently (PostgreSQL makes the second insert
+ * wait for the first transaction and then skips it).
+ */
+export async function recordWebhookEvent(
+  db: DbOrTrx,
+  e: { gateway: string; eventId: string; type: string; payload: string; paymentId?: string | null },
+): Promise<boolean> {
+  const res = await db
+    .insertInto('webhookEvents')
+    .values({ gateway: e.gateway, eventId: e.eventId, type: e.type, payload: e.payload, paymentId: e.paymentId ?? null, outcome: null, receivedAt: nowIso() })
+    .onConflict((oc) => oc.columns(['gateway', 'eventId']).doNothing())
+    .executeTakeFirst();
+  return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function setWebhookOutcome(db: DbOrTrx, gateway: string, eventId: string, outcome: string, paymentId: string | null): Promise<void> {
+  await db.updateTable('webhookEvents').set({ outcome, paymentId }).where('gateway', '=', gateway).where('eventId', '=', eventId).execute();
+}
+
+/** Pending payments whose checkout has expired (sweep), oldest first. */
+export function expiredPendingPayments(db: DbOrTrx, now: string, limit: number) {
+  return db
+    .selectFrom('payments')
+    .select(['id', 'gateway', 'gatewayRef'])
+    .where('status', '=', 'pending')
+    .where('expiresAt', '<=', now)
+    .orderBy('expiresAt')
+    .limit(limit)
+    .execute();
+}
+
+/** Pending payments older than `before` (reconciliation), oldest first. */
+export function pendingPayments(db: DbOrTrx, before: string, limit: number) {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('createdAt', '<=', before)
+    .orderBy('createdAt')
+    .limit(limit)
+    .execute();
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Lists of a user's payments (transactions).
+
+export interface TransactionFilters {
+  type?: PaymentType | 'subscription';
+  status?: PaymentStatus;
+  from?: string;
+  to?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listUserPayments(db: DbOrTrx, userId: string, f: TransactionFilters) {
+  let base = db.selectFrom('payments').where('payments.userId', '=', userId);
+  if (f.type === 'subscription') base = base.where('payments.type', 'in', ['subscription_monthly', 'subscription_yearly']);
+  else if (f.type) base = base.where('payments.type', '=', f.type);
+  if (f.status) base = base.where('payments.status', '=', f.status);
+  if (f.from) base = base.where('payments.createdAt', '>=', f.from);
+  if (f.to) base = base.where('payments.createdAt', '<', f.to);
+  const [rows, count] = await Promise.all([
+    base.selectAll('payments').orderBy('payments.createdAt', 'desc').orderBy('payments.id', 'desc').limit(f.limit).offset(f.offset).execute(),
+    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+export function itemsOfPayments(db: DbOrTrx, paymentIds: readonly string[]) {
+  if (!paymentIds.length) return Promise.resolve([] as PaymentItemRow[]);
+  return db.selectFrom('paymentItems').selectAll().where('paymentId', 'in', [...paymentIds]).orderBy('id').execute();
+}

@@ -1,0 +1,347 @@
+import type { Insertable, Transaction } from 'kysely';
+import type { Db } from '../db/database.js';
+import { newId, nowIso } from '../db/ids.js';
+import type { Database, EarningsTable, PaymentStatus } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { countCouponUse } from '../coupons/coupons.repository.js';
+import { creditsOfPayment, insertEarnings } from '../earnings/earnings.repository.js';
+import { markOrdersCancelled, markOrdersPaid, markOrdersRefunded } from '../orders/orders.repository.js';
+import { addPaidPeriod, recountSubscribers, removePaidPeriod } from '../subscriptions/subscriptions.repository.js';
+import type { GatewayEvent, GatewayName, SettlementAction } from './gateway.js';
+import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
+import {
+  findPaymentForEvent, lockPayment, paymentItems, recordWebhookEvent, setWebhookOutcome, updatePayment, type PaymentItemRow, type PaymentRow,
+} from './payments.repository.js';
+import { commissionRateFor, negate, splitCommission } from './pricing.js';
+
+/**
+ * The payment state machine (server/payments/README.md). Every change of a payment, from a webhook, the
+ * reconciliation command or an expiry sweep, goes through `transitions` in ONE transaction that also changes
+ * everything the payment implies: stock, coupon uses, subscriptions, entitlements, orders, earnings, counters.
+ *
+ *            paid                      refunded / chargeback
+ *   pending ──────▶ success ─────────────────────────────▶ refunded ──chargeback──▶ chargeback
+ *      │  ▲            ▲
+ *      │  └────────────┤ paid (late: stock is taken again; none left → paid and refunded at once)
+ *      └──failed / cancelled──▶ failed | cancelled
+ *
+ * Webhooks arrive out of order and in parallel, so every transition is guarded by the current state and the
+ * outcome depends only on WHICH events arrived, not their order:
+ *   - a repeated event is a duplicate key in webhook_events (nothing runs);
+ *   - "paid" wins over failed/cancelled (money was taken), and applies once (success is never entered twice);
+ *   - a refund or chargeback that arrives before "paid" is kept on the payment (deferred_reversal) and applied in
+ *     the same transaction that applies "paid";
+ *   - labels only move up (cancelled < failed, refunded < chargeback); money moves once.
+ */
+
+type Trx = Transaction<Database>;
+
+/** Pushed to the buyer's browsers after the commit (ServerToClientEvents in common/api-types.ts). */
+export type Notification =
+  | { userId: string; event: 'payment/success'; payload: { paymentId: string; type: string; targetId: string | null; amount: number; currency: string } }
+  | { userId: string; event: 'subscription/success'; payload: { subscriptionId: string; performerId: string; paymentId: string; expiresAt: string | null } };
+
+/** What a transition leaves for after the commit. */
+export interface Effects {
+  notifications: Notification[];
+  /** A payment taken that cannot be fulfilled (stock gone): the provider must give the money back. */
+  refundsDue: PaymentRow[];
+}
+
+interface TransitionContext {
+  trx: Trx;
+  siteCommissionBps: number;
+  effects: Effects;
+}
+
+type Transition = (tc: TransitionContext, payment: PaymentRow, extra: { intentRef?: string | null }) => Promise<string>;
+
+export interface SettlementDeps {
+  db: Db;
+  /** The site's commission (setting commissionBps), read once per settlement. */
+  siteCommissionBps(): Promise<number>;
+}
+
+export interface SettlementResult {
+  outcome: string;
+  paymentId: string | null;
+  effects: Effects;
+}
+
+/** The provider must retry later (answered 409, the event is not recorded): e.g. a refund naming a charge we do not know yet. */
+export class RetryLater extends AppError {
+  constructor(message: string) {
+    super(409, 'RETRY_LATER', message);
+  }
+}
+
+const rank: Record<PaymentStatus, number> = { pending: 0, cancelled: 1, failed: 2, success: 3, refunded: 4, chargeback: 5 };
+const paidStates = new Set<PaymentStatus>(['success', 'refunded', 'chargeback']);
+
+export function isSubscriptionPayment(p: Pick<PaymentRow, 'type'>): boolean {
+  return p.type === 'subscription_monthly' || p.type === 'subscription_yearly';
+}
+
+export function paymentDetails(p: Pick<PaymentRow, 'details'>): { durationDays?: number; description?: string; reason?: string; [k: string]: unknown } {
+  try {
+    const v = JSON.parse(p.details || '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Earning source of a payment item. */
+function sourceType(item: PaymentItemRow): string {
+  return item.objectType === 'performer' ? 'subscription' : item.objectType;
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Effects shared by the transitions.
+
+async function physicalLines(trx: Trx, items: PaymentItemRow[]) {
+  const products = await productsByIds(trx, items.filter((i) => i.objectType === 'product').map((i) => i.objectId));
+  const physical = new Set(products.filter((p) => p.type === 'physical').map((p) => p.id));
+  // Sorted by product id: concurrent transactions lock product rows in the same order (no deadlocks).
+  return items
+    .filter((i) => i.objectType === 'product' && physical.has(i.objectId))
+    .map((i) => ({ productId: i.objectId, quantity: i.quantity }))
+    .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+}
+
+/** Takes the stock of every line or none: false when some product has too few left. */
+export async function takeAllStock(trx: Trx | Db, lines: Array<{ productId: string; quantity: number }>): Promise<{ ok: true } | { ok: false; productId: string }> {
+  const taken: typeof lines = [];
+  for (const line of lines) {
+    if (await takeStock(trx, line.productId, line.quantity)) {
+      taken.push(line);
+      continue;
+    }
+    for (const t of taken) await returnStock(trx, t.productId, t.quantity);
+    return { ok: false, productId: line.productId };
+  }
+  return { ok: true };
+}
+
+async function creditEarnings(tc: TransitionContext, p: PaymentRow, items: PaymentItemRow[]): Promise<void> {
+  const performerIds = [...new Set(items.map((i) => i.performerId).filter((x): x is string => !!x))];
+  if (!performerIds.length) return;
+  const rates = new Map(
+    (await tc.trx.selectFrom('performers').select(['id', 'commissionBps']).where('id', 'in', performerIds).execute()).map((r) => [r.id, r.commissionBps]),
+  );
+  const now = nowIso();
+  const rows: Array<Insertable<EarningsTable>> = [];
+  for (const item of items) {
+    if (!item.performerId) continue;
+    const bps = commissionRateFor(rates.get(item.performerId), tc.siteCommissionBps);
+    const split = splitCommission(item.unitPrice * item.quantity - item.discount, bps);
+    rows.push({
+      id: newId(), paymentId: p.id, paymentItemId: item.id, entry: 'credit', performerId: item.performerId, userId: p.userId, sourceType: sourceType(item),
+      ...split, commissionBps: bps, isPaid: 0, createdAt: now,
+    });
+  }
+  await insertEarnings(tc.trx, rows);
+}
+
+async function reverseEarnings(tc: TransitionContext, p: PaymentRow): Promise<void> {
+  const credits = await creditsOfPayment(tc.trx, p.id);
+  const now = nowIso();
+  await insertEarnings(
+    tc.trx,
+    credits.map((c) => ({
+      id: newId(), paymentId: p.id, paymentItemId: c.paymentItemId, entry: 'reversal' as const, performerId: c.performerId, userId: c.userId,
+      sourceType: c.sourceType, ...negate(c), commissionBps: c.commissionBps, isPaid: 0, createdAt: now,
+    })),
+  );
+}
+
+async function grantAll(tc: TransitionContext, p: PaymentRow, items: PaymentItemRow[]): Promise<void> {
+  const products = new Map((await productsByIds(tc.trx, items.filter((i) => i.objectType === 'product').map((i) => i.objectId))).map((r) => [r.id, r]));
+  for (const item of items) {
+    const opens =
+      item.objectType === 'video' || item.objectType === 'gallery' || (item.objectType === 'product' && products.get(item.objectId)?.type === 'digital');
+    if (opens) await grantEntitlement(tc.trx, p.userId, item.objectType, item.objectId, p.id);
+  }
+}
+
+async function revokeAll(tc: TransitionContext, p: PaymentRow): Promise<void> {
+  for (const e of await revokeEntitlementsOf(tc.trx, p.id)) {
+    // The same object bought again by another payment stays open through that one.
+    const other = await otherPaidPurchase(tc.trx, e.userId, e.objectType, e.objectId, p.id);
+    if (other) await grantEntitlement(tc.trx, e.userId, e.objectType, e.objectId, other);
+  }
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Transitions, dispatched by action.
+
+const settlePaid: Transition = async (tc, p, extra) => {
+  if (paidStates.has(p.status)) return 'already_paid';
+  const items = await paymentItems(tc.trx, p.id);
+  // A pending payment holds its stock since checkout; a failed or expired one gave it back and must take it again.
+  let outOfStock = false;
+  let stockHeld = p.stockHeld;
+  if (!p.stockHeld) {
+    const lines = await physicalLines(tc.trx, items);
+    if (lines.length) {
+      const taken = await takeAllStock(tc.trx, lines);
+      outOfStock = !taken.ok;
+      stockHeld = taken.ok ? 1 : 0;
+    }
+  }
+  const paid: PaymentRow = { ...p, status: 'success', paidAt: nowIso(), gatewayIntentRef: extra.intentRef ?? p.gatewayIntentRef, stockHeld };
+  await updatePayment(tc.trx, p.id, { status: 'success', paidAt: paid.paidAt, gatewayIntentRef: paid.gatewayIntentRef, stockHeld });
+
+  // Lock order in every transition: payment → products → coupon → subscription → entitlements → orders → earnings → performer.
+  if (p.couponId) await countCouponUse(tc.trx, p.couponId);
+  if (isSubscriptionPayment(p) && p.performerId) {
+    const sub = await addPaidPeriod(tc.trx, {
+      userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly',
+      days: paymentDetails(p).durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30), paymentId: p.id, gateway: p.gateway,
+    });
+    tc.effects.notifications.push({
+      userId: p.userId, event: 'subscription/success', payload: { subscriptionId: sub.id, performerId: p.performerId, paymentId: p.id, expiresAt: sub.expiresAt },
+    });
+  }
+  await grantAll(tc, paid, items);
+  await markOrdersPaid(tc.trx, p.id);
+  await creditEarnings(tc, paid, items);
+  if (isSubscriptionPayment(p) && p.performerId) await recountSubscribers(tc.trx, p.performerId);
+
+  tc.effects.notifications.push({
+    userId: p.userId, event: 'payment/success', payload: { paymentId: p.id, type: p.type, targetId: p.targetId, amount: p.amount, currency: p.currency },
+  });
+
+  if (outOfStock) {
+    // Paid after the reservation ended and the stock is gone: never oversell; the money goes back.
+    await updatePayment(tc.trx, p.id, { details: JSON.stringify({ ...paymentDetails(p), reason: 'out_of_stock' }) });
+    await reverse('refunded')(tc, paid, extra);
+    tc.effects.refundsDue.push(paid);
+    return 'paid_out_of_stock_refunded';
+  }
+  if (p.deferredReversal) {
+    const outcome = await reverse(p.deferredReversal)(tc, paid, extra);
+    return `paid_then_${outcome}`;
+  }
+  return 'paid';
+};
+
+function unpaid(status: 'failed' | 'cancelled'): Transition {
+  return async (tc, p) => {
+    if (p.status === 'pending') {
+      if (p.stockHeld) {
+        for (const line of await physicalLines(tc.trx, await paymentItems(tc.trx, p.id))) await returnStock(tc.trx, line.productId, line.quantity);
+      }
+      await updatePayment(tc.trx, p.id, { status, stockHeld: 0 });
+      await markOrdersCancelled(tc.trx, p.id);
+      return status;
+    }
+    if ((p.status === 'cancelled' || p.status === 'failed') && rank[status] > rank[p.status]) {
+      await updatePayment(tc.trx, p.id, { status });
+      return 'relabelled';
+    }
+    return 'ignored';
+  };
+}
+
+function reverse(kind: 'refunded' | 'chargeback'): Transition {
+  return async (tc, p) => {
+    if (p.status === 'success') {
+      await updatePayment(tc.trx, p.id, { status: kind, reversedAt: nowIso(), deferredReversal: null });
+      if (isSubscriptionPayment(p) && p.performerId) {
+        await removePaidPeriod(tc.trx, { userId: p.userId, performerId: p.performerId, days: paymentDetails(p).durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30) });
+      }
+      await revokeAll(tc, p);
+      await markOrdersRefunded(tc.trx, p.id);
+      await reverseEarnings(tc, p);
+      if (isSubscriptionPayment(p) && p.performerId) await recountSubscribers(tc.trx, p.performerId);
+      return kind;
+    }
+    if (p.status === 'refunded' || p.status === 'chargeback') {
+      if (rank[kind] > rank[p.status]) {
+        await updatePayment(tc.trx, p.id, { status: kind });
+        return 'relabelled';
+      }
+      return 'ignored';
+    }
+    // Not paid (yet): remember it; "paid" applies it in the same transaction.
+    const next = p.deferredReversal && rank[p.deferredReversal] >= rank[kind] ? p.deferredReversal : kind;
+    if (next !== p.deferredReversal) await updatePayment(tc.trx, p.id, { deferredReversal: next });
+    return 'deferred';
+  };
+}
+
+export const transitions: Record<SettlementAction, Transition> = {
+  paid: settlePaid,
+  failed: unpaid('failed'),
+  cancelled: unpaid('cancelled'),
+  refunded: reverse('refunded'),
+  chargeback: reverse('chargeback'),
+};
+
+// -----------------------------------------------------------------------------------------------------------------
+// Entry points.
+
+const RETRYABLE = new Set(['40P01', '40001', 'SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']);
+
+/** A transaction retried on deadlock / serialization failure / busy database (its work is all-or-nothing). */
+export async function inTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>, attempts = 6): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await db.transaction().execute(fn);
+    } catch (err) {
+      const code = (err as { code?: string } | null)?.code;
+      if (i >= attempts || !code || !RETRYABLE.has(code)) throw err;
+      await new Promise((r) => setTimeout(r, 5 * i + Math.random() * 20));
+    }
+  }
+}
+
+const noEffects = (): Effects => ({ notifications: [], refundsDue: [] });
+
+/**
+ * A verified provider event: recorded under its unique (gateway, event id) first, then applied, all in one
+ * transaction. A duplicate changes nothing; an event for a payment we cannot match yet rolls back (RetryLater).
+ */
+export async function applyGatewayEvent(deps: SettlementDeps, gateway: GatewayName, event: GatewayEvent, payload: string): Promise<SettlementResult> {
+  const siteCommissionBps = await deps.siteCommissionBps();
+  return inTransaction(deps.db, async (trx) => {
+    const effects = noEffects();
+    const fresh = await recordWebhookEvent(trx, { gateway, eventId: event.id, type: event.type, payload });
+    if (!fresh) return { outcome: 'duplicate', paymentId: null, effects };
+    const done = async (outcome: string, paymentId: string | null) => {
+      await setWebhookOutcome(trx, gateway, event.id, outcome, paymentId);
+      return { outcome, paymentId, effects };
+    };
+    if (!event.action) return done('ignored_type', null);
+    const found = await findPaymentForEvent(trx, gateway, event);
+    if (!found) {
+      if (!event.paymentId && event.intentRef && (event.action === 'refunded' || event.action === 'chargeback')) {
+        throw new RetryLater('The charge of this event is not known yet; retry later');
+      }
+      return done('unknown_payment', null);
+    }
+    const payment = (await lockPayment(trx, found.id))!;
+    if (event.gatewayRef && payment.gatewayRef && event.gatewayRef !== payment.gatewayRef) {
+      return done('reference_mismatch', payment.id);
+    }
+    if (event.action === 'paid' && ((event.amount != null && event.amount !== payment.amount) || (event.currency && event.currency !== payment.currency))) {
+      return done('amount_mismatch', payment.id);
+    }
+    const outcome = await transitions[event.action]({ trx, siteCommissionBps, effects }, payment, { intentRef: event.intentRef });
+    return done(outcome, payment.id);
+  });
+}
+
+/** A transition decided by us rather than a provider (checkout expired, the gateway refused to create a checkout). */
+export async function applyInternal(deps: SettlementDeps, paymentId: string, action: SettlementAction, reason: string): Promise<SettlementResult> {
+  const siteCommissionBps = await deps.siteCommissionBps();
+  return inTransaction(deps.db, async (trx) => {
+    const effects = noEffects();
+    const payment = await lockPayment(trx, paymentId);
+    if (!payment) return { outcome: 'unknown_payment', paymentId: null, effects };
+    const outcome = await transitions[action]({ trx, siteCommissionBps, effects }, payment, {});
+    if (outcome === action) await updatePayment(trx, paymentId, { details: JSON.stringify({ ...paymentDetails(payment), reason }) });
+    return { outcome, paymentId, effects };
+  });
+}

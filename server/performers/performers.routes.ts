@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { decodeCursor, listSchema, pageQuery } from '../http/pagination.js';
+import { searchPerformers } from './performers.repository.js';
+import { getPerformerProfile } from './performers.service.js';
+import { idParams } from '../catalogue/catalogue.schemas.js';
+
+export const performerCardSchema = z.object({
+  _id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  avatar: z.string(),
+  cover: z.string().nullable(),
+  bio: z.string().nullable(),
+  monthlyPrice: z.number().int(),
+  yearlyPrice: z.number().int(),
+  subscriberCount: z.number().int(),
+  videoCount: z.number().int(),
+  isFeatured: z.boolean(),
+});
+
+export const performerProfileSchema = performerCardSchema.extend({
+  gender: z.string().nullable(),
+  country: z.string().nullable(),
+  photoCount: z.number().int(),
+  galleryCount: z.number().int(),
+  productCount: z.number().int(),
+  likeCount: z.number().int(),
+  viewCount: z.number().int(),
+  categories: z.array(z.object({ _id: z.string(), name: z.string(), slug: z.string() })),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+  isSubscribed: z.boolean(),
+});
+
+export const performerSearchQuery = pageQuery.extend({
+  q: z.string().trim().max(100).optional(),
+  categoryId: z.string().max(64).optional(),
+  featured: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  sort: z.enum(['newest', 'popular', 'price']).default('newest'),
+});
+
+export async function performersRoutes(app: ApiApp): Promise<void> {
+  app.get(
+    '/performers/search',
+    {
+      schema: {
+        tags: ['performers'],
+        summary: 'Search performers by name or category, sorted by newest, popular or price',
+        querystring: performerSearchQuery,
+        response: { 200: listSchema(performerCardSchema) },
+      },
+    },
+    async (request) =>
+      searchPerformers(app.ctx.db, { ...request.query, country: app.ctx.geo.countryOf(request.ip, request.headers), cursor: decodeCursor(request.query.cursor) }),
+  );
+
+  app.get(
+    '/performers/:id',
+    {
+      schema: {
+        tags: ['performers'],
+        summary: "A performer's profile by id or username, with whether the viewer subscribes",
+        params: idParams,
+        response: { 200: performerProfileSchema },
+      },
+    },
+    async (request) => getPerformerProfile(app.ctx.db, request.user, request.params.id, { country: app.ctx.geo.countryOf(request.ip, request.headers) }),
+  );
+}

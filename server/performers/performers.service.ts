@@ -1,0 +1,33 @@
+import type { DbOrTrx } from '../db/database.js';
+import { notFound } from '../http/errors.js';
+import { canManage, isSubscribed, type Viewer } from '../access/access.service.js';
+import { categoriesOf } from '../categories/categories.repository.js';
+import type { PerformerProfile } from '../../common/api-types.js';
+import { findPerformerByKey, tagsOf, toCard } from './performers.repository.js';
+import { isBlockedByPerformer } from '../catalogue/catalogue.repository.js';
+
+/**
+ * `GET /performers/{id}`: an active, approved performer by id or username (the performer and admins also see an
+ * inactive or unapproved one). A visitor from a country the performer blocks gets 404, like a missing performer.
+ */
+export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: string, opts: { country?: string | null } = {}): Promise<PerformerProfile> {
+  const row = await findPerformerByKey(db, key);
+  const manages = !!row && canManage(viewer, row.id);
+  if (!row || ((row.status !== 'active' || row.approved !== 1) && !manages)) throw notFound('Performer');
+  if (!manages && (await isBlockedByPerformer(db, row.id, opts.country))) throw notFound('Performer');
+  const [categories, tags, subscribed] = await Promise.all([categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), isSubscribed(db, viewer, row.id)]);
+  return {
+    ...toCard(row),
+    gender: row.gender,
+    country: row.country,
+    photoCount: row.photoCount,
+    galleryCount: row.galleryCount,
+    productCount: row.productCount,
+    likeCount: row.likeCount,
+    viewCount: row.viewCount,
+    categories: categories.map((c) => ({ _id: c.id, name: c.name, slug: c.slug })),
+    tags,
+    createdAt: row.createdAt,
+    isSubscribed: subscribed,
+  };
+}

@@ -1,0 +1,26 @@
+import type { AccessDecision } from '../access/access.service.js';
+import { previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
+import type { Access } from '../db/schema.js';
+import type { PhotoItem, SignedMedia } from '../../common/api-types.js';
+import type { PhotoRow } from './photos.repository.js';
+
+export function toPhotoItem(
+  r: PhotoRow,
+  x: { terms: { access: Access; price: number }; thumbnail: MediaFile | undefined; decision: AccessDecision; photo: SignedMedia | null },
+): PhotoItem {
+  return {
+    _id: r.id,
+    galleryId: r.galleryId,
+    performerId: r.performerId,
+    title: r.title,
+    position: r.position,
+    access: x.terms.access,
+    price: x.terms.access === 'sale' ? x.terms.price : 0,
+    locked: !x.decision.open,
+    thumbnail: previewUrl(x.thumbnail),
+    photo: x.decision.open ? x.photo : null,
+    processingStatus: r.processingStatus,
+    publishedAt: r.publishedAt,
+    createdAt: r.createdAt,
+  };
+}

@@ -1,0 +1,59 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { Access } from '../db/schema.js';
+import type { Cursor } from '../http/pagination.js';
+import { checkCursor, countQuery, hasTag, inCategory, matches, page, photoIsPublic, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+
+export type PhotoSort = 'position' | 'newest';
+
+/** Backed by photos_gallery_position (in a gallery) and photos_performer_published (by performer). */
+export const photoSorts: Record<PhotoSort, SortSpec> = {
+  position: { column: 'photos.position', dir: 'asc', kind: 'number' },
+  newest: { column: 'photos.publishedAt', dir: 'desc', kind: 'string' },
+};
+
+export interface PhotoFilters {
+  galleryId?: string;
+  performerId?: string;
+  q?: string;
+  /** Photos whose gallery has this tag / is in this category. */
+  tag?: string;
+  categoryId?: string;
+  sort: PhotoSort;
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+  /** The gallery's performer or an admin: every photo of the gallery, whatever its state. */
+  includeUnpublished?: boolean;
+}
+
+const photoColumns = [
+  'photos.id', 'photos.galleryId', 'photos.performerId', 'photos.title', 'photos.position', 'photos.fileId', 'photos.thumbnailFileId',
+  'photos.status', 'photos.processingStatus', 'photos.publishedAt', 'photos.createdAt',
+] as const;
+
+/** The page and count queries of a photo list; needs `galleryId` or `performerId` (exported for the EXPLAIN test). */
+export function photoQueries(db: DbOrTrx, f: PhotoFilters, now: string) {
+  let base = db.selectFrom('photos');
+  if (!(f.includeUnpublished && f.galleryId)) base = base.where(photoIsPublic(now));
+  if (f.galleryId) base = base.where('photos.galleryId', '=', f.galleryId);
+  if (f.performerId) base = base.where('photos.performerId', '=', f.performerId);
+  if (f.tag) base = base.where(hasTag('gallery', 'photos.galleryId', f.tag));
+  if (f.categoryId) base = base.where(inCategory('gallery', 'photos.galleryId', f.categoryId));
+  if (f.q) base = base.where(matches('photos.title', f.q));
+  const sort = photoSorts[f.sort];
+  return { page: page(base.select(photoColumns), sort, 'photos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+}
+
+export function listPhotos(db: DbOrTrx, f: PhotoFilters, now: string) {
+  return runList(photoQueries(db, f, now), f.limit);
+}
+
+export type PhotoRow = Awaited<ReturnType<typeof listPhotos>>['rows'][number];
+
+/** Access level and price of galleries, by id (photos follow their gallery). */
+export async function galleryTerms(db: DbOrTrx, ids: ReadonlyArray<string | null>): Promise<Map<string, { access: Access; price: number }>> {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+  if (!wanted.length) return new Map();
+  const rows = await db.selectFrom('galleries').select(['id', 'access', 'price']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, { access: r.access, price: r.price }]));
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { badRequest } from '../http/errors.js';
+import { decodeCursor, listSchema, pageQuery } from '../http/pagination.js';
+import { catalogueDeps } from '../catalogue/catalogue.service.js';
+import { accessSchema, idParams, keyField, processingStatusSchema, signedMediaSchema } from '../catalogue/catalogue.schemas.js';
+import { galleryPhotos, searchPhotos } from './photos.service.js';
+
+export const photoItemSchema = z.object({
+  _id: z.string(),
+  galleryId: z.string().nullable(),
+  performerId: z.string(),
+  title: z.string().nullable(),
+  position: z.number().int(),
+  access: accessSchema,
+  price: z.number().int(),
+  locked: z.boolean(),
+  thumbnail: z.string().nullable(),
+  photo: signedMediaSchema.nullable(),
+  processingStatus: processingStatusSchema,
+  publishedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+const photoFilters = pageQuery.extend({
+  q: z.string().trim().max(100).optional(),
+  tag: z.string().trim().toLowerCase().min(1).max(50).optional(),
+  categoryId: keyField.optional(),
+  sort: z.enum(['position', 'newest']).optional(),
+});
+export const photoSearchQuery = photoFilters.extend({ galleryId: keyField.optional(), performerId: keyField.optional() });
+
+export async function photosRoutes(app: ApiApp): Promise<void> {
+  app.get(
+    '/user/assets/photos',
+    {
+      schema: {
+        tags: ['photos'],
+        summary: 'Public photos of a gallery (galleryId) or of a performer (performerId); full photos only when unlocked',
+        querystring: photoSearchQuery,
+        response: { 200: listSchema(photoItemSchema) },
+      },
+    },
+    async (request) => {
+      const { galleryId, performerId, sort } = request.query;
+      if (!galleryId && !performerId) throw badRequest('Give galleryId or performerId');
+      return searchPhotos(catalogueDeps(app.ctx), request.user, {
+        ...request.query,
+        sort: sort ?? (galleryId ? 'position' : 'newest'),
+        cursor: decodeCursor(request.query.cursor),
+      });
+    },
+  );
+
+  app.get(
+    '/user/assets/gallery/:id/photos',
+    {
+      schema: {
+        tags: ['photos', 'galleries'],
+        summary: 'The photos of a gallery (id or slug), in gallery order by default',
+        params: idParams,
+        querystring: photoFilters,
+        response: { 200: listSchema(photoItemSchema) },
+      },
+    },
+    async (request) =>
+      galleryPhotos(catalogueDeps(app.ctx), request.user, request.params.id, {
+        ...request.query,
+        sort: request.query.sort ?? 'position',
+        cursor: decodeCursor(request.query.cursor),
+      }),
+  );
+}

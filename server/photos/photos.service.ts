@@ -1,0 +1,47 @@
+import { nowIso } from '../db/ids.js';
+import { notFound } from '../http/errors.js';
+import { canManage, loadAccessView, photoSubject, type Viewer } from '../access/access.service.js';
+import { loadFiles } from '../catalogue/catalogue.repository.js';
+import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { findGalleryByKey } from '../galleries/galleries.repository.js';
+import type { ListResult, PhotoItem } from '../../common/api-types.js';
+import { galleryTerms, listPhotos, type PhotoFilters, type PhotoRow } from './photos.repository.js';
+import { toPhotoItem } from './photos.mapper.js';
+
+/** A photo outside any gallery is subscriber-only (server/access/access.service.ts). */
+const LOOSE_PHOTO = { access: 'subscribers', price: 0 } as const;
+
+async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: PhotoRow[]): Promise<PhotoItem[]> {
+  const terms = await galleryTerms(deps.db, rows.map((r) => r.galleryId));
+  const subjectOf = (r: PhotoRow) => photoSubject(r, r.galleryId ? terms.get(r.galleryId)?.access ?? null : null);
+  const [files, access] = await Promise.all([
+    loadFiles(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.fileId])),
+    loadAccessView(deps.db, viewer, rows.map(subjectOf)),
+  ]);
+  return rows.map((r) => {
+    const decision = access.decide(subjectOf(r));
+    const photo = decision.open && r.fileId ? fullMedia(deps.signer, viewer, { objectType: 'photo', objectId: r.id }, files.get(r.fileId)) : null;
+    return toPhotoItem(r, {
+      terms: (r.galleryId && terms.get(r.galleryId)) || LOOSE_PHOTO,
+      thumbnail: r.thumbnailFileId ? files.get(r.thumbnailFileId) : undefined,
+      decision,
+      photo,
+    });
+  });
+}
+
+/** `GET /user/assets/photos`: public photos of a gallery or of a performer. */
+export async function searchPhotos(deps: CatalogueDeps, viewer: Viewer, filters: PhotoFilters): Promise<ListResult<PhotoItem>> {
+  const { rows, total, nextCursor } = await listPhotos(deps.db, { ...filters, includeUnpublished: false }, nowIso());
+  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+}
+
+/** `GET /user/assets/gallery/{id}/photos`: a public gallery's photos; its performer and admins see every photo of it. */
+export async function galleryPhotos(deps: CatalogueDeps, viewer: Viewer, key: string, filters: Omit<PhotoFilters, 'galleryId' | 'performerId'>): Promise<ListResult<PhotoItem>> {
+  const now = nowIso();
+  const gallery = await findGalleryByKey(deps.db, key, now);
+  const manage = !!gallery && canManage(viewer, gallery.performerId);
+  if (!gallery || (Number(gallery.visible) !== 1 && !manage)) throw notFound('Gallery');
+  const { rows, total, nextCursor } = await listPhotos(deps.db, { ...filters, galleryId: gallery.id, includeUnpublished: manage }, now);
+  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+}

@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { Cursor } from '../http/pagination.js';
+import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, postIsPublic, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+
+export type PostSort = 'newest' | 'popular';
+
+/** Backed by posts_type_status_published, posts_type_status_popular (and posts_performer_published). */
+export const postSorts: Record<PostSort, SortSpec> = {
+  newest: { column: 'posts.publishedAt', dir: 'desc', kind: 'string' },
+  popular: { column: 'posts.likeCount', dir: 'desc', kind: 'number' },
+};
+
+export interface PostFilters {
+  type: 'post' | 'page';
+  q?: string;
+  performerId?: string;
+  tag?: string;
+  categoryId?: string;
+  sort: PostSort;
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+}
+
+const cardColumns = [
+  'posts.id', 'posts.slug', 'posts.type', 'posts.title', 'posts.excerpt', 'posts.imageFileId', 'posts.performerId', 'posts.publishedAt',
+  'posts.createdAt', 'posts.likeCount', 'posts.commentCount',
+] as const;
+
+/** The page and count queries of the public post list (exported for the EXPLAIN test). */
+export function publicPostQueries(db: DbOrTrx, f: PostFilters, now: string) {
+  let base = db.selectFrom('posts').where('posts.type', '=', f.type).where(postIsPublic(now));
+  if (f.performerId) base = base.where('posts.performerId', '=', f.performerId);
+  if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
+  if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
+  if (f.q) base = base.where(matches('posts.title', f.q));
+  const sort = postSorts[f.sort];
+  return { page: page(base.select(cardColumns), sort, 'posts.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+}
+
+export function listPublicPosts(db: DbOrTrx, f: PostFilters, now: string) {
+  return runList(publicPostQueries(db, f, now), f.limit);
+}
+
+export type PostCardRow = Awaited<ReturnType<typeof listPublicPosts>>['rows'][number];
+
+/** A public post or page by id or slug. */
+export function findPublicPost(db: DbOrTrx, key: string, now: string) {
+  return db
+    .selectFrom('posts')
+    .select(cardColumns)
+    .select('posts.content')
+    .where(idOrSlug('posts.id', 'posts.slug', key))
+    .where(postIsPublic(now))
+    .orderBy(sql`case when ${sql.ref('posts.id')} = ${key} then 0 else 1 end`)
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { ContentStatus } from '../db/schema.js';
+import type { Cursor } from '../http/pagination.js';
+import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, productIsPublic, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+
+export type ProductSort = 'newest' | 'popular' | 'price';
+
+/** Public lists: products_status_published, products_status_popular, products_status_price (and products_performer_published). */
+export const productSorts: Record<ProductSort, SortSpec> = {
+  newest: { column: 'products.publishedAt', dir: 'desc', kind: 'string' },
+  popular: { column: 'products.viewCount', dir: 'desc', kind: 'number' },
+  price: { column: 'products.price', dir: 'asc', kind: 'number' },
+};
+
+/** The studio lists drafts too, which may have no publication date: newest means newest created (products_performer_created). */
+export const ownProductSorts: Record<ProductSort, SortSpec> = { ...productSorts, newest: { column: 'products.createdAt', dir: 'desc', kind: 'string' } };
+
+export interface ProductFilters {
+  q?: string;
+  performerId?: string;
+  tag?: string;
+  categoryId?: string;
+  type?: 'physical' | 'digital';
+  sort: ProductSort;
+  limit: number;
+  offset: number;
+  cursor?: Cursor;
+}
+
+const productColumns = [
+  'products.id', 'products.slug', 'products.name', 'products.description', 'products.performerId', 'products.type', 'products.price',
+  'products.stock', 'products.imageFileId', 'products.digitalFileId', 'products.tags', 'products.status', 'products.publishedAt',
+  'products.createdAt', 'products.viewCount', 'products.likeCount', 'products.favouriteCount', 'products.commentCount',
+] as const;
+
+function filtered(db: DbOrTrx, f: ProductFilters) {
+  let base = db.selectFrom('products');
+  if (f.performerId) base = base.where('products.performerId', '=', f.performerId);
+  if (f.type) base = base.where('products.type', '=', f.type);
+  if (f.tag) base = base.where(hasTag('product', 'products.id', f.tag));
+  if (f.categoryId) base = base.where(inCategory('product', 'products.id', f.categoryId));
+  if (f.q) base = base.where(matches('products.name', f.q));
+  return base;
+}
+
+/** The page and count queries of the public product list (exported for the EXPLAIN test). */
+export function publicProductQueries(db: DbOrTrx, f: ProductFilters, now: string) {
+  const base = filtered(db, f).where(productIsPublic(now));
+  const sort = productSorts[f.sort];
+  return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+}
+
+/** The page and count queries of a performer's own products, every state (exported for the EXPLAIN test). */
+export function ownProductQueries(db: DbOrTrx, performerId: string, f: Omit<ProductFilters, 'performerId'> & { status?: ContentStatus }) {
+  let base = filtered(db, { ...f, performerId });
+  if (f.status) base = base.where('products.status', '=', f.status);
+  const sort = ownProductSorts[f.sort];
+  return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+}
+
+export function listPublicProducts(db: DbOrTrx, f: ProductFilters, now: string) {
+  return runList(publicProductQueries(db, f, now), f.limit);
+}
+
+export function listOwnProducts(db: DbOrTrx, performerId: string, f: Omit<ProductFilters, 'performerId'> & { status?: ContentStatus }) {
+  return runList(ownProductQueries(db, performerId, f), f.limit);
+}
+
+export type ProductRow = Awaited<ReturnType<typeof listPublicProducts>>['rows'][number];
+
+/** A product by id or slug, whatever its status, with whether it is public now. */
+export function findProductByKey(db: DbOrTrx, key: string, now: string) {
+  return db
+    .selectFrom('products')
+    .select(productColumns)
+    .select(productIsPublic(now).as('visible'))
+    .where(idOrSlug('products.id', 'products.slug', key))
+    .orderBy(sql`case when ${sql.ref('products.id')} = ${key} then 0 else 1 end`)
+    .orderBy('products.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

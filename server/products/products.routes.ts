@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { requireRole, requireUser } from '../http/auth.js';
+import { decodeCursor, listSchema } from '../http/pagination.js';
+import { catalogueDeps } from '../catalogue/catalogue.service.js';
+import { contentListQuery, contentStatusSchema, idParams, performerSummarySchema, statsSchema } from '../catalogue/catalogue.schemas.js';
+import { getOwnProduct, getProduct, productDownloadLink, searchOwnProducts, searchProducts } from './products.service.js';
+
+export const productItemSchema = z.object({
+  _id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  performerId: z.string(),
+  performer: performerSummarySchema.nullable(),
+  type: z.enum(['physical', 'digital']),
+  price: z.number().int(),
+  stock: z.number().int().nullable(),
+  image: z.string().nullable(),
+  locked: z.boolean(),
+  tags: z.array(z.string()),
+  status: contentStatusSchema,
+  publishedAt: z.string().nullable(),
+  createdAt: z.string(),
+  stats: statsSchema,
+});
+
+export const productSearchQuery = contentListQuery.extend({
+  type: z.enum(['physical', 'digital']).optional(),
+  sort: z.enum(['newest', 'popular', 'price']).default('newest'),
+});
+const ownProductSearchQuery = productSearchQuery.extend({ status: contentStatusSchema.optional() });
+
+export const downloadLinkSchema = z.object({ downloadLink: z.string(), expiresAt: z.string(), fileName: z.string().nullable() });
+
+export async function productsRoutes(app: ApiApp): Promise<void> {
+  app.get(
+    '/user/assets/products/search',
+    {
+      schema: {
+        tags: ['products'],
+        summary: 'Public products, filtered by performer, type, tag, category or keyword',
+        querystring: productSearchQuery,
+        response: { 200: listSchema(productItemSchema) },
+      },
+    },
+    async (request) => searchProducts(catalogueDeps(app.ctx), request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
+  );
+
+  app.get(
+    '/user/assets/products/:id',
+    { schema: { tags: ['products'], summary: 'A product by id or slug', params: idParams, response: { 200: productItemSchema } } },
+    async (request) => getProduct(catalogueDeps(app.ctx), request.user, request.params.id),
+  );
+
+  app.get(
+    '/user/assets/products/:id/download-link',
+    {
+      schema: {
+        tags: ['products'],
+        summary: "A short-lived link to a digital product's file, for buyers (401 for guests, 403 for everyone else)",
+        params: idParams,
+        response: { 200: downloadLinkSchema },
+      },
+    },
+    async (request) => productDownloadLink(catalogueDeps(app.ctx), requireUser(request), request.params.id),
+  );
+
+  app.get(
+    '/performer/assets/products/search',
+    {
+      schema: {
+        tags: ['products', 'performer'],
+        summary: "The performer's own products in every state (status filter optional)",
+        querystring: ownProductSearchQuery,
+        response: { 200: listSchema(productItemSchema) },
+      },
+    },
+    async (request) =>
+      searchOwnProducts(catalogueDeps(app.ctx), requireRole(request, 'performer', 'admin'), { ...request.query, cursor: decodeCursor(request.query.cursor) }),
+  );
+
+  app.get(
+    '/performer/assets/products/:id/view',
+    {
+      schema: { tags: ['products', 'performer'], summary: "The performer's own product in any state", params: idParams, response: { 200: productItemSchema } },
+    },
+    async (request) => getOwnProduct(catalogueDeps(app.ctx), requireRole(request, 'performer', 'admin'), request.params.id),
+  );
+}

@@ -1,0 +1,64 @@
+import type { ContentStatus } from '../db/schema.js';
+import { nowIso } from '../db/ids.js';
+import { forbidden, notFound } from '../http/errors.js';
+import { canManage, checkAccess, loadAccessView, productSubject, type Viewer } from '../access/access.service.js';
+import { loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
+import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import type { DownloadLink, ListResult, ProductItem } from '../../common/api-types.js';
+import { findProductByKey, listOwnProducts, listPublicProducts, type ProductFilters, type ProductRow } from './products.repository.js';
+import { toProductItem } from './products.mapper.js';
+
+async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[]): Promise<ProductItem[]> {
+  const [performers, files, access] = await Promise.all([
+    loadPerformerSummaries(deps.db, rows.map((r) => r.performerId)),
+    loadFiles(deps.db, rows.map((r) => r.imageFileId)),
+    loadAccessView(deps.db, viewer, rows.map(productSubject)),
+  ]);
+  return rows.map((r) =>
+    toProductItem(r, { performer: performers.get(r.performerId), image: r.imageFileId ? files.get(r.imageFileId) : undefined, decision: access.decide(productSubject(r)) }),
+  );
+}
+
+export async function searchProducts(deps: CatalogueDeps, viewer: Viewer, filters: ProductFilters): Promise<ListResult<ProductItem>> {
+  const { rows, total, nextCursor } = await listPublicProducts(deps.db, filters, nowIso());
+  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+}
+
+/** A public product; its performer and admins also get it while not public. */
+export async function getProduct(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<ProductItem> {
+  const row = await findProductByKey(deps.db, key, nowIso());
+  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Product');
+  const [item] = await toItems(deps, viewer, [row]);
+  return item!;
+}
+
+/** Performer studio: own products in every state (an admin may name any performer, default: their own id). */
+export async function searchOwnProducts(
+  deps: CatalogueDeps,
+  viewer: NonNullable<Viewer>,
+  filters: ProductFilters & { status?: ContentStatus },
+): Promise<ListResult<ProductItem>> {
+  const performerId = viewer.role === 'admin' && filters.performerId ? filters.performerId : viewer.id;
+  const { rows, total, nextCursor } = await listOwnProducts(deps.db, performerId, filters);
+  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+}
+
+export async function getOwnProduct(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<ProductItem> {
+  const row = await findProductByKey(deps.db, key, nowIso());
+  if (!row || !canManage(viewer, row.performerId)) throw notFound('Product');
+  const [item] = await toItems(deps, viewer, [row]);
+  return item!;
+}
+
+/** A signed, short-lived link to a digital product's file: buyers (and the performer, admins) only. */
+export async function productDownloadLink(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<DownloadLink> {
+  const row = await findProductByKey(deps.db, key, nowIso());
+  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Product');
+  if (row.type !== 'digital' || !row.digitalFileId) throw notFound('Download');
+  const decision = await checkAccess(deps.db, viewer, productSubject(row));
+  if (!decision.open) throw forbidden('Buy this product to download it');
+  const file = (await loadFiles(deps.db, [row.digitalFileId])).get(row.digitalFileId);
+  const media = fullMedia(deps.signer, viewer, { objectType: 'product', objectId: row.id }, file);
+  if (!media) throw notFound('Download');
+  return { downloadLink: media.url, expiresAt: media.expiresAt, fileName: file?.originalName ?? null };
+}

@@ -1,0 +1,147 @@
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.js';
+import { newId, nowIso } from '../db/ids.js';
+import { badRequest, notFound } from '../http/errors.js';
+import { canManage, type Viewer } from '../access/access.service.js';
+import { catalogueDeps } from '../catalogue/catalogue.service.js';
+import { getVideo } from '../videos/videos.service.js';
+import { getGallery } from '../galleries/galleries.service.js';
+import type { AppContext } from '../context.js';
+import type { SessionUser } from '../auth/auth.service.js';
+import type { RealtimeEmitter } from '../realtime/hub.js';
+import type {
+  EngagementObjectType,
+  GalleryItem,
+  ListResult,
+  ReactedGallery,
+  ReactedVideo,
+  ReactionAction,
+  ReactionItem,
+  ReactionResult,
+  VideoItem,
+} from '../../common/api-types.js';
+import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
+import { deleteReaction, insertReaction, listReactedContent, searchReactions, type ReactionFilters, type ReactionKey } from './reactions.repository.js';
+
+/**
+ * Reactions: like, favourite and watch later. One of each kind per user and object (unique index). Adding
+ * and removing are idempotent, and the object's counter (likes, favourites) moves in the same transaction
+ * as the row, only when a row was really inserted or deleted: repeated or concurrent calls leave exact
+ * counts on both engines. A change is pushed to the object's room as `reaction/count`.
+ */
+
+export interface ReactionDeps {
+  db: Db;
+  realtime: RealtimeEmitter;
+  logger?: Logger;
+}
+
+/** Which object types take which action. Watch later is a viewing list: videos and galleries. */
+export const ACTION_TYPES: Record<ReactionAction, readonly EngagementObjectType[]> = {
+  like: ['video', 'gallery', 'product', 'post', 'performer'],
+  favourite: ['video', 'gallery', 'product', 'post', 'performer'],
+  watch_later: ['video', 'gallery'],
+};
+
+const counterOf: Record<ReactionAction, CounterName | null> = { like: 'like', favourite: 'favourite', watch_later: null };
+
+export interface ReactionInput {
+  objectType: EngagementObjectType;
+  objectId: string;
+  action: ReactionAction;
+}
+
+function checkCombination(input: ReactionInput): void {
+  if (!ACTION_TYPES[input.action].includes(input.objectType)) {
+    throw badRequest(`"${input.action}" is not available for a ${input.objectType}; it applies to: ${ACTION_TYPES[input.action].join(', ')}`);
+  }
+}
+
+/** Adds the reaction (a no-op when present). The object must be visible to the user. */
+export async function addReaction(deps: ReactionDeps, user: SessionUser, input: ReactionInput): Promise<ReactionResult> {
+  checkCombination(input);
+  const target = await findTarget(deps.db, input.objectType, input.objectId, nowIso());
+  if (!target || (!target.visible && !(target.performerId && canManage(user, target.performerId)) && user.role !== 'admin')) throw notFound('Content');
+  const key: ReactionKey = { userId: user.id, ...input };
+  const counter = counterOf[input.action];
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const inserted = await insertReaction(trx, key, newId(), nowIso());
+    if (!counter) return { changed: inserted, count: null };
+    const count = inserted ? await adjustCounter(trx, input.objectType, input.objectId, counter, 1) : await readCounter(trx, input.objectType, input.objectId, counter);
+    // Deleted since the check: the reaction goes with it.
+    if (count === undefined) throw notFound('Content');
+    return { changed: inserted, count };
+  });
+  if (result.changed && result.count !== null) {
+    deps.realtime.emitToObject(input.objectType, input.objectId, 'reaction/count', { objectType: input.objectType, objectId: input.objectId, action: input.action, count: result.count });
+  }
+  return { ...input, reacted: true, ...result };
+}
+
+/** Removes the reaction (a no-op when absent). Works on objects that are no longer visible, so lists can be cleaned up. */
+export async function removeReaction(deps: ReactionDeps, user: SessionUser, input: ReactionInput): Promise<ReactionResult> {
+  checkCombination(input);
+  const key: ReactionKey = { userId: user.id, ...input };
+  const counter = counterOf[input.action];
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const deleted = await deleteReaction(trx, key);
+    if (!counter) return { changed: deleted, count: null };
+    const count = deleted ? await adjustCounter(trx, input.objectType, input.objectId, counter, -1) : await readCounter(trx, input.objectType, input.objectId, counter);
+    return { changed: deleted, count: count ?? 0 };
+  });
+  if (result.changed && result.count !== null) {
+    deps.realtime.emitToObject(input.objectType, input.objectId, 'reaction/count', { objectType: input.objectType, objectId: input.objectId, action: input.action, count: result.count });
+  }
+  return { ...input, reacted: false, ...result };
+}
+
+export async function findReactions(db: Db, user: SessionUser, filters: ReactionFilters): Promise<ListResult<ReactionItem>> {
+  const { rows, total } = await searchReactions(db, user.id, filters);
+  return {
+    items: rows.map((r) => ({ _id: r.id, objectType: r.objectType as EngagementObjectType, objectId: r.objectId, action: r.action, createdAt: r.createdAt })),
+    total,
+  };
+}
+
+type Ctx = Pick<AppContext, 'db' | 'config'>;
+
+/**
+ * Loads the catalogue item of each listed reaction for this viewer (locked state, previews, signed URLs), in
+ * the list's order; an item that stopped being visible in between is left out.
+ */
+async function loadItems<T>(rows: Array<{ objectId: string }>, load: (id: string) => Promise<T>): Promise<Map<string, T>> {
+  const loaded = await Promise.all(
+    rows.map((r) =>
+      load(r.objectId).then(
+        (item) => [r.objectId, item] as const,
+        (err: unknown) => {
+          if ((err as { statusCode?: number }).statusCode === 404) return null;
+          throw err;
+        },
+      ),
+    ),
+  );
+  return new Map(loaded.filter((x): x is readonly [string, T] => x !== null));
+}
+
+export async function listReactedVideos(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }): Promise<ListResult<ReactedVideo>> {
+  const { rows, total } = await listReactedContent(ctx.db, user.id, 'video', action, page, nowIso());
+  const deps = catalogueDeps(ctx);
+  const viewer: Viewer = { id: user.id, role: user.role };
+  const items = await loadItems<VideoItem>(rows, (id) => getVideo(deps, viewer, id));
+  return {
+    items: rows.filter((r) => items.has(r.objectId)).map((r) => ({ _id: r.id, action: r.action, createdAt: r.createdAt, objectId: r.objectId, video: items.get(r.objectId)! })),
+    total,
+  };
+}
+
+export async function listReactedGalleries(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }): Promise<ListResult<ReactedGallery>> {
+  const { rows, total } = await listReactedContent(ctx.db, user.id, 'gallery', action, page, nowIso());
+  const deps = catalogueDeps(ctx);
+  const viewer: Viewer = { id: user.id, role: user.role };
+  const items = await loadItems<GalleryItem>(rows, (id) => getGallery(deps, viewer, id));
+  return {
+    items: rows.filter((r) => items.has(r.objectId)).map((r) => ({ _id: r.id, action: r.action, createdAt: r.createdAt, objectId: r.objectId, gallery: items.get(r.objectId)! })),
+    total,
+  };
+}

@@ -1,0 +1,107 @@
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import { galleryIsPublic, postIsPublic, productIsPublic, videoIsPublic } from '../catalogue/catalogue.repository.js';
+import type { EngagementObjectType } from '../../common/api-types.js';
+
+/**
+ * The objects users comment on and react to (videos, galleries, products, posts, performers): finding one
+ * with its performer and visibility, and its engagement counters. The only SQL of engagement that touches
+ * the content tables.
+ */
+
+export interface Target {
+  objectType: EngagementObjectType;
+  objectId: string;
+  /** The performer who owns the object (a performer owns itself); null for site posts. */
+  performerId: string | null;
+  title: string;
+  /** Whether anyone may see it now (published, active, its performer active). */
+  visible: boolean;
+}
+
+const tables = {
+  video: 'videos',
+  gallery: 'galleries',
+  product: 'products',
+  post: 'posts',
+  performer: 'performers',
+} as const satisfies Record<EngagementObjectType, string>;
+
+/** An object by id (not slug), visible or not; undefined when there is no such row. */
+export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, now: string): Promise<Target | undefined> {
+  let row: { id: string; performerId: string | null; title: string; visible: unknown } | undefined;
+  switch (objectType) {
+    case 'video':
+      row = await db.selectFrom('videos').select(['videos.id', 'videos.performerId', 'videos.title']).select(videoIsPublic(now).as('visible')).where('videos.id', '=', objectId).executeTakeFirst();
+      break;
+    case 'gallery':
+      row = await db
+        .selectFrom('galleries')
+        .select(['galleries.id', 'galleries.performerId', 'galleries.title'])
+        .select(galleryIsPublic(now).as('visible'))
+        .where('galleries.id', '=', objectId)
+        .executeTakeFirst();
+      break;
+    case 'product':
+      row = await db
+        .selectFrom('products')
+        .select(['products.id', 'products.performerId', 'products.name as title'])
+        .select(productIsPublic(now).as('visible'))
+        .where('products.id', '=', objectId)
+        .executeTakeFirst();
+      break;
+    case 'post':
+      row = await db.selectFrom('posts').select(['posts.id', 'posts.performerId', 'posts.title']).select(postIsPublic(now).as('visible')).where('posts.id', '=', objectId).executeTakeFirst();
+      break;
+    case 'performer':
+      row = await db
+        .selectFrom('performers')
+        .select(['performers.id', 'performers.id as performerId', 'performers.displayName as title'])
+        .select(sql<number>`case when ${sql.ref('performers.status')} = 'active' then 1 else 0 end`.as('visible'))
+        .where('performers.id', '=', objectId)
+        .executeTakeFirst();
+      break;
+  }
+  if (!row) return undefined;
+  // 0/1 on SQLite, a boolean on PostgreSQL.
+  return { objectType, objectId: row.id, performerId: row.performerId, title: row.title, visible: Number(row.visible) === 1 };
+}
+
+export type CounterName = 'like' | 'favourite' | 'comment';
+const counterColumns = { like: 'likeCount', favourite: 'favouriteCount', comment: 'commentCount' } as const;
+
+/**
+ * Adds `delta` (+1 or -1) to a counter of an object and answers the new value (undefined when the row is
+ * gone). One UPDATE, atomic on both engines; a decrement never goes below zero. Call it in the transaction
+ * that inserted or deleted the row being counted, and only when that row was really inserted or deleted.
+ */
+export async function adjustCounter(
+  db: DbOrTrx,
+  objectType: EngagementObjectType,
+  objectId: string,
+  counter: CounterName,
+  delta: 1 | -1,
+): Promise<number | undefined> {
+  const column = counterColumns[counter];
+  const ref = sql.ref(column);
+  const value = delta > 0 ? sql`${ref} + 1` : sql`case when ${ref} > 0 then ${ref} - 1 else 0 end`;
+  // Every engagement table has the three counters (0001 and 0004); the dynamic table defeats Kysely's typing.
+  const row = await (db as DbOrTrx & { updateTable(t: string): any })
+    .updateTable(tables[objectType])
+    .set({ [column]: value })
+    .where('id', '=', objectId)
+    .returning(column)
+    .executeTakeFirst();
+  return row ? Number((row as Record<string, unknown>)[column]) : undefined;
+}
+
+/** The current value of a counter (undefined when the object is gone). */
+export async function readCounter(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, counter: CounterName): Promise<number | undefined> {
+  const column = counterColumns[counter];
+  const row = await (db as DbOrTrx & { selectFrom(t: string): any })
+    .selectFrom(tables[objectType])
+    .select(column)
+    .where('id', '=', objectId)
+    .executeTakeFirst();
+  return row ? Number((row as Record<string, unknown>)[column]) : undefined;
+}

@@ -1,0 +1,59 @@
+import type { Server } from 'socket.io';
+import type { ClientToServerEvents, EngagementObjectType, ServerToClientEvents } from '../../common/api-types.js';
+
+/** Room of one user's sockets (every tab, every instance). */
+export const userRoom = (userId: string) => `user:${userId}`;
+/** Room of the sockets viewing one object (joined with the client's `object/watch`). */
+export const objectRoom = (objectType: EngagementObjectType | string, objectId: string) => `object:${objectType}:${objectId}`;
+
+export type ServerEvent = keyof ServerToClientEvents;
+export type ServerPayload<E extends ServerEvent> = Parameters<ServerToClientEvents[E]>[0];
+
+/**
+ * What the rest of the server uses to push events to browsers: `ctx.realtime`. Fire and forget: an emit
+ * reaches the sockets in the room on every instance (through the Redis adapter when REDIS_URL is set) and
+ * is dropped when nobody listens; nothing is queued for sockets that connect later. Emit after the
+ * transaction that made the change has committed. See server/realtime/README.md.
+ */
+export interface RealtimeEmitter {
+  emitToUser<E extends ServerEvent>(userId: string, event: E, payload: ServerPayload<E>): void;
+  emitToObject<E extends ServerEvent>(objectType: EngagementObjectType, objectId: string, event: E, payload: ServerPayload<E>): void;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+export interface SocketData {
+  user: import('../auth/auth.service.js').SessionUser | null;
+  /** The token the socket authenticated with (query, auth payload or cookie), to check it again on auth/login. */
+  token: string | null;
+}
+
+/**
+ * The emitter on `ctx`: built with the context (before the HTTP server exists), bound to socket.io by
+ * `attachRealtime`. Emits before binding or after close are dropped.
+ */
+export class RealtimeHub implements RealtimeEmitter {
+  private io: RealtimeServer | undefined;
+
+  attach(io: RealtimeServer): void {
+    this.io = io;
+  }
+
+  detach(): void {
+    this.io = undefined;
+  }
+
+  emitToUser<E extends ServerEvent>(userId: string, event: E, payload: ServerPayload<E>): void {
+    this.emit(userRoom(userId), event, payload);
+  }
+
+  emitToObject<E extends ServerEvent>(objectType: EngagementObjectType, objectId: string, event: E, payload: ServerPayload<E>): void {
+    this.emit(objectRoom(objectType, objectId), event, payload);
+  }
+
+  private emit<E extends ServerEvent>(room: string, event: E, payload: ServerPayload<E>): void {
+    if (!this.io) return;
+    // socket.io's typed emit wants the exact tuple of the event's parameters.
+    (this.io.to(room).emit as (ev: string, ...args: unknown[]) => boolean)(event, payload);
+  }
+}

@@ -1,0 +1,34 @@
+import type { DbOrTrx } from '../db/database.js';
+import { newId, nowIso } from '../db/ids.js';
+import type { RealtimeEmitter } from './hub.js';
+
+/**
+ * Notifications: a row per event in `notifications` (read_at null = unread) and a `notification/count`
+ * push to the user's sockets. Call `addNotification` inside the transaction that made the change, then
+ * `pushNotificationCount` after it committed.
+ */
+
+export async function addNotification(db: DbOrTrx, userId: string, type: string, payload: Record<string, unknown> = {}): Promise<string> {
+  const id = newId();
+  await db.insertInto('notifications').values({ id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: nowIso() }).execute();
+  return id;
+}
+
+export async function unreadNotificationCount(db: DbOrTrx, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('userId', '=', userId)
+    .where('readAt', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Sends the user's current unread count to all of their sockets. Never throws (a push is best effort). */
+export async function pushNotificationCount(db: DbOrTrx, realtime: RealtimeEmitter, userId: string): Promise<void> {
+  try {
+    realtime.emitToUser(userId, 'notification/count', { count: await unreadNotificationCount(db, userId) });
+  } catch {
+    // the database is closing or gone: the next connect sends the count again
+  }
+}

@@ -1,0 +1,211 @@
+import type { Server as HttpServer, IncomingHttpHeaders } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
+import { ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
+import { SESSION_COOKIE } from '../http/auth.js';
+import { objectRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
+import { unreadNotificationCount } from './notifications.js';
+
+export interface Realtime {
+  io: RealtimeServer;
+  close(): Promise<void>;
+}
+
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+
+/** Rooms one socket may watch at a time (a page watches one or two objects). */
+export const MAX_WATCHED_OBJECTS = 50;
+/** `auth/login` events per socket per minute (each one is a database lookup). */
+export const MAX_AUTH_PER_MINUTE = 20;
+
+const objectRef = z.object({
+  objectType: z.enum(ENGAGEMENT_OBJECT_TYPES as [string, ...string[]]),
+  objectId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+});
+const loginPayload = z.object({ token: z.string().max(512).optional() }).optional().nullable();
+
+/**
+ * socket.io on the same HTTP server as the pages and the API. With REDIS_URL the redis adapter
+ * carries room broadcasts between instances. See server/realtime/README.md for rooms and events.
+ *
+ * Authentication, at connect: the `token` of the handshake's auth payload or query (other clients, SPEC §7),
+ * else the `token` session cookie the browser sends with the handshake (accepted only when the handshake's
+ * Origin, if any, is this site: a page of another site must not ride on the visitor's cookie). A socket
+ * without a valid session is a guest: it may watch objects but joins no user room.
+ */
+export async function attachRealtime(server: HttpServer, ctx: AppContext): Promise<Realtime> {
+  const io: RealtimeServer = new Server(server, {
+    path: ctx.config.socketPath,
+    transports: ['websocket', 'polling'],
+    serveClient: false,
+    cors: { origin: false },
+    // Clients only send small control events.
+    maxHttpBufferSize: 16 * 1024,
+  });
+  let pub: import('ioredis').Redis | undefined;
+  let sub: import('ioredis').Redis | undefined;
+  if (ctx.redis) {
+    pub = ctx.redis.duplicate();
+    sub = ctx.redis.duplicate();
+    pub.on('error', () => {});
+    sub.on('error', () => {});
+    io.adapter(createAdapter(pub, sub, { key: `${ctx.config.redisKeyPrefix}socket.io` }));
+  }
+  const log = ctx.logger.child({ module: 'realtime' });
+
+  io.use((socket, next) => {
+    const token = handshakeToken(socket, ctx.config.publicUrl);
+    socket.data.token = token;
+    socket.data.user = null;
+    if (!token) return next();
+    ctx.auth.authenticate(token).then(
+      (user) => {
+        socket.data.user = user;
+        next();
+      },
+      (err) => {
+        // The database is unreachable: connect as a guest rather than refuse; auth/login retries later.
+        log.warn({ err: (err as Error).message }, 'socket authentication failed');
+        next();
+      },
+    );
+  });
+
+  io.on('connection', (socket: AppSocket) => {
+    const watched = new Set<string>();
+    let authCalls: number[] = [];
+    if (socket.data.user) void joinUser(socket, socket.data.user.id);
+
+    async function joinUser(s: AppSocket, userId: string): Promise<void> {
+      await s.join(userRoom(userId));
+      try {
+        s.emit('notification/count', { count: await unreadNotificationCount(ctx.db, userId) });
+      } catch {
+        // the count comes with the next notification
+      }
+    }
+
+    function leaveUser(s: AppSocket): void {
+      if (s.data.user) void s.leave(userRoom(s.data.user.id));
+      s.data.user = null;
+    }
+
+    socket.on('auth/login', (payload, ack) => {
+      const reply = (res: RealtimeAck) => typeof ack === 'function' && ack(res);
+      const now = Date.now();
+      authCalls = authCalls.filter((t) => now - t < 60_000);
+      if (authCalls.length >= MAX_AUTH_PER_MINUTE) return reply({ ok: false, userId: socket.data.user?.id ?? null, message: 'Too many attempts' });
+      authCalls.push(now);
+      const parsed = loginPayload.safeParse(payload);
+      if (!parsed.success) return reply({ ok: false, userId: socket.data.user?.id ?? null, message: 'Invalid payload' });
+      // An explicit token wins; otherwise the handshake's (cookie or query) is checked again: it may have been revoked.
+      const token = parsed.data?.token || socket.data.token;
+      if (!token) {
+        leaveUser(socket);
+        return reply({ ok: false, userId: null, message: 'No session' });
+      }
+      ctx.auth.authenticate(token).then(
+        async (user) => {
+          if (!user) {
+            leaveUser(socket);
+            return reply({ ok: false, userId: null, message: 'Invalid session' });
+          }
+          if (socket.data.user && socket.data.user.id !== user.id) leaveUser(socket);
+          socket.data.user = user;
+          socket.data.token = token;
+          await joinUser(socket, user.id);
+          reply({ ok: true, userId: user.id });
+        },
+        (err) => {
+          log.warn({ err: (err as Error).message }, 'auth/login failed');
+          reply({ ok: false, userId: socket.data.user?.id ?? null, message: 'Try again later' });
+        },
+      );
+    });
+
+    socket.on('auth/logout', (_payload, ack) => {
+      leaveUser(socket);
+      if (typeof ack === 'function') ack({ ok: true, userId: null });
+    });
+
+    socket.on('object/watch', (payload, ack) => {
+      const reply = (res: RealtimeAck) => typeof ack === 'function' && ack(res);
+      const parsed = objectRef.safeParse(payload);
+      if (!parsed.success) return reply({ ok: false, message: 'Invalid object' });
+      const room = objectRoom(parsed.data.objectType, parsed.data.objectId);
+      if (!watched.has(room) && watched.size >= MAX_WATCHED_OBJECTS) return reply({ ok: false, message: 'Too many watched objects' });
+      watched.add(room);
+      void Promise.resolve(socket.join(room)).then(() => reply({ ok: true }));
+    });
+
+    socket.on('object/unwatch', (payload, ack) => {
+      const parsed = objectRef.safeParse(payload);
+      if (parsed.success) {
+        const room = objectRoom(parsed.data.objectType, parsed.data.objectId);
+        watched.delete(room);
+        void socket.leave(room);
+      }
+      if (typeof ack === 'function') ack({ ok: parsed.success });
+    });
+  });
+
+  ctx.realtime.attach(io);
+  return {
+    io,
+    async close() {
+      ctx.realtime.detach();
+      // Only the connections are dropped, without a socket.io "disconnect" packet: clients see a transport
+      // close and reconnect by themselves (to another instance, or to this site once it is back). io.close()
+      // would also close the shared HTTP server, which Fastify closes itself.
+      io.engine.close();
+      await Promise.all([pub?.quit().catch(() => {}), sub?.quit().catch(() => {})]);
+    },
+  };
+}
+
+/** The session token of a handshake: auth payload, then query (other clients), then the cookie (the site, same origin only). */
+function handshakeToken(socket: AppSocket, publicUrl: string): string | null {
+  const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  if (typeof fromAuth === 'string' && fromAuth) return fromAuth;
+  const fromQuery = socket.handshake.query?.token;
+  if (typeof fromQuery === 'string' && fromQuery) return fromQuery;
+  const cookie = readCookie(socket.handshake.headers.cookie, SESSION_COOKIE);
+  if (cookie && originAllowed(socket.handshake.headers, publicUrl)) return cookie;
+  return null;
+}
+
+export function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    const raw = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(raw) || null;
+    } catch {
+      return raw || null;
+    }
+  }
+  return null;
+}
+
+/**
+ * A handshake may use the cookie when it carries no Origin (non-browser clients; same-origin polling GETs)
+ * or the site's own: the Host it was sent to, or PUBLIC_URL's origin. Browsers always send Origin on
+ * cross-origin requests and WebSocket handshakes, so another site's page cannot use the cookie.
+ */
+export function originAllowed(headers: IncomingHttpHeaders, publicUrl: string): boolean {
+  const origin = headers.origin;
+  if (!origin) return true;
+  if (origin === 'null') return false;
+  try {
+    const url = new URL(origin);
+    if (headers.host && url.host === headers.host) return true;
+    return url.origin === new URL(publicUrl).origin;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,22 @@
+import type { ApiApp } from './http/types.js';
+import { settingsRoutes } from './settings/settings.routes.js';
+import { geoRoutes } from './geo/geo.routes.js';
+import { listsRoutes } from './lists/lists.routes.js';
+import { contactRoutes } from './contact/contact.routes.js';
+import { captchaRoutes } from './captcha/captcha.routes.js';
+import { bannersRoutes } from './banners/banners.routes.js';
+import { performersRoutes } from './performers/performers.routes.js';
+import { searchRoutes } from './search/search.routes.js';
+import { catalogueRoutes } from './catalogue/catalogue.routes.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { usersRoutes } from './users/users.routes.js';
+import { studioRoutes } from './studio/studio.routes.js';
+import { commentsRoutes } from './comments/comments.routes.js';
+import { reactionsRoutes } from './reactions/reactions.routes.js';
+
+/** Every API route group, in one list so a newcomer sees the whole surface. */
+export async function apiRoutes(api: ApiApp): Promise<void> {
+  for (const routes of [settingsRoutes, geoRoutes, listsRoutes, contactRoutes, captchaRoutes, bannersRoutes, performersRoutes, catalogueRoutes, searchRoutes, authRoutes, usersRoutes, studioRoutes, commentsRoutes, reactionsRoutes]) {
+    await api.register(routes);
+  }
+}

@@ -1,0 +1,50 @@
+import type { MenuItem, PublicSettings } from '../../common/api-types.js';
+
+/** Every setting the site knows, with its default, group and whether guests may read it. */
+export interface SettingDef<T = unknown> {
+  default: T;
+  group: string;
+  public: boolean;
+}
+
+const menus: MenuItem[] = [
+  { title: 'Home', path: '/', section: 'header', ordering: 0 },
+  { title: 'Performers', path: '/performers', section: 'header', ordering: 1 },
+  { title: 'Videos', path: '/videos', section: 'header', ordering: 2 },
+  { title: 'Store', path: '/store', section: 'header', ordering: 3 },
+  { title: 'Blog', path: '/posts', section: 'header', ordering: 4 },
+  { title: 'Contact', path: '/contact', section: 'footer', ordering: 0 },
+  { title: 'Terms of service', path: '/page/terms', section: 'footer', ordering: 1 },
+  { title: 'Privacy', path: '/page/privacy', section: 'footer', ordering: 2 },
+];
+
+export const settingDefs = {
+  siteName: { default: 'Fanstage', group: 'general', public: true },
+  logoUrl: { default: '/logo.svg', group: 'general', public: true },
+  favicon: { default: '/favicon.svg', group: 'general', public: true },
+  loginPlaceholderImage: { default: '/login-placeholder.svg', group: 'general', public: true },
+  menus: { default: menus, group: 'general', public: true },
+  footerContent: { default: '<p>© Fanstage. All performers were 18 or older at the time of production.</p>', group: 'general', public: true },
+  currency: { default: 'USD', group: 'general', public: true },
+  currencySymbol: { default: '$', group: 'general', public: true },
+  maintenanceMode: { default: false, group: 'general', public: true },
+  captchaSiteKey: { default: '', group: 'captcha', public: true },
+  captchaSecret: { default: '', group: 'captcha', public: false },
+  commissionBps: { default: 2000, group: 'commission', public: false },
+  // Money (server/payments/README.md): which gateway new checkouts use ('sandbox' | 'stripe'), Stripe's keys (the
+  // STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET environment variables win over these), and how long an unpaid checkout
+  // holds its stock before it expires.
+  paymentGateway: { default: 'sandbox' as 'sandbox' | 'stripe', group: 'payment', public: false },
+  stripeSecretKey: { default: '', group: 'payment', public: false },
+  stripeWebhookSecret: { default: '', group: 'payment', public: false },
+  checkoutExpiryMinutes: { default: 30, group: 'payment', public: false },
+} satisfies Record<string, SettingDef>;
+
+export type SettingKey = keyof typeof settingDefs;
+export type SettingValue<K extends SettingKey> = (typeof settingDefs)[K]['default'];
+
+export const publicSettingKeys = Object.entries(settingDefs)
+  .filter(([, def]) => def.public)
+  .map(([key]) => key as SettingKey);
+
+export type { PublicSettings };

@@ -1,0 +1,203 @@
+import { sql, type Selectable } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import { newId, nowIso } from '../db/ids.js';
+import type { SubscriptionsTable } from '../db/schema.js';
+
+/**
+ * SQL of subscriptions. One row per (user, performer) (subscriptions_user_performer). What the paywall reads
+ * (server/access/access.repository.ts): a subscription is live while status = 'active' AND expires_at > now. A
+ * cancellation keeps status 'active' with cancel_at_period_end = 1, so access lasts until expires_at.
+ */
+
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+const DAY_MS = 86_400_000;
+
+export function findSubscription(db: DbOrTrx, userId: string, performerId: string) {
+  return db.selectFrom('subscriptions').selectAll().where('userId', '=', userId).where('performerId', '=', performerId).executeTakeFirst();
+}
+
+export function findSubscriptionById(db: DbOrTrx, id: string) {
+  return db.selectFrom('subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The (user, performer) row, created 'pending' at checkout when the user never subscribed before. */
+export async function ensureSubscriptionRow(db: DbOrTrx, userId: string, performerId: string, type: 'monthly' | 'yearly', gateway: string): Promise<void> {
+  const now = nowIso();
+  await db
+    .insertInto('subscriptions')
+    .values({ id: newId(), userId, performerId, type, status: 'pending', gateway, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.columns(['userId', 'performerId']).doNothing())
+    .execute();
+}
+
+/** Locks the row (see lockPayment) and returns it. */
+async function lockSubscription(db: DbOrTrx, userId: string, performerId: string): Promise<SubscriptionRow | undefined> {
+  await db.updateTable('subscriptions').set({ updatedAt: nowIso() }).where('userId', '=', userId).where('performerId', '=', performerId).execute();
+  return findSubscription(db, userId, performerId);
+}
+
+export function isLive(s: Pick<SubscriptionRow, 'status' | 'expiresAt'>, now = nowIso()): boolean {
+  return s.status === 'active' && !!s.expiresAt && s.expiresAt > now;
+}
+
+/**
+ * A paid period: a live subscription is extended from its end, anything else starts now. A new payment also
+ * withdraws an earlier cancellation (the user subscribed again).
+ */
+export async function addPaidPeriod(
+  db: DbOrTrx,
+  p: { userId: string; performerId: string; type: 'monthly' | 'yearly'; days: number; paymentId: string; gateway: string },
+): Promise<SubscriptionRow> {
+  const now = new Date();
+  const nowText = now.toISOString();
+  let row = await lockSubscription(db, p.userId, p.performerId);
+  if (!row) {
+    await ensureSubscriptionRow(db, p.userId, p.performerId, p.type, p.gateway);
+    row = (await lockSubscription(db, p.userId, p.performerId))!;
+  }
+  const live = isLive(row, nowText);
+  const from = live ? Date.parse(row.expiresAt!) : now.getTime();
+  const expiresAt = new Date(from + p.days * DAY_MS).toISOString();
+  await db
+    .updateTable('subscriptions')
+    .set({
+      status: 'active', type: p.type, startedAt: live ? row.startedAt : nowText, expiresAt, cancelAtPeriodEnd: 0, cancelledAt: null,
+      gateway: p.gateway, lastPaymentId: p.paymentId, updatedAt: nowText,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  return (await findSubscriptionById(db, row.id))!;
+}
+
+/**
+ * A refunded or charged-back period is taken off the end. When nothing paid is left, the subscription closes at
+ * once (status 'cancelled', expires_at now).
+ */
+export async function removePaidPeriod(db: DbOrTrx, p: { userId: string; performerId: string; days: number }): Promise<SubscriptionRow | undefined> {
+  const row = await lockSubscription(db, p.userId, p.performerId);
+  if (!row || !row.expiresAt) return row;
+  const now = nowIso();
+  const end = new Date(Date.parse(row.expiresAt) - p.days * DAY_MS).toISOString();
+  if (end > now && row.status === 'active') {
+    await db.updateTable('subscriptions').set({ expiresAt: end, updatedAt: now }).where('id', '=', row.id).execute();
+  } else {
+    await db
+      .updateTable('subscriptions')
+      .set({ status: 'cancelled', expiresAt: end < now ? end : now, cancelledAt: row.cancelledAt ?? now, updatedAt: now })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return findSubscriptionById(db, row.id);
+}
+
+/** Cancel at period end: status stays 'active' until expires_at (the paywall keeps it open until then). */
+export async function cancelAtPeriodEnd(db: DbOrTrx, id: string): Promise<void> {
+  const now = nowIso();
+  await db
+    .updateTable('subscriptions')
+    .set({ cancelAtPeriodEnd: 1, cancelledAt: now, updatedAt: now })
+    .where('id', '=', id)
+    .where('cancelAtPeriodEnd', '=', 0)
+    .execute();
+}
+
+/** Marks lapsed subscriptions: cancelled ones become 'cancelled', the others 'expired' (display; access already ended). */
+export async function closeLapsed(db: DbOrTrx, now = nowIso()): Promise<number> {
+  const cancelled = await db
+    .updateTable('subscriptions')
+    .set({ status: 'cancelled', updatedAt: now })
+    .where('status', '=', 'active')
+    .where('expiresAt', '<=', now)
+    .where('cancelAtPeriodEnd', '=', 1)
+    .executeTakeFirst();
+  const expired = await db
+    .updateTable('subscriptions')
+    .set({ status: 'expired', updatedAt: now })
+    .where('status', '=', 'active')
+    .where('expiresAt', '<=', now)
+    .executeTakeFirst();
+  return Number(cancelled.numUpdatedRows) + Number(expired.numUpdatedRows);
+}
+
+/** performers.subscriber_count = live subscriptions, recounted inside the transaction that changed them. */
+export async function recountSubscribers(db: DbOrTrx, performerId: string): Promise<void> {
+  const now = nowIso();
+  await db
+    .updateTable('performers')
+    .set({
+      subscriberCount: sql<number>`(select count(*) from subscriptions s where s.performer_id = ${performerId} and s.status = 'active' and s.expires_at > ${now})`,
+    })
+    .where('id', '=', performerId)
+    .execute();
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Lists.
+
+export type SubscriptionListStatus = 'live' | 'active' | 'cancelled' | 'expired' | 'pending' | 'all';
+
+export interface SubscriptionFilters {
+  status: SubscriptionListStatus;
+  performerId?: string;
+  userId?: string;
+  limit: number;
+  offset: number;
+}
+
+function statusFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, status: SubscriptionListStatus, now: string): Q {
+  switch (status) {
+    case 'live':
+      return q.where('subscriptions.status', '=', 'active').where('subscriptions.expiresAt', '>', now);
+    case 'active':
+      return q.where('subscriptions.status', '=', 'active').where('subscriptions.expiresAt', '>', now).where('subscriptions.cancelAtPeriodEnd', '=', 0);
+    case 'cancelled':
+      return q.where((eb: any) =>
+        eb.or([eb('subscriptions.status', '=', 'cancelled'), eb.and([eb('subscriptions.status', '=', 'active'), eb('subscriptions.cancelAtPeriodEnd', '=', 1)])]),
+      );
+    case 'expired':
+      return q.where((eb: any) =>
+        eb.or([eb('subscriptions.status', '=', 'expired'), eb.and([eb('subscriptions.status', '=', 'active'), eb('subscriptions.expiresAt', '<=', now)])]),
+      );
+    case 'pending':
+      return q.where('subscriptions.status', '=', 'pending');
+    default:
+      return q.where('subscriptions.status', '!=', 'pending');
+  }
+}
+
+export async function listSubscriptions(db: DbOrTrx, f: SubscriptionFilters) {
+  const now = nowIso();
+  let base = db.selectFrom('subscriptions');
+  if (f.userId) base = base.where('subscriptions.userId', '=', f.userId);
+  if (f.performerId) base = base.where('subscriptions.performerId', '=', f.performerId);
+  base = statusFilter(base, f.status, now);
+  const [rows, count] = await Promise.all([
+    base.selectAll('subscriptions').orderBy('subscriptions.updatedAt', 'desc').orderBy('subscriptions.id', 'desc').limit(f.limit).offset(f.offset).execute(),
+    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
+  ]);
+  return { rows, total: Number(count?.n ?? 0) };
+}
+
+/** A performer by id or username, with what a subscription checkout needs. */
+export function findPerformerForSale(db: DbOrTrx, key: string) {
+  return db
+    .selectFrom('performers')
+    .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'status'])
+    .where((eb) => eb.or([eb('id', '=', key), eb('username', '=', key)]))
+    .orderBy(sql`case when id = ${key} then 0 else 1 end`)
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The active package of a type (monthly / yearly), first by ordering. */
+export function packageOfType(db: DbOrTrx, type: string) {
+  return db
+    .selectFrom('subscriptionPackages')
+    .selectAll()
+    .where('type', '=', type)
+    .where('status', '=', 'active')
+    .orderBy('ordering')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,35 @@
+import type { AccessDecision } from '../access/access.service.js';
+import { parseTags, previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
+import type { PerformerSummary, SignedMedia, VideoItem } from '../../common/api-types.js';
+import type { VideoRow } from './videos.repository.js';
+
+/** Row → `VideoItem`. `video` (the full file) is passed in only when `decision` opened it. */
+export function toVideoItem(
+  r: VideoRow,
+  x: { performer: PerformerSummary | undefined; files: Map<string, MediaFile>; poster: MediaFile | undefined; decision: AccessDecision; video: SignedMedia | null },
+): VideoItem {
+  return {
+    _id: r.id,
+    slug: r.slug,
+    title: r.title,
+    description: r.description,
+    performerId: r.performerId,
+    performer: x.performer ?? null,
+    access: r.access,
+    isSale: r.isSale === 1,
+    price: r.price,
+    locked: !x.decision.open,
+    thumbnail: previewUrl(r.thumbnailFileId ? x.files.get(r.thumbnailFileId) : undefined),
+    poster: previewUrl(x.poster),
+    teaser: previewUrl(r.teaserFileId ? x.files.get(r.teaserFileId) : undefined),
+    video: x.decision.open ? x.video : null,
+    duration: r.duration,
+    tags: parseTags(r.tags),
+    status: r.status,
+    processingStatus: r.processingStatus,
+    scheduledAt: r.scheduledAt,
+    publishedAt: r.publishedAt,
+    createdAt: r.createdAt,
+    stats: { views: r.viewCount, likes: r.likeCount, favourites: r.favouriteCount, comments: r.commentCount },
+  };
+}

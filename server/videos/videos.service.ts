@@ -1,0 +1,49 @@
+import { nowIso } from '../db/ids.js';
+import { notFound } from '../http/errors.js';
+import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/access.service.js';
+import { isBlockedByPerformer, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
+import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import type { ListResult, VideoItem } from '../../common/api-types.js';
+import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
+import { toVideoItem } from './videos.mapper.js';
+
+/** Rows → items for one viewer: performer cards, preview URLs, `locked`, and signed full-file URLs where open. */
+async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[]): Promise<VideoItem[]> {
+  const [performers, files, posters, access] = await Promise.all([
+    loadPerformerSummaries(deps.db, rows.map((r) => r.performerId)),
+    loadFiles(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.teaserFileId, r.fileId])),
+    loadVariants(deps.db, rows.map((r) => r.fileId), 'poster'),
+    loadAccessView(deps.db, viewer, rows.map(videoSubject)),
+  ]);
+  return rows.map((r) => {
+    const decision = access.decide(videoSubject(r));
+    const video = decision.open && r.fileId ? fullMedia(deps.signer, viewer, { objectType: 'video', objectId: r.id }, files.get(r.fileId)) : null;
+    return toVideoItem(r, { performer: performers.get(r.performerId), files, poster: r.fileId ? posters.get(r.fileId) : undefined, decision, video });
+  });
+}
+
+export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters: VideoFilters): Promise<ListResult<VideoItem>> {
+  const { rows, total, nextCursor } = await listPublicVideos(deps.db, filters, nowIso());
+  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+}
+
+/**
+ * A public video; its performer and admins also get it while draft, scheduled or processing. A visitor from a
+ * country the performer blocks gets 404.
+ */
+export async function getVideo(deps: CatalogueDeps, viewer: Viewer, key: string, opts: { country?: string | null } = {}): Promise<VideoItem> {
+  const row = await findVideoByKey(deps.db, key, nowIso());
+  const manages = !!row && canManage(viewer, row.performerId);
+  if (!row || (Number(row.visible) !== 1 && !manages)) throw notFound('Video');
+  if (!manages && (await isBlockedByPerformer(deps.db, row.performerId, opts.country))) throw notFound('Video');
+  const [item] = await toItems(deps, viewer, [row]);
+  return item!;
+}
+
+/** Performer studio: the performer's own video in any state (admins: any video). */
+export async function getOwnVideo(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<VideoItem> {
+  const row = await findVideoByKey(deps.db, key, nowIso());
+  if (!row || !canManage(viewer, row.performerId)) throw notFound('Video');
+  const [item] = await toItems(deps, viewer, [row]);
+  return item!;
+}

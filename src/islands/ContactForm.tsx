@@ -1,0 +1,85 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { api } from '../lib/api.js';
+import { Captcha } from './shared/Captcha.js';
+import { Field, FormAlert, FormSuccess } from './shared/Field.js';
+import { useFormErrors } from './shared/useFormErrors.js';
+
+export interface ContactFormProps {
+  captchaEnabled?: boolean;
+  captchaSiteKey?: string;
+}
+
+const FIELDS = ['name', 'email', 'subject', 'message', 'captchaToken'] as const;
+const EMPTY = { name: '', email: '', subject: '', message: '' };
+export const CONTACT_SENT = 'Thank you, your message has been sent. We will answer by email.';
+
+/** The contact form (POST /contact). */
+export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '' }: ContactFormProps) {
+  const [values, setValues] = useState(EMPTY);
+  const [requesting, setRequesting] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+  const [captchaToken, setCaptchaToken] = useState('');
+  const [captchaReset, setCaptchaReset] = useState(0);
+  // The widget needs the browser; render it after hydration only.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  const { fieldErrors, formError, clear, fail } = useFormErrors(FIELDS);
+  const withCaptcha = captchaEnabled && Boolean(captchaSiteKey);
+
+  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (requesting) return;
+    clear();
+    setSent(null);
+    setRequesting(true);
+    try {
+      const subject = values.subject.trim();
+      const res = await api.contact({
+        name: values.name.trim(),
+        email: values.email.trim(),
+        message: values.message.trim(),
+        ...(subject ? { subject } : {}),
+        ...(withCaptcha ? { captchaToken } : {}),
+      });
+      setValues(EMPTY);
+      setSent(res?.message || CONTACT_SENT);
+    } catch (err) {
+      fail(err);
+    } finally {
+      setRequesting(false);
+      if (withCaptcha) setCaptchaReset((n) => n + 1);
+    }
+  };
+
+  return (
+    <form className="form" onSubmit={onSubmit} data-testid="contact-form" aria-busy={requesting}>
+      <Field label="Your name" error={fieldErrors.name}>
+        {(p) => <input {...p} name="name" autoComplete="name" required maxLength={100} value={values.name} onChange={set('name')} />}
+      </Field>
+      <Field label="Your email" error={fieldErrors.email}>
+        {(p) => <input {...p} name="email" type="email" autoComplete="email" required maxLength={254} value={values.email} onChange={set('email')} />}
+      </Field>
+      <Field label="Subject (optional)" error={fieldErrors.subject}>
+        {(p) => <input {...p} name="subject" maxLength={200} value={values.subject} onChange={set('subject')} />}
+      </Field>
+      <Field label="Message" error={fieldErrors.message} hint="At least 10 characters">
+        {(p) => <textarea {...p} name="message" required minLength={10} maxLength={5000} value={values.message} onChange={set('message')} />}
+      </Field>
+      {withCaptcha && mounted ? <Captcha siteKey={captchaSiteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
+      {fieldErrors.captchaToken ? (
+        <p className="form__error" role="alert">
+          {fieldErrors.captchaToken}
+        </p>
+      ) : null}
+      <FormAlert message={formError} />
+      <FormSuccess message={sent} />
+      <div className="form__actions">
+        <button className="btn btn--primary" type="submit" disabled={requesting} data-testid="contact-submit">
+          {requesting ? 'Sending…' : 'Send message'}
+        </button>
+      </div>
+    </form>
+  );
+}

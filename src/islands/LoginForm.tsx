@@ -1,0 +1,73 @@
+import { useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
+import { login, loginError, loginStatus } from '../lib/stores/auth.js';
+import { Field, FormAlert } from './shared/Field.js';
+
+/** Log in with email or username (SPEC §4): the auth store does the call, the toast and the redirect. */
+export default function LoginForm() {
+  const status = useStore(loginStatus);
+  const error = useStore(loginError);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [remember, setRemember] = useState(true);
+  const requesting = status === 'requesting';
+  // After success the page is navigating away: keep the button disabled.
+  const busy = requesting || status === 'success';
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    void login({ email: email.trim(), password, remember });
+  };
+
+  return (
+    <form className="form" onSubmit={onSubmit} data-testid="login-form" aria-busy={requesting}>
+      <Field label="Email or username">
+        {(p) => (
+          <input
+            {...p}
+            name="email"
+            type="text"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            maxLength={254}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            data-testid="login-email"
+          />
+        )}
+      </Field>
+      <Field label="Password">
+        {(p) => (
+          <input
+            {...p}
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            maxLength={1024}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            data-testid="login-password"
+          />
+        )}
+      </Field>
+      <label className="form__check">
+        <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+        Keep me logged in
+      </label>
+      <FormAlert message={status === 'error' ? error : null} />
+      <div className="form__actions">
+        <button className="btn btn--primary" type="submit" disabled={busy} data-testid="login-submit">
+          {requesting ? 'Logging in…' : 'Log in'}
+        </button>
+      </div>
+      <div className="form__links">
+        <a href="/auth/forgot-password">Forgot your password?</a>
+        <a href="/auth/register">Create an account</a>
+      </div>
+    </form>
+  );
+}

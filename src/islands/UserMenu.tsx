@@ -1,0 +1,114 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { DEFAULT_AVATAR } from '../../common/api-types.js';
+import { loggedIn, logout } from '../lib/stores/auth.js';
+import { currentUser, setCurrentUser, withDefaultAvatar, type UserInput } from '../lib/stores/user.js';
+
+export interface UserMenuProps {
+  /** The signed-in user as the server rendered the page, or null for a guest. */
+  initialUser: UserInput | null;
+}
+
+const LINKS = [
+  ['/home', 'Home'],
+  ['/account/profile', 'Profile'],
+  ['/account/password', 'Password'],
+] as const;
+
+/** Header menu: Log in / Sign up for guests; avatar, name, account links and Log out for a user. */
+export default function UserMenu({ initialUser }: UserMenuProps) {
+  const storeUser = useStore(currentUser);
+  const [seeded, setSeeded] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  // The server's view of the session seeds the stores once, after hydration.
+  useEffect(() => {
+    if (initialUser && currentUser.get()?._id !== initialUser._id) setCurrentUser(initialUser);
+    loggedIn.set(Boolean(initialUser));
+    setSeeded(true);
+  }, []);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: MouseEvent) => {
+      if (root.current && !root.current.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setOpen(false);
+        toggle.current?.focus();
+      }
+    };
+    document.addEventListener('mousedown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const user = seeded ? storeUser : initialUser ? withDefaultAvatar(initialUser) : null;
+
+  if (!user) {
+    return (
+      <div className="user-menu" data-testid="user-menu">
+        <a className="btn" href="/auth/login" data-testid="login-link">
+          Log in
+        </a>
+        <a className="btn btn--primary" href="/auth/register" data-testid="signup-link">
+          Sign up
+        </a>
+      </div>
+    );
+  }
+
+  return (
+    <div className="user-menu" data-testid="user-menu" ref={root}>
+      <button
+        ref={toggle}
+        type="button"
+        className="btn user-menu__toggle"
+        aria-expanded={open}
+        aria-controls={panelId}
+        data-testid="user-menu-toggle"
+        onClick={() => setOpen((o) => !o)}
+      >
+        <img
+          className="user-menu__avatar"
+          src={user.avatar || DEFAULT_AVATAR}
+          alt=""
+          width={32}
+          height={32}
+          onError={(e) => {
+            if (!e.currentTarget.src.endsWith(DEFAULT_AVATAR)) e.currentTarget.src = DEFAULT_AVATAR;
+          }}
+        />
+        <span data-testid="user-name">{user.name}</span>
+      </button>
+      <div id={panelId} className="user-menu__panel" hidden={!open}>
+        <p className="user-menu__meta">@{user.username}</p>
+        {LINKS.map(([href, label]) => (
+          <a key={href} className="user-menu__item" href={href}>
+            {label}
+          </a>
+        ))}
+        <button
+          type="button"
+          className="user-menu__item"
+          data-testid="logout"
+          disabled={leaving}
+          onClick={() => {
+            setLeaving(true);
+            void logout();
+          }}
+        >
+          {leaving ? 'Logging out…' : 'Log out'}
+        </button>
+      </div>
+    </div>
+  );
+}

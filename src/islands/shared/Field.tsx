@@ -1,0 +1,60 @@
+import { useId, type ReactNode } from 'react';
+
+/** Props a form control needs to be tied to its label, hint and error. */
+export interface ControlProps {
+  id: string;
+  'aria-invalid': boolean | undefined;
+  'aria-describedby': string | undefined;
+}
+
+export interface FieldProps {
+  label: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+  children: (control: ControlProps) => ReactNode;
+}
+
+/** A labelled form field: `<label>`, the control, an optional hint and the field's error (role="alert"). */
+export function Field({ label, error, hint, children }: FieldProps) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="form__field">
+      <label htmlFor={id}>{label}</label>
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {hint ? (
+        <p id={hintId} className="form__hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={errorId} className="form__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A form-level error (role="alert") or nothing. */
+export function FormAlert({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="form__error" role="alert" data-testid="form-error">
+      {message}
+    </p>
+  );
+}
+
+/** A form-level success message (role="status") or nothing. */
+export function FormSuccess({ message, children }: { message: string | null | undefined; children?: ReactNode }) {
+  if (!message) return null;
+  return (
+    <div className="form__success" role="status" data-testid="form-success">
+      <p>{message}</p>
+      {children}
+    </div>
+  );
+}

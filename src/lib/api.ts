@@ -1,0 +1,215 @@
+import { ofetch } from 'ofetch';
+import type {
+  ApiErrorBody,
+  ChangePasswordRequest,
+  ContactRequest,
+  CountryItem,
+  CurrentUser,
+  LoginRequest,
+  LoginResponse,
+  MessageResponse,
+  RegisterRequest,
+  RegisterResponse,
+  UpdateProfileRequest,
+  ValidationIssue,
+  CommentItem,
+  CommentSearchResult,
+  CreateCommentRequest,
+  DeleteCommentResponse,
+  EngagementObjectType,
+  ListResult,
+  ReactedGallery,
+  ReactedVideo,
+  ReactionAction,
+  ReactionItem,
+  ReactionRequest,
+  ReactionResult,
+} from '../../common/api-types.js';
+import { getRuntimeConfig } from './runtime.js';
+import { navigate } from './navigation.js';
+
+/**
+ * The one HTTP client of the browser (SPEC §7, §8). The session token is an httpOnly cookie, so requests
+ * go with `credentials: 'same-origin'` and page scripts never see or send the token themselves.
+ *
+ * - 401: the session is gone; the user is sent to /login and 'Forbidden in the action!' is thrown.
+ * - other non-2xx: rejects with an ApiError carrying the status and the server's `{ message, code, details? }`.
+ * - 204/205: resolves to undefined.
+ *
+ * Stores and islands call the typed helpers of `api`; `apiFetch` is the transport they share.
+ */
+
+export const UNAUTHORIZED_MESSAGE = 'Forbidden in the action!';
+export const UNAUTHORIZED_REDIRECT = '/login';
+export const NETWORK_ERROR_MESSAGE = 'Network error, please check your connection and try again';
+
+export class ApiError extends Error {
+  constructor(
+    /** HTTP status; 0 when no response arrived (network failure). */
+    readonly status: number,
+    /** The server's JSON error body (or a synthesized one of the same shape). */
+    readonly body: ApiErrorBody,
+    message: string = body.message,
+    /** False when the reply had no JSON `message` and `body` was made up from the status. */
+    readonly fromServer = true,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get code(): string {
+    return this.body.code;
+  }
+
+  /**
+   * Field messages of a `400 VALIDATION_FAILED` answer keyed by field name (`body.email` → `email`),
+   * plus the `{ field }` detail a 409 carries (e.g. a taken username). First message per field wins.
+   */
+  fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {};
+    const details = this.body.details;
+    if (Array.isArray(details)) {
+      for (const d of details as Partial<ValidationIssue>[]) {
+        if (!d || typeof d.path !== 'string' || typeof d.message !== 'string') continue;
+        const field = d.path.replace(/^(body|querystring|params)\.?/, '').replace(/^\.+/, '').split('.')[0] ?? '';
+        if (field && !(field in out)) out[field] = d.message;
+      }
+    } else if (details && typeof details === 'object' && typeof (details as { field?: unknown }).field === 'string') {
+      out[(details as { field: string }).field] = this.body.message;
+    }
+    return out;
+  }
+}
+
+/** SPEC §5: the one URL-shape check; an absolute http(s) address bypasses the API base. */
+export function isAbsoluteUrl(value: string): boolean {
+  if (typeof value !== 'string' || !/^https?:\/\/[^\s/?#]+/i.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** The address of an API path: `/users/me` → `${apiBase}/users/me`; absolute URLs are returned as given. */
+export function apiUrl(path: string): string {
+  if (isAbsoluteUrl(path)) return path;
+  const base = getRuntimeConfig().apiBase.replace(/\/+$/, '');
+  return `${base}/${path.replace(/^\/+/, '')}`;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface ApiRequestOptions {
+  method?: HttpMethod;
+  /** A plain object (sent as JSON) or FormData (sent as multipart, the browser sets the boundary). */
+  body?: Record<string, unknown> | unknown[] | FormData;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+function hasMessage(data: unknown): data is ApiErrorBody {
+  return Boolean(data) && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string' && (data as { message: string }).message !== '';
+}
+
+/** The server's `{ message, code, details? }` as sent, or one made up from the status (a proxy's HTML page...). */
+function errorBody(data: unknown, status: number): ApiErrorBody {
+  if (hasMessage(data)) return { ...data, code: typeof data.code === 'string' ? data.code : `HTTP_${status}` };
+  return { message: `Request failed with status ${status}`, code: `HTTP_${status}` };
+}
+
+const NO_BODY = new Set([204, 205]);
+
+export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, headers, signal } = opts;
+  const finalHeaders: Record<string, string> = { accept: 'application/json', ...headers };
+  if (body !== undefined && !(body instanceof FormData)) finalHeaders['content-type'] = 'application/json';
+  const cleanQuery = query ? Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null)) : undefined;
+
+  let response: Awaited<ReturnType<typeof ofetch.raw>>;
+  try {
+    response = await ofetch.raw(apiUrl(path), {
+      method,
+      body: body as BodyInit | Record<string, unknown> | undefined,
+      query: cleanQuery,
+      headers: finalHeaders,
+      signal,
+      credentials: 'same-origin',
+      retry: 0,
+      ignoreResponseError: true,
+    });
+  } catch (err) {
+    if ((err as { name?: string })?.name === 'AbortError' || signal?.aborted) throw err;
+    throw new ApiError(0, { message: NETWORK_ERROR_MESSAGE, code: 'NETWORK_ERROR' }, NETWORK_ERROR_MESSAGE, false);
+  }
+
+  const { status } = response;
+  if (status === 401) {
+    if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(UNAUTHORIZED_REDIRECT);
+    throw new ApiError(401, errorBody(response._data, 401), UNAUTHORIZED_MESSAGE, hasMessage(response._data));
+  }
+  if (status < 200 || status >= 300) {
+    const body = errorBody(response._data, status);
+    throw new ApiError(status, body, body.message, hasMessage(response._data));
+  }
+  if (NO_BODY.has(status)) return undefined as T;
+  return response._data as T;
+}
+
+function multipart(file: Blob, field = 'file'): FormData {
+  const form = new FormData();
+  form.append(field, file);
+  return form;
+}
+
+/** One typed helper per endpoint the islands use. */
+export const api = {
+  login: (body: LoginRequest) => apiFetch<LoginResponse>('/auth/login', { method: 'POST', body: { ...body } }),
+  logout: () => apiFetch<void>('/auth/logout', { method: 'POST' }),
+  register: (body: RegisterRequest) => apiFetch<RegisterResponse>('/auth/users/register', { method: 'POST', body: { ...body } }),
+  verifyEmail: (token: string) => apiFetch<MessageResponse>('/auth/email-verification', { method: 'POST', body: { token } }),
+  resendVerification: (email: string) => apiFetch<MessageResponse>('/auth/email-verification/resend', { method: 'POST', body: { email } }),
+  forgotPassword: (email: string) => apiFetch<MessageResponse>('/auth/users/forgot', { method: 'POST', body: { email } }),
+  resetPassword: (token: string, password: string) =>
+    apiFetch<MessageResponse>('/auth/users/reset-password', { method: 'POST', body: { token, password } }),
+  changePassword: (body: ChangePasswordRequest) => apiFetch<MessageResponse>('/auth/users/me/password', { method: 'PUT', body: { ...body } }),
+  me: () => apiFetch<CurrentUser>('/users/me'),
+  updateProfile: (body: UpdateProfileRequest) => apiFetch<CurrentUser>('/users', { method: 'PUT', body: { ...body } }),
+  uploadAvatar: (file: Blob) => apiFetch<CurrentUser>('/users/avatar/upload', { method: 'POST', body: multipart(file) }),
+  uploadCover: (file: Blob) => apiFetch<CurrentUser>('/users/cover/upload', { method: 'POST', body: multipart(file) }),
+  /** Answers `{ message }`; the form has its own thank-you text when the message is missing. */
+  contact: (body: ContactRequest) => apiFetch<Partial<MessageResponse>>('/contact', { method: 'POST', body: { ...body } }),
+  countries: () => apiFetch<CountryItem[]>('/countries/list'),
+  // Engagement (issue #6): comments and reactions.
+  searchComments: (q: { objectType: EngagementObjectType; objectId: string; limit?: number; offset?: number; cursor?: string | null }) =>
+    apiFetch<CommentSearchResult>('/comments/search', { query: { ...q } }),
+  createComment: (body: CreateCommentRequest) => apiFetch<CommentItem & { commentCount: number }>('/comments', { method: 'POST', body: { ...body } }),
+  /** `PUT /comments/{id}` as multipart: new text and/or one image (`removeImage` drops the current one). */
+  editComment: (id: string, changes: { content?: string; image?: Blob; removeImage?: boolean }) => {
+    const form = new FormData();
+    if (changes.content !== undefined) form.append('content', changes.content);
+    if (changes.removeImage) form.append('removeImage', 'true');
+    if (changes.image) form.append('image', changes.image);
+    return apiFetch<CommentItem>(`/comments/${encodeURIComponent(id)}`, { method: 'PUT', body: form });
+  },
+  deleteComment: (id: string) => apiFetch<DeleteCommentResponse>(`/comments/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  react: (body: ReactionRequest) => apiFetch<ReactionResult>('/reactions', { method: 'POST', body: { ...body } }),
+  unreact: (body: ReactionRequest) => apiFetch<ReactionResult>('/reactions', { method: 'DELETE', body: { ...body } }),
+  searchReactions: (q: { objectType?: EngagementObjectType; action?: ReactionAction; objectIds?: string[]; limit?: number; offset?: number }) =>
+    apiFetch<ListResult<ReactionItem>>('/reactions/search', { query: { ...q, objectIds: q.objectIds?.join(',') } }),
+  reactedVideos: (action: 'favourite' | 'watch_later', page: { limit?: number; offset?: number } = {}) =>
+    apiFetch<ListResult<ReactedVideo>>('/reactions/videos', { query: { action, ...page } }),
+  reactedGalleries: (action: 'favourite' | 'watch_later', page: { limit?: number; offset?: number } = {}) =>
+    apiFetch<ListResult<ReactedGallery>>('/reactions/galleries', { query: { action, ...page } }),
+};
+
+/**
+ * The message to show for a failed call: the server's message (or the 401 / network-failure text),
+ * else `fallback` (a reply without a JSON message, an unexpected exception).
+ */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.message && (err.fromServer || err.status === 0 || err.status === 401)) return err.message;
+  return fallback;
+}

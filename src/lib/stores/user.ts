@@ -1,0 +1,89 @@
+import { atom } from 'nanostores';
+import { DEFAULT_AVATAR, type ChangePasswordRequest, type CurrentUser, type UpdateProfileRequest } from '../../../common/api-types.js';
+import { api, errorMessage } from '../api.js';
+import { toast } from './toast.js';
+import { registerReset } from './reset.js';
+
+/**
+ * The current user (SPEC §3): seeded from what the server rendered (UserMenu's `initialUser`, the
+ * profile page's user) and replaced by `GET /users/me` answers. Profile and password updates raise the
+ * `updating` flag and always lower it again, on success and on error (SPEC §4).
+ */
+
+/** At least the identity fields; the full CurrentUser once the API has answered. */
+export type KnownUser = Pick<CurrentUser, '_id' | 'name' | 'username' | 'role' | 'avatar'> & Partial<CurrentUser>;
+export type UserInput = Omit<KnownUser, 'avatar'> & { avatar?: string | null };
+
+export const currentUser = atom<KnownUser | null>(null);
+export const updating = atom(false);
+/** Which image is being uploaded, if any. */
+export const uploading = atom<'avatar' | 'cover' | null>(null);
+
+export const PROFILE_UPDATED = 'Your profile has been updated.';
+
+/** Fill in the default avatar (SPEC §3, §9) when the user has none. */
+export function withDefaultAvatar<T extends { avatar?: string | null }>(user: T): T & { avatar: string } {
+  return { ...user, avatar: user.avatar || DEFAULT_AVATAR };
+}
+
+export function setCurrentUser(user: UserInput | null): void {
+  currentUser.set(user ? withDefaultAvatar(user) : null);
+}
+
+export async function fetchCurrentUser(): Promise<KnownUser> {
+  const me = withDefaultAvatar(await api.me());
+  currentUser.set(me);
+  return me;
+}
+
+/** `PUT /users`; toasts the outcome and rethrows failures so the form can show field messages. */
+export async function updateProfile(changes: UpdateProfileRequest): Promise<KnownUser> {
+  updating.set(true);
+  try {
+    const user = withDefaultAvatar(await api.updateProfile(changes));
+    currentUser.set(user);
+    toast.success(PROFILE_UPDATED);
+    return user;
+  } catch (err) {
+    toast.error(errorMessage(err, 'Could not update your profile, please try again'));
+    throw err;
+  } finally {
+    updating.set(false);
+  }
+}
+
+/** `PUT /auth/users/me/password`; resolves to the server's message. */
+export async function updatePassword(body: ChangePasswordRequest): Promise<string> {
+  updating.set(true);
+  try {
+    const { message } = await api.changePassword(body);
+    toast.success(message);
+    return message;
+  } catch (err) {
+    toast.error(errorMessage(err, 'Could not change your password, please try again'));
+    throw err;
+  } finally {
+    updating.set(false);
+  }
+}
+
+/** Multipart upload of the avatar or cover image; the answer is the updated user. */
+export async function uploadUserImage(kind: 'avatar' | 'cover', file: Blob): Promise<KnownUser> {
+  uploading.set(kind);
+  try {
+    const user = withDefaultAvatar(kind === 'avatar' ? await api.uploadAvatar(file) : await api.uploadCover(file));
+    currentUser.set(user);
+    toast.success(kind === 'avatar' ? 'Your avatar has been updated.' : 'Your cover image has been updated.');
+    return user;
+  } finally {
+    uploading.set(null);
+  }
+}
+
+export function resetUser(): void {
+  currentUser.set(null);
+  updating.set(false);
+  uploading.set(null);
+}
+
+registerReset('user', resetUser);

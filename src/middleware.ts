@@ -1,0 +1,48 @@
+import { defineMiddleware } from 'astro:middleware';
+import { reachableInMaintenance, ruleFor } from './server/route-rules.js';
+
+/**
+ * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
+ * country and session, then applies the gates in order: geo-block, maintenance, page flags.
+ */
+export const onRequest = defineMiddleware(async (context, next) => {
+  const { ctx } = context.locals;
+  const { pathname } = context.url;
+  const settings = await ctx.settings.getPublicAll();
+  context.locals.settings = settings;
+  context.locals.runtime = {
+    apiBase: ctx.config.apiBase,
+    socketUrl: ctx.config.publicUrl,
+    socketPath: ctx.config.socketPath,
+    env: ctx.config.env,
+  };
+
+  const token = context.cookies.get('token')?.value;
+  const user = token ? await ctx.auth.authenticate(token) : null;
+  context.locals.user = user ?? null;
+  if (token && !user) {
+    // SPEC §4: an invalid stored token is cleared.
+    context.cookies.delete('token', { path: '/' });
+  }
+
+  const country = ctx.geo.countryOf(context.locals.clientIp, Object.fromEntries(context.request.headers));
+  context.locals.country = country;
+  if (pathname !== '/blocked' && (await ctx.geo.isBlocked(country)) && user?.role !== 'admin') {
+    return context.rewrite('/blocked');
+  }
+
+  if (settings.maintenanceMode && pathname !== '/maintenance' && user?.role !== 'admin' && !reachableInMaintenance(pathname)) {
+    return context.rewrite('/maintenance');
+  }
+
+  const rule = ruleFor(pathname);
+  if (rule.authenticate && !user && !rule.noredirect) {
+    return context.redirect(`/auth/login?next=${encodeURIComponent(pathname + context.url.search)}`, 302);
+  }
+  if (rule.roles && user && !rule.roles.includes(user.role)) {
+    return context.rewrite('/403');
+  }
+  const response = await next();
+  if (user || rule.authenticate) response.headers.set('cache-control', 'private, no-store');
+  return response;
+});

@@ -1,0 +1,194 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+
+/** The newest outbox mail (SMTP_URL unset) of a template sent to an address, polled until it is written. */
+async function outboxLink(t: TestApp, to: string, template: string, link: string): Promise<string> {
+  const dir = path.join(t.config.dataDir, 'outbox');
+  let found: string | undefined;
+  await expect
+    .poll(() => {
+      if (!fs.existsSync(dir)) return undefined;
+      const mails = fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { to: string; template: string; links: Record<string, string> })
+        .filter((m) => m.to === to && m.template === template);
+      found = mails.at(-1)?.links[link];
+      return found;
+    }, { timeout: 10_000 })
+    .toBeTruthy();
+  return found!;
+}
+
+describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const email = 'journey.fan@example.com';
+
+  const hydrated = (island: string) =>
+    page.waitForFunction((name) => {
+      const el = document.querySelector(`astro-island[component-url*="${name}"]`);
+      return el !== null && !el.hasAttribute('ssr');
+    }, island, { timeout: 10_000 });
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { web: true });
+    ({ browser, close: closeBrowser } = await launchBrowser());
+    context = await browser.newContext();
+    page = await context.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(msg.text());
+    });
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser?.();
+    await t?.close();
+  });
+
+  it('registers, verifies the email from the mailed link and logs in without remember-me', async () => {
+    await page.goto(`${t.url}/auth/register`);
+    await hydrated('RegisterForm');
+    await page.getByLabel('Name', { exact: true }).fill('Journey Fan');
+    await page.getByLabel('Username').fill('journeyfan');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('onlyletters');
+    await page.getByLabel('Confirm password').fill('onlyletters');
+    await page.getByTestId('register-submit').click();
+    // The password policy is explained, and nothing is created.
+    await expect.poll(() => page.getByRole('alert').count()).toBeGreaterThan(0);
+    expect(await t.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+
+    await page.getByLabel('Password', { exact: true }).fill('journey-pass-1');
+    await page.getByLabel('Confirm password').fill('journey-pass-1');
+    await page.getByTestId('register-submit').click();
+    await expect.poll(() => page.getByTestId('form-success').count()).toBe(1);
+
+    const verify = await outboxLink(t, email, 'verify-email', 'verify');
+    await page.goto(verify);
+    await expect.poll(() => page.getByTestId('verify-email-success').count()).toBe(1);
+    const row = await t.ctx.db.selectFrom('users').select('emailVerified').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(row.emailVerified).toBe(1);
+
+    await page.goto(`${t.url}/auth/login`);
+    await hydrated('LoginForm');
+    await page.getByLabel('Email or username').fill(email);
+    await page.getByLabel('Password').fill('wrong-password-9');
+    await page.getByTestId('login-submit').click();
+    await expect.poll(() => page.getByTestId('toast').first().textContent()).toContain('Incorrect credentials!');
+
+    await page.getByLabel('Password').fill('journey-pass-1');
+    await page.getByLabel('Keep me logged in').uncheck();
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/home');
+    const cookie = (await context.cookies()).find((c) => c.name === 'token');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe('Lax');
+    // Remember-me off: the cookie lives one day (SPEC §9).
+    const days = (cookie!.expires * 1000 - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(0.9);
+    expect(days).toBeLessThan(1.1);
+    // Page scripts never see the token.
+    expect(await page.evaluate(() => document.cookie)).not.toContain('token=');
+    await hydrated('UserMenu');
+    expect(await page.getByTestId('user-menu').textContent()).toContain('Journey Fan');
+  }, 60_000);
+
+  it('updates the profile and the avatar, and changes the password', async () => {
+    await page.goto(`${t.url}/account/profile`);
+    await hydrated('ProfileForm');
+    await page.getByLabel('Bio').fill('Here for the journey');
+    await page.getByTestId('profile-submit').click();
+    await expect.poll(() => page.getByTestId('toast').last().textContent()).toContain('updated');
+    const saved = await t.ctx.db.selectFrom('users').select('bio').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(saved.bio).toBe('Here for the journey');
+
+    await hydrated('AvatarUpload');
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#7b5cff' } }).png().toBuffer();
+    await page.getByTestId('avatar-input').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await page.getByTestId('avatar-submit').click();
+    await expect.poll(() => page.getByTestId('avatar-preview').getAttribute('src')).toContain('/media/public/');
+    const avatarUrl = (await page.getByTestId('avatar-preview').getAttribute('src'))!;
+    const avatar = await page.request.get(new URL(avatarUrl, t.url).href);
+    expect(avatar.status()).toBe(200);
+    expect(await sharp(await avatar.body()).metadata()).toMatchObject({ width: 256, height: 256, format: 'webp' });
+    // Content is sniffed: a text file named .png is refused with a message.
+    await page.getByTestId('avatar-input').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
+    await page.getByTestId('avatar-submit').click();
+    await expect.poll(() => page.locator('[data-testid="avatar-upload"] [role="alert"]').count()).toBe(1);
+
+    await page.goto(`${t.url}/account/password`);
+    await hydrated('PasswordForm');
+    await page.getByLabel('Current password').fill('not-my-password-1');
+    await page.getByLabel('New password', { exact: true }).fill('journey-pass-2');
+    await page.getByLabel('Confirm new password').fill('journey-pass-2');
+    await page.getByTestId('password-submit').click();
+    await expect.poll(() => page.getByTestId('form-error').count()).toBe(1);
+    await page.getByLabel('Current password').fill('journey-pass-1');
+    await page.getByTestId('password-submit').click();
+    await expect.poll(() => page.getByTestId('form-success').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('accounts-password') });
+  }, 60_000);
+
+  it('logs out: the session ends on the server and protected pages send the visitor to login', async () => {
+    const token = (await context.cookies()).find((c) => c.name === 'token')!.value;
+    await page.goto(`${t.url}/home`);
+    await hydrated('UserMenu');
+    await page.getByTestId('user-menu-toggle').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL('**/auth/login');
+    await expect.poll(() => page.getByTestId('toast').first().textContent()).toContain('Log out!');
+    expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+    // The old token is dead server-side, not just forgotten by the browser.
+    expect((await t.api('/users/me', { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+
+    // A stale cookie on a protected page is cleared and the visitor sent to /auth/login?next=.
+    await context.addCookies([{ name: 'token', value: token, url: t.url }]);
+    await page.goto(`${t.url}/account/profile`);
+    expect(new URL(page.url()).pathname).toBe('/auth/login');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/account/profile');
+    expect((await context.cookies()).find((c) => c.name === 'token')).toBeUndefined();
+  }, 60_000);
+
+  it('resets a forgotten password from the mailed link, once', async () => {
+    await page.goto(`${t.url}/auth/forgot-password`);
+    await hydrated('ForgotPasswordForm');
+    await page.getByLabel('Email').fill(email);
+    await page.getByTestId('forgot-submit').click();
+    await expect.poll(() => page.getByTestId('form-success').count()).toBe(1);
+
+    const reset = await outboxLink(t, email, 'reset-password', 'reset');
+    await page.goto(reset);
+    await hydrated('ResetPasswordForm');
+    await page.getByLabel('New password', { exact: true }).fill('journey-pass-3');
+    await page.getByLabel('Confirm new password').fill('journey-pass-3');
+    await page.getByTestId('reset-password-submit').click();
+    await expect.poll(() => page.getByTestId('form-success').count()).toBe(1);
+
+    // The link is single use.
+    await page.goto(reset);
+    await hydrated('ResetPasswordForm');
+    await page.getByLabel('New password', { exact: true }).fill('journey-pass-4');
+    await page.getByLabel('Confirm new password').fill('journey-pass-4');
+    await page.getByTestId('reset-password-submit').click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toMatch(/already been used/);
+
+    await page.goto(`${t.url}/auth/login?next=/account/profile`);
+    await hydrated('LoginForm');
+    await page.getByLabel('Email or username').fill('journeyfan');
+    await page.getByLabel('Password').fill('journey-pass-3');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/account/profile');
+    expect(problems.filter((p) => /Content Security Policy|Refused|hydrat|pageerror/i.test(p))).toEqual([]);
+  }, 60_000);
+});

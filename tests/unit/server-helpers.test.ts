@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCursor, encodeCursor } from '../../server/http/pagination.js';
+import { parseRange } from '../../server/media/media.routes.js';
+import { formatMoney } from '../../common/money.js';
+import { reachableInMaintenance, ruleFor } from '../../src/server/route-rules.js';
+import { newId } from '../../server/db/ids.js';
+import { loadConfig } from '../../server/config.js';
+
+describe('cursor', () => {
+  it('round-trips a sort value and id', () => {
+    const c = { v: '2026-01-01T00:00:00.000Z', id: 'abc' };
+    expect(decodeCursor(encodeCursor(c))).toEqual(c);
+    expect(decodeCursor(encodeCursor({ v: 42, id: 'x' }))).toEqual({ v: 42, id: 'x' });
+    expect(decodeCursor(undefined)).toBeUndefined();
+  });
+  it.each(['not-base64!', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('[1,2]').toString('base64url'), Buffer.from('[{},"x"]').toString('base64url')])(
+    'rejects a forged cursor %s with a 400',
+    (raw) => {
+      expect(() => decodeCursor(raw)).toThrow(expect.objectContaining({ statusCode: 400 }));
+    },
+  );
+});
+
+describe('parseRange', () => {
+  it.each([
+    ['bytes=0-99', 1000, { start: 0, end: 99 }],
+    ['bytes=100-', 1000, { start: 100, end: 999 }],
+    ['bytes=-100', 1000, { start: 900, end: 999 }],
+    ['bytes=0-5000', 1000, { start: 0, end: 999 }],
+  ])('%s of %d bytes', (header, size, expected) => {
+    expect(parseRange(header, size)).toEqual(expected);
+  });
+  it('flags unsatisfiable ranges and ignores malformed ones', () => {
+    expect(parseRange('bytes=2000-', 1000)).toBe('invalid');
+    expect(parseRange('bytes=50-10', 1000)).toBe('invalid');
+    expect(parseRange('bytes=-', 1000)).toBe('invalid');
+    expect(parseRange('items=0-1', 1000)).toBeUndefined();
+    expect(parseRange(undefined, 1000)).toBeUndefined();
+  });
+});
+
+describe('formatMoney', () => {
+  it('formats integer minor units', () => {
+    expect(formatMoney(999)).toBe('$9.99');
+    expect(formatMoney(123456, '€')).toBe('€1,234.56');
+    expect(formatMoney(5)).toBe('$0.05');
+    expect(formatMoney(-250)).toBe('-$2.50');
+  });
+});
+
+describe('route rules', () => {
+  it('flags protected pages and roles', () => {
+    expect(ruleFor('/home')).toEqual({ authenticate: true });
+    expect(ruleFor('/account/profile').authenticate).toBe(true);
+    expect(ruleFor('/admin/settings').roles).toEqual(['admin']);
+    expect(ruleFor('/studio').roles).toContain('performer');
+    expect(ruleFor('/performers')).toEqual({});
+    expect(ruleFor('/homepage')).toEqual({});
+  });
+  it('keeps login reachable in maintenance mode', () => {
+    expect(reachableInMaintenance('/auth/login')).toBe(true);
+    expect(reachableInMaintenance('/login')).toBe(true);
+    expect(reachableInMaintenance('/performers')).toBe(false);
+  });
+});
+
+describe('ids and config', () => {
+  it('ids are unique and sort by creation time', () => {
+    const a = newId(1_000_000);
+    const b = newId(2_000_000);
+    expect(a < b).toBe(true);
+    expect(new Set(Array.from({ length: 1000 }, () => newId())).size).toBe(1000);
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+  });
+  it('normalises the API base and refuses the dev secret in production', () => {
+    expect(loadConfig({ API_BASE: 'v1/' }).apiBase).toBe('/v1');
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_SECRET/);
+  });
+});
