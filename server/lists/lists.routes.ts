@@ -1,6 +1,7 @@
 import { countries, languages, getEmojiFlag, type TCountryCode } from 'countries-list';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
+import { profileOptions } from '../../common/profile-options.js';
 
 // Built once: the dataset is static for the life of the process.
 const countryList = Object.entries(countries)
@@ -38,6 +39,20 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return phoneCodeList;
+    },
+  );
+  app.get(
+    '/user-additional',
+    {
+      schema: {
+        tags: ['lists'],
+        summary: 'Choices for the optional profile fields (gender, orientation, ethnicity, body type, hair, eyes, height, weight)',
+        response: { 200: z.record(z.string(), z.array(z.object({ value: z.string(), text: z.string() }))) },
+      },
+    },
+    async (_req, reply) => {
+      reply.header('cache-control', cacheHeader);
+      return profileOptions;
     },
   );
 }

@@ -54,6 +54,14 @@ describe.each(engines)('public content API on %s', (engine) => {
       expect(languages.body).toContainEqual(expect.objectContaining({ code: 'en', name: 'English' }));
       expect(phones.body).toContainEqual(expect.objectContaining({ code: 'GB', dialCode: '+44' }));
     });
+
+    it('serves the choices for optional profile fields at /user-additional', async () => {
+      const res = await t.api('/user-additional');
+      expect(res.status).toBe(200);
+      expect(res.body.genders).toContainEqual({ value: 'female', text: 'Female' });
+      expect(res.body.heights[0]).toEqual({ value: '140', text: `140 cm (4'7")` });
+      expect(res.body.weights.at(-1).value).toBe('130');
+    });
   });
 
   describe('GET /site-promo/search', () => {
