@@ -24,12 +24,14 @@ import { registerMediaJobs } from './media/pipeline/processors.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes } from './routes.js';
+import { listCounts } from './catalogue/count-cache.js';
 import { attachRealtime, type Realtime } from './realtime/socket.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { Mailer } from './mail/mailer.js';
 import { AuthService } from './auth/auth.service.js';
 import { LoginFailures } from './auth/login-failures.js';
 import { installAuthHook } from './http/auth.js';
+import { installNulGuard } from './http/nul-guard.js';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -54,6 +56,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
 
   const settings = new SettingsService(database.db, config.settingsCacheMs);
+  listCounts.ttlMs = config.listCountCacheMs;
   const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
   const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
   const auth = new AuthService({ db: database.db, config, settings, mailer, failures, logger });
@@ -130,6 +133,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     async (api) => {
       installErrorHandler(api);
       installAuthHook(api, auth, () => config.publicUrl);
+      installNulGuard(api);
       await apiRoutes(api as unknown as ApiApp);
       api.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
@@ -154,16 +158,24 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       if (closed) return;
       closed = true;
       await realtime.close();
+      // The worker stops first: running jobs finish or are handed back, and their database connections are
+      // released so draining requests never wait for a pool slot a job holds. Requests may still enqueue;
+      // the rows wait in the database for the next worker.
+      await jobs.stop();
       // Requests in flight when close() starts finish normally; their keep-alive sockets turn idle only
       // afterwards, so keep dropping idle sockets until the server has fully closed.
       const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+      // A request that never ends (a client stalled mid-upload) must not hold the shutdown forever.
+      const deadline = setTimeout(() => {
+        logger.warn({ graceMs: config.shutdownGraceMs }, 'requests still open after the grace period: closing their connections');
+        app.server.closeAllConnections();
+      }, config.shutdownGraceMs);
       try {
         await app.close();
       } finally {
         clearInterval(sweep);
+        clearTimeout(deadline);
       }
-      // After the requests (which enqueue) and before the database: running jobs finish or are handed back.
-      await jobs.stop();
       await mailer.close();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await database.close();

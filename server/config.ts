@@ -12,6 +12,8 @@ export interface AppConfig {
   publicUrl: string;
   /** socket.io path; the browser reads it from the page like apiBase. */
   socketPath: string;
+  /** Address of the realtime endpoint when it is not this site's own origin (SOCKET_URL); empty: same origin. */
+  socketUrl: string;
   databaseUrl: string | undefined;
   sqliteFile: string;
   redisUrl: string | undefined;
@@ -26,6 +28,10 @@ export interface AppConfig {
   countryHeader: string | undefined;
   logLevel: string;
   settingsCacheMs: number;
+  /** How long the `total` of a public list is reused for the same filters (LIST_COUNT_CACHE_MS; 0 in tests). */
+  listCountCacheMs: number;
+  /** How long a shutdown waits for in-flight requests before closing their connections (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
   /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/`. */
   smtpUrl: string | undefined;
   /** From address of every mail, e.g. `Fanstage <no-reply@example.com>`. */
@@ -72,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     apiBase: normaliseBase(env.API_BASE ?? '/api'),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     socketPath: env.SOCKET_PATH ?? '/socket.io',
+    socketUrl: env.SOCKET_URL ?? '',
     databaseUrl: env.DATABASE_URL || undefined,
     sqliteFile: path.resolve(env.SQLITE_FILE ?? path.join(dataDir, 'site.db')),
     redisUrl: env.REDIS_URL || undefined,
@@ -83,6 +90,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     countryHeader: env.COUNTRY_HEADER?.toLowerCase() || undefined,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     settingsCacheMs: Number(env.SETTINGS_CACHE_MS ?? 2000),
+    shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
+    listCountCacheMs: Number(env.LIST_COUNT_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000)),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',

@@ -12,7 +12,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.settings = settings;
   context.locals.runtime = {
     apiBase: ctx.config.apiBase,
-    socketUrl: ctx.config.publicUrl,
+    // Empty means the page's own origin, so the handshake carries the session cookie whatever host the visitor used.
+    socketUrl: ctx.config.socketUrl,
     socketPath: ctx.config.socketPath,
     env: ctx.config.env,
   };

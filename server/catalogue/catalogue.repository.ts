@@ -1,4 +1,5 @@
-import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { listCounts } from './count-cache.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
@@ -132,15 +133,22 @@ export function countQuery<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB
  * sort column) and id, or null when this page was the last.
  */
 export async function runList<R extends { id: string }>(
-  q: { page: { execute(): Promise<R[]> }; count: { executeTakeFirst(): Promise<{ n: number | string } | undefined> }; sort: SortSpec },
+  q: {
+    page: { execute(): Promise<R[]> };
+    count: { executeTakeFirst(): Promise<{ n: number | string } | undefined>; compile(): CompiledQuery };
+    sort: SortSpec;
+  },
   limit: number,
+  /** Public lists reuse their total briefly (see count-cache.ts); an owner's own list is always counted. */
+  opts: { cacheTotal?: boolean } = {},
 ): Promise<{ rows: R[]; total: number; nextCursor: string | null }> {
-  const [rows, count] = await Promise.all([q.page.execute(), q.count.executeTakeFirst()]);
+  const count = async () => Number((await q.count.executeTakeFirst())?.n ?? 0);
+  const [rows, total] = await Promise.all([q.page.execute(), opts.cacheTotal === false ? count() : listCounts.get(q.count.compile(), count)]);
   const field = q.sort.column.slice(q.sort.column.indexOf('.') + 1) as keyof R;
   const last = rows.at(-1);
   return {
     rows,
-    total: Number(count?.n ?? 0),
+    total,
     nextCursor: last && rows.length === limit ? encodeCursor({ v: last[field] as Cursor['v'], id: last.id }) : null,
   };
 }

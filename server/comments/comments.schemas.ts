@@ -9,7 +9,7 @@ export const objectTypeField = z.enum(ENGAGEMENT_OBJECT_TYPES as ['video', 'gall
 });
 export const objectIdField = z.string({ error: 'objectId is required' }).trim().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Invalid objectId');
 
-export const commentMessages = {
+export const commentTextMessages = {
   empty: 'Comment cannot be empty',
   tooLong: `Comment must be at most ${COMMENT_MAX_LENGTH} characters`,
 } as const;
@@ -20,16 +20,17 @@ export const commentMessages = {
  */
 export const commentText = z
   .string({ error: 'Comment must be text' })
-  .max(COMMENT_MAX_LENGTH * 4, commentMessages.tooLong)
+  .max(COMMENT_MAX_LENGTH * 4, commentTextMessages.tooLong)
   .transform((s) => s.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '').trim())
-  .pipe(z.string().min(1, commentMessages.empty).max(COMMENT_MAX_LENGTH, commentMessages.tooLong));
+  .pipe(z.string().min(1, commentTextMessages.empty).max(COMMENT_MAX_LENGTH, commentTextMessages.tooLong));
 
 export const createCommentBody = z.object({ objectType: objectTypeField, objectId: objectIdField, content: commentText });
 
 /** `PUT /comments/{id}` as JSON (the multipart form carries the same fields plus one image file). */
 export const editCommentBody = z
   .object({ content: commentText.optional(), removeImage: z.boolean().optional() })
-  .optional();
+  // A multipart request arrives without a parsed body.
+  .nullish();
 
 export const commentSearchQuery = pageQuery.extend({ objectType: objectTypeField, objectId: objectIdField });
 

@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type { CouponsTable } from '../db/schema.js';
 
-/** SQL of coupons. Codes are unique (coupons_code_uq) and matched case-insensitively (stored upper case by the seed). */
+/** SQL of coupons. Codes are unique (coupons_code_uq); a coupon is found by its code (as typed or upper case) or its id. */
 
 export type CouponRow = Selectable<CouponsTable>;
 
@@ -11,8 +11,8 @@ export function findCouponByCode(db: DbOrTrx, code: string) {
   return db
     .selectFrom('coupons')
     .selectAll()
-    .where((eb) => eb.or([eb('code', '=', code), eb('code', '=', code.toUpperCase())]))
-    .orderBy(sql`case when code = ${code} then 0 else 1 end`)
+    .where((eb) => eb.or([eb('code', '=', code), eb('code', '=', code.toUpperCase()), eb('id', '=', code)]))
+    .orderBy(sql`case when code = ${code} then 0 when id = ${code} then 2 else 1 end`)
     .limit(1)
     .executeTakeFirst();
 }

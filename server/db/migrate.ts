@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_catalogue.js';
 import * as m0003 from './migrations/0003_pipeline.js';
 import * as m0004 from './migrations/0004_engagement.js';
 import * as m0005 from './migrations/0005_money.js';
+import * as m0006 from './migrations/0006_admin.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '0003_pipeline': m0003,
   '0004_engagement': m0004,
   '0005_money': m0005,
+  '0006_admin': m0006,
 };
 
 class StaticProvider implements MigrationProvider {

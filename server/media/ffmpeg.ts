@@ -2,18 +2,21 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 
 /**
  * Thin, typed wrappers around the ffmpeg and ffprobe binaries (no shell, arguments passed as an array).
  *
- * ffmpeg is `FFMPEG_PATH` when set, else `ffmpeg` on PATH (Debian's package: `apt-get install -y ffmpeg`).
+ * ffmpeg is `FFMPEG_PATH` when set, else `ffmpeg` on PATH (Debian's package: `apt-get install -y ffmpeg`), else the
+ * static build of the optional npm package @ffmpeg-installer/ffmpeg, so `npm install && npm start` also works on a
+ * machine without the Debian package.
  * ffprobe is `FFPROBE_PATH` when set, else the `ffprobe` next to that ffmpeg, else `ffprobe` on PATH;
  * without one, probing parses `ffmpeg -i` output instead.
  */
 
 export interface FfmpegBinary {
   path: string;
-  source: 'env' | 'path';
+  source: 'env' | 'path' | 'npm';
   /** First line of `ffmpeg -version`. */
   version: string;
 }
@@ -53,6 +56,8 @@ async function findFfmpeg(env: NodeJS.ProcessEnv): Promise<FfmpegBinary> {
   if (env.FFMPEG_PATH) candidates.push({ path: env.FFMPEG_PATH, source: 'env' });
   const onPath = findOnPath('ffmpeg', env.PATH ?? '');
   if (onPath) candidates.push({ path: onPath, source: 'path' });
+  const fromNpm = npmFfmpegPath();
+  if (fromNpm) candidates.push({ path: fromNpm, source: 'npm' });
 
   const problems: string[] = [];
   for (const candidate of candidates) {
@@ -67,6 +72,20 @@ async function findFfmpeg(env: NodeJS.ProcessEnv): Promise<FfmpegBinary> {
     'ffmpeg was not found or does not run. Install it (apt-get install -y ffmpeg) or set FFMPEG_PATH.' +
       (problems.length ? ` Tried: ${problems.join('; ')}` : ''),
   );
+}
+
+/** The optional npm package's binary, if it is installed for this platform. */
+function npmFfmpegPath(): string | undefined {
+  try {
+    // The package throws a plain string on unsupported platforms, hence the broad catch.
+    const installer = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path?: string };
+    if (!installer.path) return undefined;
+    // Its postinstall only runs `chmod u+x`; do it here when install scripts were skipped.
+    if ((fs.statSync(installer.path).mode & 0o111) === 0) fs.chmodSync(installer.path, 0o755);
+    return installer.path;
+  } catch {
+    return undefined;
+  }
 }
 
 function findOnPath(name: string, pathVar: string): string | undefined {

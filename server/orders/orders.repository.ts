@@ -7,8 +7,8 @@ import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
 
 export type OrderRow = Selectable<OrdersTable>;
 export type OrderItemRow = Selectable<OrderItemsTable>;
-export type DeliveryStatus = OrdersTable['deliveryStatus'] & string;
-export type OrderStatus = OrdersTable['status'] & string;
+export type DeliveryStatus = OrderRow['deliveryStatus'];
+export type OrderStatus = OrderRow['status'];
 
 export async function insertOrder(db: DbOrTrx, order: Insertable<OrdersTable>, items: Array<Insertable<OrderItemsTable>>): Promise<void> {
   await db.insertInto('orders').values(order).execute();

@@ -72,6 +72,8 @@ export interface PaymentGateway {
   parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<GatewayEvent>;
   /** Re-reads a checkout from the provider (the reconciliation command). */
   retrieve(gatewayRef: string): Promise<GatewayStatus>;
+  /** Closes an open checkout at the provider (our reservation expired): its hosted page stops taking payments. Best effort. */
+  expireCheckout(gatewayRef: string): Promise<void>;
   /** Asks the provider to give the money back (a late payment we cannot fulfil). The result arrives as a webhook. */
   refund(payment: { gatewayRef: string | null; intentRef: string | null; amount: number }): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { decryptSecret } from '../settings/secrets.js';
 import type { AppContext } from '../context.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { GatewayName, PaymentGateway } from './gateway.js';
@@ -26,11 +27,13 @@ export async function activeGatewayName(deps: Pick<GatewayDeps, 'settings'>): Pr
 }
 
 /** Stripe keys: the environment (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET) wins over the settings. */
-export async function stripeKeys(deps: Pick<GatewayDeps, 'settings' | 'env'>): Promise<{ secretKey: string; webhookSecret: string }> {
+export async function stripeKeys(deps: Pick<GatewayDeps, 'settings' | 'env' | 'config'>): Promise<{ secretKey: string; webhookSecret: string }> {
   const env = deps.env ?? process.env;
+  // The admin console stores them encrypted (server/settings/secrets.ts).
+  const stored = async (key: 'stripeSecretKey' | 'stripeWebhookSecret') => decryptSecret(deps.config.appSecret, (await deps.settings.get(key)) as string | null);
   return {
-    secretKey: env.STRIPE_SECRET_KEY || (await deps.settings.get('stripeSecretKey')) || '',
-    webhookSecret: env.STRIPE_WEBHOOK_SECRET || (await deps.settings.get('stripeWebhookSecret')) || '',
+    secretKey: env.STRIPE_SECRET_KEY || (await stored('stripeSecretKey')),
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET || (await stored('stripeWebhookSecret')),
   };
 }
 

@@ -47,7 +47,7 @@ export const sandboxEventSchema = z.object({
 export type SandboxEvent = z.infer<typeof sandboxEventSchema>;
 
 /** Provider-side state of a charge → what it means for our payment. */
-const chargeStates: Record<SandboxChargesTable['status'] & string, GatewayStatus['state']> = {
+const chargeStates: Record<Selectable['status'], GatewayStatus['state']> = {
   pending: 'pending',
   paid: 'paid',
   declined: 'failed',
@@ -120,6 +120,10 @@ export class SandboxGateway implements PaymentGateway {
     // An open checkout past its time is over, as a hosted page would say.
     if (charge.status === 'pending' && charge.expiresAt <= nowIso()) return { state: 'cancelled', amount: charge.amount, currency: charge.currency };
     return { state: chargeStates[charge.status] ?? 'pending', intentRef: charge.id, amount: charge.amount, currency: charge.currency };
+  }
+
+  async expireCheckout(gatewayRef: string): Promise<void> {
+    await this.move(gatewayRef, ['pending'], 'cancelled');
   }
 
   async refund(payment: { gatewayRef: string | null }): Promise<void> {

@@ -93,6 +93,15 @@ export class StripeGateway implements PaymentGateway {
     }
   }
 
+  async expireCheckout(gatewayRef: string): Promise<void> {
+    try {
+      await this.client.checkout.sessions.expire(gatewayRef);
+    } catch (err) {
+      // Already completed or expired at Stripe: its webhook tells what happened.
+      throw new GatewayError('stripe', 'Stripe session could not be expired', err);
+    }
+  }
+
   async refund(payment: { intentRef: string | null; amount: number }): Promise<void> {
     if (!payment.intentRef) throw new GatewayError('stripe', 'No PaymentIntent to refund');
     try {

@@ -45,7 +45,7 @@ export function photoQueries(db: DbOrTrx, f: PhotoFilters, now: string) {
 }
 
 export function listPhotos(db: DbOrTrx, f: PhotoFilters, now: string) {
-  return runList(photoQueries(db, f, now), f.limit);
+  return runList(photoQueries(db, f, now), f.limit, { cacheTotal: !f.includeUnpublished });
 }
 
 export type PhotoRow = Awaited<ReturnType<typeof listPhotos>>['rows'][number];

@@ -64,7 +64,7 @@ export function listPublicProducts(db: DbOrTrx, f: ProductFilters, now: string) 
 }
 
 export function listOwnProducts(db: DbOrTrx, performerId: string, f: Omit<ProductFilters, 'performerId'> & { status?: ContentStatus }) {
-  return runList(ownProductQueries(db, performerId, f), f.limit);
+  return runList(ownProductQueries(db, performerId, f), f.limit, { cacheTotal: false });
 }
 
 export type ProductRow = Awaited<ReturnType<typeof listPublicProducts>>['rows'][number];

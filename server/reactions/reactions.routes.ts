@@ -108,7 +108,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
         tags: ['reactions'],
         summary: 'Remove a reaction (idempotent); the same fields as POST, as a JSON body or query parameters',
         querystring: looseReaction,
-        body: looseReaction.optional(),
+        body: looseReaction.nullish(),
         response: { 200: reactionResultSchema, ...errors },
       },
     },
@@ -148,7 +148,8 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
-      return listReactedVideos(app.ctx, user, request.query.action, request.query);
+      const country = app.ctx.geo.countryOf(request.ip, request.headers as Record<string, string | string[] | undefined>);
+      return listReactedVideos(app.ctx, user, request.query.action, request.query, country);
     },
   );
 

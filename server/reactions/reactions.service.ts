@@ -124,11 +124,18 @@ async function loadItems<T>(rows: Array<{ objectId: string }>, load: (id: string
   return new Map(loaded.filter((x): x is readonly [string, T] => x !== null));
 }
 
-export async function listReactedVideos(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }): Promise<ListResult<ReactedVideo>> {
+/** `country`: the viewer's, so videos of performers who block it drop out as on the video page. */
+export async function listReactedVideos(
+  ctx: Ctx,
+  user: SessionUser,
+  action: ReactionAction,
+  page: { limit: number; offset: number },
+  country: string | null = null,
+): Promise<ListResult<ReactedVideo>> {
   const { rows, total } = await listReactedContent(ctx.db, user.id, 'video', action, page, nowIso());
   const deps = catalogueDeps(ctx);
   const viewer: Viewer = { id: user.id, role: user.role };
-  const items = await loadItems<VideoItem>(rows, (id) => getVideo(deps, viewer, id));
+  const items = await loadItems<VideoItem>(rows, (id) => getVideo(deps, viewer, id, { country }));
   return {
     items: rows.filter((r) => items.has(r.objectId)).map((r) => ({ _id: r.id, action: r.action, createdAt: r.createdAt, objectId: r.objectId, video: items.get(r.objectId)! })),
     total,

@@ -199,3 +199,28 @@ export async function setBlockedCountries(db: DbOrTrx, performerId: string, code
   await db.deleteFrom('performerBlockedCountries').where('performerId', '=', performerId).execute();
   if (codes.length) await db.insertInto('performerBlockedCountries').values(codes.map((countryCode) => ({ performerId, countryCode }))).execute();
 }
+
+// -- own lists (studio listings, newest first; performer_id-led indexes) ------------------------------------------
+
+export type OwnListTable = 'videos' | 'galleries' | 'posts';
+
+/** Ids of a performer's own videos, galleries or posts in every state, newest first, and their count. */
+export async function listOwnIds(db: DbOrTrx, table: OwnListTable, performerId: string, page: { limit: number; offset: number }): Promise<{ ids: string[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom(table)
+      .select(['id'])
+      .where('performerId', '=', performerId)
+      .orderBy('createdAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('performerId', '=', performerId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { ids: rows.map((r) => r.id), total: Number(count.n) };
+}

@@ -5,6 +5,7 @@ import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
 import { apiErrorSchema } from '../http/schemas.js';
 import { badRequest } from '../http/errors.js';
+import { pageQuery } from '../http/pagination.js';
 import { receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { formatBytes } from '../media/pipeline/upload.js';
 import {
@@ -92,6 +93,25 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     '(default subscribers), price (integer minor units, required above 0 for sale), tags and categoryIds (repeated fields, JSON ' +
     'array or comma-separated), scheduledAt (ISO-8601; a future date publishes then), status active|inactive|draft. Answers 201 ' +
     'with processingStatus "processing"; poster, thumbnail, teaser and duration follow when the job finishes.';
+
+  // -- own listings -----------------------------------------------------------------------------------------------
+
+  const ownListQuery = pageQuery.omit({ cursor: true }).extend({ performerId: z.string().max(64).optional() });
+  const ownLists = [
+    ['/performer/assets/videos/search', 'videos', studioVideoSchema, studio.videoView, 'Your videos in every state (draft, scheduled, processing, failed), newest first'],
+    ['/performer/assets/galleries/search', 'galleries', studioGallerySchema, studio.galleryView, 'Your galleries in every state, newest first'],
+    ['/performer/assets/posts/search', 'posts', studioPostSchema, studio.postView, 'Your posts in every state, newest first'],
+  ] as const;
+  for (const [url, table, schema, view, summary] of ownLists) {
+    app.get(
+      url,
+      { schema: { tags, summary, querystring: ownListQuery, response: { 200: z.object({ items: z.array(schema), total: z.number().int() }), ...errors } } },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return studio.listOwn(db, actorOf(request, 'performer', 'admin'), table, request.query, view as (d: typeof db, id: string) => Promise<z.infer<typeof schema>>);
+      },
+    );
+  }
 
   // -- videos -----------------------------------------------------------------------------------------------------
 

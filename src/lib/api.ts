@@ -1,5 +1,15 @@
 import { ofetch } from 'ofetch';
 import type {
+  ApplyCouponResponse,
+  CartLineRequest,
+  CheckoutResponse,
+  OrderView,
+  PurchaseProductsRequest,
+  SubscribeRequest,
+  SubscriptionItem,
+  SubscriptionPackageItem,
+  TransactionItem,
+  UpdateOrderRequest,
   ApiErrorBody,
   ChangePasswordRequest,
   ContactRequest,
@@ -24,6 +34,14 @@ import type {
   ReactionItem,
   ReactionRequest,
   ReactionResult,
+  VideoItem,
+  GalleryItem,
+  PhotoItem,
+  ProductItem,
+  PostCard,
+  PerformerCard,
+  DownloadLink,
+  AdminSettings,
 } from '../../common/api-types.js';
 import { getRuntimeConfig } from './runtime.js';
 import { navigate } from './navigation.js';
@@ -203,6 +221,20 @@ export const api = {
     apiFetch<ListResult<ReactedVideo>>('/reactions/videos', { query: { action, ...page } }),
   reactedGalleries: (action: 'favourite' | 'watch_later', page: { limit?: number; offset?: number } = {}) =>
     apiFetch<ListResult<ReactedGallery>>('/reactions/galleries', { query: { action, ...page } }),
+  // Money (issue #5): checkouts answer the provider's page to go to (`redirectUrl`).
+  subscriptionPackages: () => apiFetch<ListResult<SubscriptionPackageItem>>('/package/subscription/search'),
+  subscribe: (body: SubscribeRequest) => apiFetch<CheckoutResponse>('/payment/subscribe', { method: 'POST', body: { ...body } }),
+  purchaseVideo: (id: string, body: { couponCode?: string } = {}) =>
+    apiFetch<CheckoutResponse>(`/payment/purchase-video/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
+  purchaseProducts: (body: PurchaseProductsRequest) => apiFetch<CheckoutResponse>('/payment/purchase-products', { method: 'POST', body: { ...body } }),
+  applyCoupon: (code: string, body: { items?: CartLineRequest[]; amount?: number } = {}) =>
+    apiFetch<ApplyCouponResponse>(`/coupons/${encodeURIComponent(code)}/apply-coupon`, { method: 'POST', body: { ...body } }),
+  product: (id: string) => apiFetch<ProductItem>(`/user/assets/products/${encodeURIComponent(id)}`),
+  paymentStatus: (id: string) => apiFetch<TransactionItem>(`/payment/status/${encodeURIComponent(id)}`),
+  sandboxComplete: (chargeId: string, outcome: 'approve' | 'decline' | 'cancel') =>
+    apiFetch<{ status: string; delivered: boolean; redirectUrl: string }>(`/payment/sandbox/${encodeURIComponent(chargeId)}/complete`, { method: 'POST', body: { outcome } }),
+  cancelSubscription: (id: string) => apiFetch<SubscriptionItem>(`/subscriptions/cancel/${encodeURIComponent(id)}`, { method: 'POST', body: {} }),
+  updateOrder: (id: string, body: UpdateOrderRequest) => apiFetch<OrderView>(`/orders/${encodeURIComponent(id)}/update`, { method: 'PUT', body: { ...body } }),
 };
 
 /**
@@ -213,3 +245,179 @@ export function errorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.message && (err.fromServer || err.status === 0 || err.status === 401)) return err.message;
   return fallback;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Catalogue (issue #4): public lists and details, and the performer studio.
+
+export type ListQuery = Record<string, string | number | boolean | null | undefined>;
+
+/** The listings a load-more island can page through, by kind. */
+export const catalogue = {
+  videos: (q: ListQuery = {}) => apiFetch<ListResult<VideoItem>>('/user/assets/videos/search', { query: q }),
+  video: (id: string) => apiFetch<VideoItem>(`/user/assets/videos/${encodeURIComponent(id)}`),
+  galleries: (q: ListQuery = {}) => apiFetch<ListResult<GalleryItem>>('/user/assets/galleries/search', { query: q }),
+  photos: (q: ListQuery = {}) => apiFetch<ListResult<PhotoItem>>('/user/assets/photos', { query: q }),
+  galleryPhotos: (id: string, q: ListQuery = {}) => apiFetch<ListResult<PhotoItem>>(`/user/assets/gallery/${encodeURIComponent(id)}/photos`, { query: q }),
+  products: (q: ListQuery = {}) => apiFetch<ListResult<ProductItem>>('/user/assets/products/search', { query: q }),
+  productDownload: (id: string) => apiFetch<DownloadLink>(`/user/assets/products/${encodeURIComponent(id)}/download-link`),
+  posts: (q: ListQuery = {}) => apiFetch<ListResult<PostCard>>('/posts/search', { query: q }),
+  performers: (q: ListQuery = {}) => apiFetch<ListResult<PerformerCard>>('/performers/search', { query: q }),
+  searchTotal: (q: string) => apiFetch<SearchTotals>('/search/total', { query: { q } }),
+};
+
+export interface SearchTotals {
+  total: number;
+  performers: number;
+  videos: number;
+  galleries: number;
+  products: number;
+  posts: number;
+}
+
+export const studioApi = {
+  profile: () => apiFetch<StudioProfile>('/performer/profile'),
+  updateProfile: (body: Partial<Pick<StudioProfile, 'bio' | 'monthlyPrice' | 'yearlyPrice' | 'blockedCountries'>>) =>
+    apiFetch<StudioProfile>('/performer/profile', { method: 'PUT', body: { ...body } }),
+  videos: (q: ListQuery = {}) => apiFetch<ListResult<StudioVideo>>('/performer/assets/videos/search', { query: q }),
+  updateVideo: (id: string, body: Record<string, unknown>) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'PUT', body }),
+  deleteVideo: (id: string) => apiFetch<void>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  retryVideo: (id: string) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}/retry`, { method: 'POST' }),
+  videoProcessing: (id: string) => apiFetch<ProcessingState>(`/performer/assets/videos/${encodeURIComponent(id)}/processing`),
+  galleries: (q: ListQuery = {}) => apiFetch<ListResult<StudioGallery>>('/performer/assets/galleries/search', { query: q }),
+  createGallery: (body: Record<string, unknown>) => apiFetch<StudioGallery>('/performer/assets/galleries', { method: 'POST', body }),
+  deleteGallery: (id: string) => apiFetch<void>(`/performer/assets/galleries/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  products: (q: ListQuery = {}) => apiFetch<ListResult<ProductItem>>('/performer/assets/products/search', { query: q }),
+  deleteProduct: (id: string) => apiFetch<void>(`/performer/assets/products/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  posts: (q: ListQuery = {}) => apiFetch<ListResult<StudioPost>>('/performer/assets/posts/search', { query: q }),
+  createPost: (body: Record<string, unknown>) => apiFetch<StudioPost>('/performer/assets/posts', { method: 'POST', body }),
+  deletePost: (id: string) => apiFetch<void>(`/performer/assets/posts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+};
+
+export interface StudioProfile {
+  _id: string;
+  username: string;
+  name: string;
+  bio: string | null;
+  monthlyPrice: number;
+  yearlyPrice: number;
+  blockedCountries: string[];
+}
+export type ProcessingStatus = 'processing' | 'ready' | 'failed';
+export interface StudioVideo {
+  _id: string;
+  title: string;
+  slug: string;
+  description: string | null;
+  visibility: 'free' | 'subscribers' | 'sale';
+  price: number;
+  tags: string[];
+  status: string;
+  processingStatus: ProcessingStatus;
+  processingError: string | null;
+  duration: number | null;
+  thumbnailUrl: string | null;
+  teaserUrl: string | null;
+  scheduledAt: string | null;
+  publishedAt: string | null;
+  createdAt: string;
+}
+export interface ProcessingState {
+  _id: string;
+  processingStatus: ProcessingStatus;
+  processingError: string | null;
+  attempts: number;
+  maxAttempts: number;
+  nextAttemptAt: string | null;
+  duration: number | null;
+  thumbnailUrl: string | null;
+  teaserUrl: string | null;
+}
+export interface StudioGallery {
+  _id: string;
+  title: string;
+  slug: string;
+  visibility: 'free' | 'subscribers' | 'sale';
+  price: number;
+  status: string;
+  photoCount: number;
+  createdAt: string;
+}
+export interface StudioPost {
+  _id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  status: 'draft' | 'published' | 'hidden';
+  publishedAt: string | null;
+  createdAt: string;
+}
+
+export interface UploadOptions {
+  method?: 'POST' | 'PUT';
+  /** Called with the fraction sent so far (0..1) while the body uploads. */
+  onProgress?: (fraction: number, loaded: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Multipart upload with progress (fetch reports none, so this uses XMLHttpRequest). Same contract as
+ * `apiFetch`: 401 sends the user to /login, other non-2xx reject with an ApiError carrying the server's body.
+ */
+export function upload<T>(path: string, form: FormData, opts: UploadOptions = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(opts.method ?? 'POST', apiUrl(path));
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.responseType = 'text';
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && opts.onProgress) opts.onProgress(e.total ? e.loaded / e.total : 0, e.loaded, e.total);
+    };
+    xhr.onload = () => {
+      let data: unknown = undefined;
+      try {
+        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        data = undefined;
+      }
+      const status = xhr.status;
+      if (status === 401) {
+        if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(UNAUTHORIZED_REDIRECT);
+        reject(new ApiError(401, errorBody(data, 401), UNAUTHORIZED_MESSAGE, hasMessage(data)));
+        return;
+      }
+      if (status < 200 || status >= 300) {
+        const body = errorBody(data, status);
+        reject(new ApiError(status, body, body.message, hasMessage(data)));
+        return;
+      }
+      opts.onProgress?.(1, 1, 1);
+      resolve((NO_BODY.has(status) ? undefined : data) as T);
+    };
+    xhr.onerror = () => reject(new ApiError(0, { message: NETWORK_ERROR_MESSAGE, code: 'NETWORK_ERROR' }, NETWORK_ERROR_MESSAGE, false));
+    xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
+    if (opts.signal) {
+      if (opts.signal.aborted) return xhr.abort();
+      opts.signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    }
+    xhr.send(form);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Admin console (issue #7): the console's islands call /admin/* through these.
+
+export type AdminMethod = 'POST' | 'PUT' | 'DELETE';
+
+export const adminApi = {
+  /** Any admin change: `PUT /admin/settings`, `POST /admin/coupons`, `DELETE /admin/banners/{id}`... */
+  send: <T = unknown>(method: AdminMethod, path: string, body?: Record<string, unknown>) =>
+    apiFetch<T>(path.startsWith('/admin/') ? path : `/admin/${path.replace(/^\/+/, '')}`, { method, body }),
+  /** One image to a console upload route (`/admin/settings/images/{kind}`, `/admin/banners/{id}/image`). */
+  upload: <T = unknown>(path: string, file: Blob) => apiFetch<T>(path, { method: 'POST', body: multipart(file) }),
+  settings: () => apiFetch<AdminSettings>('/admin/settings'),
+  updateSettings: (body: Partial<Omit<AdminSettings, 'payment'>>) => apiFetch<AdminSettings>('/admin/settings', { method: 'PUT', body: { ...body } }),
+  suspendUser: (id: string, reason?: string) => apiFetch<{ _id: string; status: string; sessionsRevoked: number }>(`/admin/users/${encodeURIComponent(id)}/suspend`, { method: 'POST', body: { reason } }),
+  createCoupon: (body: { name: string; code: string; valueBps: number; maxUses: number; expiresAt?: string | null; status?: 'active' | 'inactive' }) =>
+    apiFetch<{ _id: string; code: string }>('/admin/coupons', { method: 'POST', body: { ...body } }),
+};

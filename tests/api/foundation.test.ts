@@ -30,6 +30,17 @@ describe.each(engines)('foundation API on %s', (engine) => {
     expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('group') });
   });
 
+  it('refuses NUL characters in any text with a 400 on both engines, storing nothing', async () => {
+    const before = await t.ctx.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const body = await t.api('/contact', { method: 'POST', json: { name: 'Nul\u0000Byte', email: 'nul@example.com', message: 'A message that is long enough.' } });
+    expect(body.status).toBe(400);
+    expect(body.body.message).toMatch(/NUL/);
+    const query = await t.api('/performers/search?q=a%00b');
+    expect(query.status).toBe(400);
+    const after = await t.ctx.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
   it('answers unknown API routes with a JSON 404', async () => {
     const res = await t.api('/nope');
     expect(res.status).toBe(404);

@@ -1,0 +1,373 @@
+import { sql, type Kysely } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { publicMediaUrl } from '../media/storage.js';
+import type { ContentType } from './admin.schemas.js';
+
+/** The SQL of the admin console's lists and reports. Writes live next to their use case in *.routes.ts via trx. */
+
+/** 0006_admin: a batch of earnings marked paid at once. */
+export interface PayoutsTable {
+  id: string;
+  performerId: string;
+  amount: number;
+  earningsCount: number;
+  currency: string;
+  note: string | null;
+  actorId: string | null;
+  createdAt: string;
+}
+export type AdminDatabase = Database & { payouts: PayoutsTable };
+export const withPayouts = (db: DbOrTrx) => db as unknown as Kysely<AdminDatabase>;
+
+const like = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const likeExpr = (s: string) => sql<string>`${like(s)} escape '\\'`;
+const count = sql<number | string>`count(*)`;
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Site content: banners, categories, coupons, packages, country blocks.
+
+export async function listBanners(db: DbOrTrx, p: Page) {
+  const base = db.selectFrom('banners');
+  const [rows, n] = await Promise.all([
+    base
+      .leftJoin('files', 'files.id', 'banners.imageFileId')
+      .selectAll('banners')
+      .select('files.storageKey')
+      .orderBy('banners.position')
+      .orderBy('banners.ordering')
+      .orderBy('banners.id')
+      .limit(p.limit)
+      .offset(p.offset)
+      .execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return { items: rows.map(bannerView), total: Number(n?.n ?? 0) };
+}
+
+export async function findBanner(db: DbOrTrx, id: string) {
+  const row = await db.selectFrom('banners').leftJoin('files', 'files.id', 'banners.imageFileId').selectAll('banners').select('files.storageKey').where('banners.id', '=', id).executeTakeFirst();
+  return row ? bannerView(row) : undefined;
+}
+
+function bannerView(r: { id: string; title: string; description: string | null; link: string | null; position: string; ordering: number; status: string; imageFileId: string | null; storageKey: string | null; createdAt: string; updatedAt: string }) {
+  return {
+    _id: r.id,
+    title: r.title,
+    description: r.description,
+    link: r.link,
+    position: r.position,
+    ordering: r.ordering,
+    status: r.status as 'active' | 'inactive',
+    imageUrl: publicMediaUrl(r.storageKey),
+    imageFileId: r.imageFileId,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  };
+}
+export type BannerView = ReturnType<typeof bannerView>;
+
+export async function listCategories(db: DbOrTrx, p: Page & { group?: string }) {
+  let base = db.selectFrom('categories');
+  if (p.group) base = base.where('group', '=', p.group as never);
+  const [rows, n] = await Promise.all([
+    base.selectAll().orderBy('group').orderBy('ordering').orderBy('id').limit(p.limit).offset(p.offset).execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return { items: rows.map(categoryView), total: Number(n?.n ?? 0) };
+}
+export function categoryView(r: { id: string; name: string; slug: string; group: string; description: string | null; ordering: number; status: string; createdAt: string; updatedAt: string }) {
+  return { _id: r.id, name: r.name, slug: r.slug, group: r.group, description: r.description, ordering: r.ordering, status: r.status as 'active' | 'inactive', createdAt: r.createdAt, updatedAt: r.updatedAt };
+}
+
+export async function listCoupons(db: DbOrTrx, p: Page & { q?: string }) {
+  let base = db.selectFrom('coupons');
+  if (p.q) base = base.where((eb) => eb.or([eb(sql`lower(code)`, 'like', likeExpr(p.q!)), eb(sql`lower(name)`, 'like', likeExpr(p.q!))]));
+  const [rows, n] = await Promise.all([
+    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(p.limit).offset(p.offset).execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return { items: rows.map(couponAdminView), total: Number(n?.n ?? 0) };
+}
+export function couponAdminView(r: { id: string; name: string; code: string; valueBps: number; expiresAt: string | null; maxUses: number; usedCount: number; status: string; createdAt: string; updatedAt: string }) {
+  return { _id: r.id, name: r.name, code: r.code, valueBps: r.valueBps, expiresAt: r.expiresAt, maxUses: r.maxUses, usedCount: r.usedCount, status: r.status as 'active' | 'inactive', createdAt: r.createdAt, updatedAt: r.updatedAt };
+}
+
+export async function listPackages(db: DbOrTrx, p: Page) {
+  const base = db.selectFrom('subscriptionPackages');
+  const [rows, n] = await Promise.all([
+    base.selectAll().orderBy('ordering').orderBy('id').limit(p.limit).offset(p.offset).execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return { items: rows.map(packageView), total: Number(n?.n ?? 0) };
+}
+export function packageView(r: { id: string; name: string; description: string | null; type: string; price: number; durationDays: number; ordering: number; status: string; createdAt: string; updatedAt: string }) {
+  return { _id: r.id, name: r.name, description: r.description, type: r.type, price: r.price, durationDays: r.durationDays, ordering: r.ordering, status: r.status as 'active' | 'inactive', createdAt: r.createdAt, updatedAt: r.updatedAt };
+}
+
+export async function listCountryBlocks(db: DbOrTrx) {
+  const rows = await db.selectFrom('countryBlocks').selectAll().orderBy('countryCode').execute();
+  return { items: rows.map((r) => ({ countryCode: r.countryCode, createdAt: r.createdAt })), total: rows.length };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Moderation.
+
+export async function listPerformers(db: DbOrTrx, p: Page & { q?: string; status?: string; approved?: '0' | '1' }) {
+  let base = db.selectFrom('performers').innerJoin('users', 'users.id', 'performers.id');
+  if (p.q) {
+    base = base.where((eb) =>
+      eb.or([eb(sql`lower(performers.display_name)`, 'like', likeExpr(p.q!)), eb('performers.username', 'like', likeExpr(p.q!)), eb('users.email', 'like', likeExpr(p.q!))]),
+    );
+  }
+  if (p.status) base = base.where('performers.status', '=', p.status as never);
+  if (p.approved) base = base.where('performers.approved', '=', Number(p.approved));
+  const [rows, n] = await Promise.all([
+    base
+      .select([
+        'performers.id', 'performers.username', 'performers.displayName', 'performers.status', 'performers.approved', 'performers.commissionBps',
+        'performers.subscriberCount', 'performers.videoCount', 'performers.createdAt', 'users.email', 'users.status as accountStatus',
+      ])
+      .orderBy('performers.createdAt', 'desc')
+      .orderBy('performers.id', 'desc')
+      .limit(p.limit)
+      .offset(p.offset)
+      .execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      _id: r.id, username: r.username, name: r.displayName, email: r.email, status: r.status, accountStatus: r.accountStatus, approved: r.approved === 1,
+      commissionBps: r.commissionBps, subscriberCount: r.subscriberCount, videoCount: r.videoCount, createdAt: r.createdAt,
+    })),
+    total: Number(n?.n ?? 0),
+  };
+}
+
+const contentTables = { video: 'videos', gallery: 'galleries', product: 'products', post: 'posts' } as const;
+const titleColumn = { video: 'title', gallery: 'title', product: 'name', post: 'title' } as const;
+
+export function contentTable(type: ContentType) {
+  return contentTables[type];
+}
+
+export async function listContent(db: DbOrTrx, p: Page & { type: ContentType; q?: string; status?: string }) {
+  const table = contentTables[p.type];
+  const title = titleColumn[p.type];
+  const anyDb = db as unknown as Kysely<Record<string, { id: string; title: string; status: string; performerId: string | null; createdAt: string }>>;
+  let base = anyDb.selectFrom(`${table} as c` as 'c');
+  if (p.q) base = base.where(sql`lower(c.${sql.ref(title)})`, 'like', likeExpr(p.q));
+  if (p.status) base = base.where(sql.ref('c.status'), '=', p.status);
+  const [rows, n] = await Promise.all([
+    base
+      .select([sql<string>`c.id`.as('id'), sql<string>`c.${sql.ref(title)}`.as('title'), sql<string>`c.status`.as('status'), sql<string | null>`c.performer_id`.as('performerId'), sql<string>`c.created_at`.as('createdAt')])
+      .orderBy(sql`c.created_at`, 'desc')
+      .orderBy(sql`c.id`, 'desc')
+      .limit(p.limit)
+      .offset(p.offset)
+      .execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return { items: rows.map((r) => ({ _id: r.id, type: p.type, title: r.title, status: r.status, performerId: r.performerId, createdAt: r.createdAt })), total: Number(n?.n ?? 0) };
+}
+
+export async function listAllComments(db: DbOrTrx, p: Page & { q?: string; objectType?: string }) {
+  let base = db.selectFrom('comments').innerJoin('users', 'users.id', 'comments.userId');
+  if (p.q) base = base.where(sql`lower(comments.content)`, 'like', likeExpr(p.q));
+  if (p.objectType) base = base.where('comments.objectType', '=', p.objectType as never);
+  const [rows, n] = await Promise.all([
+    base
+      .select(['comments.id', 'comments.objectType', 'comments.objectId', 'comments.content', 'comments.status', 'comments.createdAt', 'users.id as userId', 'users.username'])
+      .orderBy('comments.createdAt', 'desc')
+      .orderBy('comments.id', 'desc')
+      .limit(p.limit)
+      .offset(p.offset)
+      .execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return {
+    items: rows.map((r) => ({ _id: r.id, objectType: r.objectType, objectId: r.objectId, content: r.content, status: r.status, user: { _id: r.userId, username: r.username }, createdAt: r.createdAt })),
+    total: Number(n?.n ?? 0),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Money.
+
+export interface PaymentSearch extends Page {
+  q?: string;
+  status?: string;
+  type?: string;
+  gateway?: string;
+  userId?: string;
+  performerId?: string;
+  from?: string;
+  to?: string;
+}
+
+export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
+  let base = db.selectFrom('payments').innerJoin('users', 'users.id', 'payments.userId');
+  if (f.q) {
+    const q = f.q;
+    base = base.where((eb) => eb.or([eb('payments.id', '=', q), eb('payments.gatewayRef', '=', q), eb('payments.gatewayIntentRef', '=', q), eb('users.email', 'like', likeExpr(q)), eb('users.username', 'like', likeExpr(q))]));
+  }
+  if (f.status) base = base.where('payments.status', '=', f.status as never);
+  if (f.type) base = base.where('payments.type', '=', f.type as never);
+  if (f.gateway) base = base.where('payments.gateway', '=', f.gateway);
+  if (f.userId) base = base.where('payments.userId', '=', f.userId);
+  if (f.performerId) base = base.where('payments.performerId', '=', f.performerId);
+  if (f.from) base = base.where('payments.createdAt', '>=', new Date(f.from).toISOString());
+  if (f.to) base = base.where('payments.createdAt', '<', new Date(f.to).toISOString());
+  const [rows, n, sum] = await Promise.all([
+    base
+      .select([
+        'payments.id', 'payments.type', 'payments.status', 'payments.gateway', 'payments.gatewayRef', 'payments.amount', 'payments.originalPrice', 'payments.discount',
+        'payments.currency', 'payments.performerId', 'payments.couponId', 'payments.paidAt', 'payments.createdAt', 'users.id as userId', 'users.username', 'users.email',
+      ])
+      .orderBy('payments.createdAt', 'desc')
+      .orderBy('payments.id', 'desc')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+    base.where('payments.status', '=', 'success').select(sql<number | string | null>`sum(payments.amount)`.as('s')).executeTakeFirst(),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      _id: r.id, type: r.type, status: r.status, gateway: r.gateway, gatewayRef: r.gatewayRef, amount: r.amount, originalPrice: r.originalPrice, discount: r.discount,
+      currency: r.currency, performerId: r.performerId, couponId: r.couponId, paidAt: r.paidAt, createdAt: r.createdAt,
+      user: { _id: r.userId, username: r.username, email: r.email },
+    })),
+    total: Number(n?.n ?? 0),
+    successAmount: Number(sum?.s ?? 0),
+  };
+}
+
+/** Earnings summed per performer: everything earned, what is already paid out and what is still owed. */
+export async function earningsByPerformer(db: DbOrTrx, p: Page & { q?: string; unpaidOnly?: boolean }) {
+  const unpaid = sql<number | string | null>`sum(case when earnings.is_paid = 0 then earnings.net else 0 end)`;
+  let base = db.selectFrom('earnings').innerJoin('performers', 'performers.id', 'earnings.performerId');
+  if (p.q) base = base.where((eb) => eb.or([eb('performers.username', 'like', likeExpr(p.q!)), eb(sql`lower(performers.display_name)`, 'like', likeExpr(p.q!))]));
+  let grouped = base
+    .select([
+      'performers.id', 'performers.username', 'performers.displayName',
+      sql<number | string | null>`sum(earnings.gross)`.as('gross'), sql<number | string | null>`sum(earnings.commission)`.as('commission'),
+      sql<number | string | null>`sum(earnings.net)`.as('net'), unpaid.as('unpaidNet'), count.as('count'),
+    ])
+    .groupBy(['performers.id', 'performers.username', 'performers.displayName']);
+  if (p.unpaidOnly) grouped = grouped.having(unpaid, '!=', 0);
+  const all = db.selectFrom(grouped.as('g')).select(sql<number | string>`count(*)`.as('n'));
+  const [rows, n] = await Promise.all([grouped.orderBy('unpaidNet', 'desc').orderBy('performers.id').limit(p.limit).offset(p.offset).execute(), all.executeTakeFirst()]);
+  return {
+    items: rows.map((r) => ({
+      performerId: r.id, username: r.username, name: r.displayName, gross: Number(r.gross ?? 0), commission: Number(r.commission ?? 0), net: Number(r.net ?? 0),
+      unpaidNet: Number(r.unpaidNet ?? 0), paidNet: Number(r.net ?? 0) - Number(r.unpaidNet ?? 0), count: Number(r.count),
+    })),
+    total: Number(n?.n ?? 0),
+  };
+}
+
+export async function earningRows(db: DbOrTrx, p: Page & { performerId: string; paid?: '0' | '1' }) {
+  let base = db.selectFrom('earnings').where('performerId', '=', p.performerId);
+  if (p.paid) base = base.where('isPaid', '=', Number(p.paid));
+  const [rows, n] = await Promise.all([
+    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(p.limit).offset(p.offset).execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return {
+    items: rows.map((r) => ({
+      _id: r.id, paymentId: r.paymentId, performerId: r.performerId, userId: r.userId, sourceType: r.sourceType, entry: r.entry, gross: r.gross, commission: r.commission, net: r.net,
+      commissionBps: r.commissionBps, isPaid: r.isPaid === 1, paidAt: r.paidAt, payoutId: r.payoutId, createdAt: r.createdAt,
+    })),
+    total: Number(n?.n ?? 0),
+  };
+}
+
+export async function listPayouts(db: DbOrTrx, p: Page & { performerId?: string }) {
+  const pdb = withPayouts(db);
+  let base = pdb.selectFrom('payouts').innerJoin('performers', 'performers.id', 'payouts.performerId');
+  if (p.performerId) base = base.where('payouts.performerId', '=', p.performerId);
+  const [rows, n] = await Promise.all([
+    base.selectAll('payouts').select('performers.username').orderBy('payouts.createdAt', 'desc').orderBy('payouts.id', 'desc').limit(p.limit).offset(p.offset).execute(),
+    base.select(count.as('n')).executeTakeFirst(),
+  ]);
+  return { items: rows.map(payoutView), total: Number(n?.n ?? 0) };
+}
+export function payoutView(r: PayoutsTable & { username?: string | null }) {
+  return { _id: r.id, performerId: r.performerId, username: r.username ?? null, amount: r.amount, earningsCount: r.earningsCount, currency: r.currency, note: r.note, actorId: r.actorId, createdAt: r.createdAt };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Dashboard.
+
+export interface SeriesPoint {
+  date: string;
+  value: number;
+}
+
+const DAY_MS = 86_400_000;
+/** The last `days` UTC dates, oldest first (YYYY-MM-DD). */
+export function lastDays(days: number, now = new Date()): string[] {
+  const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return Array.from({ length: days }, (_, i) => new Date(end - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+}
+
+function fill(dates: string[], rows: Array<{ day: string; v: number | string | null }>): SeriesPoint[] {
+  const by = new Map(rows.map((r) => [r.day, Number(r.v ?? 0)]));
+  return dates.map((date) => ({ date, value: by.get(date) ?? 0 }));
+}
+
+export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
+  const dates = lastDays(days, now);
+  const from = `${dates[0]}T00:00:00.000Z`;
+  const nowIso = now.toISOString();
+  const num = (r: { n: number | string } | undefined) => Number(r?.n ?? 0);
+  const [users, performers, pendingPerformers, suspended, activeSubs, videos, revenue, paymentsOk, unpaidEarnings, signups, revenueRows] = await Promise.all([
+    db.selectFrom('users').select(count.as('n')).executeTakeFirst().then(num),
+    db.selectFrom('performers').select(count.as('n')).executeTakeFirst().then(num),
+    db.selectFrom('performers').select(count.as('n')).where('approved', '=', 0).executeTakeFirst().then(num),
+    db.selectFrom('users').select(count.as('n')).where('status', '=', 'suspended').executeTakeFirst().then(num),
+    db.selectFrom('subscriptions').select(count.as('n')).where('status', 'in', ['active', 'cancelled']).where('expiresAt', '>', nowIso).executeTakeFirst().then(num),
+    db.selectFrom('videos').select(count.as('n')).executeTakeFirst().then(num),
+    db.selectFrom('payments').select(sql<number | string | null>`sum(amount)`.as('n')).where('status', '=', 'success').executeTakeFirst().then((r) => Number(r?.n ?? 0)),
+    db.selectFrom('payments').select(count.as('n')).where('status', '=', 'success').executeTakeFirst().then(num),
+    db.selectFrom('earnings').select(sql<number | string | null>`sum(net)`.as('n')).where('isPaid', '=', 0).executeTakeFirst().then((r) => Number(r?.n ?? 0)),
+    db
+      .selectFrom('users')
+      .select([sql<string>`substr(created_at, 1, 10)`.as('day'), count.as('v')])
+      .where('createdAt', '>=', from)
+      .groupBy(sql`substr(created_at, 1, 10)`)
+      .execute(),
+    db
+      .selectFrom('payments')
+      .select([sql<string>`substr(coalesce(paid_at, created_at), 1, 10)`.as('day'), sql<number | string | null>`sum(amount)`.as('v')])
+      .where('status', '=', 'success')
+      .where(sql<string>`coalesce(paid_at, created_at)`, '>=', from)
+      .groupBy(sql`substr(coalesce(paid_at, created_at), 1, 10)`)
+      .execute(),
+  ]);
+  // Subscriptions live at the end of each day: started by then and not yet expired (one small count per day).
+  const subsSeries = await Promise.all(
+    dates.map(async (date) => {
+      const end = `${date}T23:59:59.999Z`;
+      const r = await db
+        .selectFrom('subscriptions')
+        .select(count.as('n'))
+        .where('startedAt', '<=', end)
+        .where('expiresAt', '>', end)
+        .where('status', '!=', 'pending')
+        .executeTakeFirst();
+      return { date, value: num(r) };
+    }),
+  );
+  return {
+    counts: { users, performers, pendingPerformers, suspendedUsers: suspended, activeSubscriptions: activeSubs, videos, successfulPayments: paymentsOk, revenue, unpaidEarnings },
+    series: { signups: fill(dates, signups), revenue: fill(dates, revenueRows), activeSubscriptions: subsSeries },
+  };
+}
+export type Dashboard = Awaited<ReturnType<typeof dashboard>>;

@@ -1,0 +1,35 @@
+import multipart from '@fastify/multipart';
+import type { ApiApp } from '../http/types.js';
+import { requireRole } from '../http/auth.js';
+import { uploadLimits } from './admin.http.js';
+import { adminSettingsRoutes } from './settings.routes.js';
+import { adminSiteRoutes } from './site.routes.js';
+import { adminModerationRoutes } from './moderation.routes.js';
+import { adminMoneyRoutes } from './money.routes.js';
+import { adminOverviewRoutes } from './overview.routes.js';
+import { listenForSettingsChanges } from './settings-sync.js';
+
+/** Every admin route, per app: the role-enforcement tests walk this list so no route is missed. */
+export const adminRouteTable = new WeakMap<object, Array<{ method: string; url: string }>>();
+
+/**
+ * The admin console's API under /admin/*. One onRequest hook guards the whole group: 401 for guests, 403 for
+ * every role but admin, before the body is read or validated. Each change runs in one transaction with its
+ * audit_log entry (server/admin/admin.http.ts adminTx).
+ */
+export async function adminRoutes(app: ApiApp): Promise<void> {
+  const table: Array<{ method: string; url: string }> = [];
+  adminRouteTable.set(app.ctx, table);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url: route.url });
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    requireRole(request, 'admin');
+    reply.header('cache-control', 'no-store');
+  });
+  await app.register(multipart, { limits: uploadLimits, throwFileSizeLimit: true });
+  for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminOverviewRoutes]) await app.register(routes);
+
+  const stop = listenForSettingsChanges(app.ctx);
+  if (stop) app.addHook('onClose', async () => stop());
+}

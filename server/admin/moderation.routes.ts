@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { nowIso } from '../db/ids.js';
+import { AppError, badRequest, notFound } from '../http/errors.js';
+import { listSchema } from '../http/pagination.js';
+import { revokeUserSessions } from '../auth/auth.repository.js';
+import { searchUsers } from '../users/users.repository.js';
+import { toAdminUser } from '../users/users.mapper.js';
+import { adminUserSchema } from '../users/users.schemas.js';
+import { adjustCounter } from '../reactions/targets.repository.js';
+import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/api-types.js';
+import { adminTx, errors, okSchema } from './admin.http.js';
+import {
+  approveBody, commentListQuery, contentListQuery, contentParams, contentStatusBody, idParams, performerListQuery, reasonBody, userListQuery, type ContentType,
+} from './admin.schemas.js';
+import { contentTable, listAllComments, listContent, listPerformers } from './admin.repository.js';
+
+/** Moderation: accounts (suspend / reactivate), performers (approve), content visibility, comments. */
+
+const performerSchema = z.object({
+  _id: z.string(), username: z.string(), name: z.string(), email: z.string(), status: z.string(), accountStatus: z.string(), approved: z.boolean(),
+  commissionBps: z.number().nullable(), subscriberCount: z.number(), videoCount: z.number(), createdAt: z.string(),
+});
+const contentSchema = z.object({ _id: z.string(), type: z.string(), title: z.string(), status: z.string(), performerId: z.string().nullable(), createdAt: z.string() });
+const commentSchema = z.object({
+  _id: z.string(), objectType: z.string(), objectId: z.string(), content: z.string(), status: z.string(), user: z.object({ _id: z.string(), username: z.string() }), createdAt: z.string(),
+});
+const accountState = z.object({ _id: z.string(), status: z.enum(['active', 'suspended', 'pending']), sessionsRevoked: z.number() });
+
+/** Which statuses each content type has (videos, galleries and products share one set; posts have their own). */
+const allowedStatus: Record<ContentType, readonly string[]> = {
+  video: ['active', 'inactive', 'hidden'],
+  gallery: ['active', 'inactive', 'hidden'],
+  product: ['active', 'inactive', 'hidden'],
+  post: ['published', 'draft', 'hidden'],
+};
+
+export async function adminModerationRoutes(app: ApiApp): Promise<void> {
+  const { ctx } = app;
+  const { db } = ctx;
+  const tags = ['admin'];
+
+  app.get('/admin/users', { schema: { tags, summary: 'Accounts: search by name, username or email; filter by role and status', querystring: userListQuery, response: { 200: listSchema(adminUserSchema), ...errors } } }, async (request) => {
+    const { rows, total } = await searchUsers(db, request.query);
+    return { items: rows.map(toAdminUser), total };
+  });
+
+  app.post(
+    '/admin/users/:id/suspend',
+    {
+      schema: {
+        tags,
+        summary: 'Suspend an account: its sessions end in the same transaction (a performer is also taken off the site)',
+        params: idParams,
+        body: reasonBody,
+        response: { 200: accountState, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      if (id === request.user!.id) throw badRequest('You cannot suspend your own account');
+      return adminTx(db, request, async (trx, audit) => {
+        const user = await trx.selectFrom('users').select(['id', 'role', 'status', 'username']).where('id', '=', id).executeTakeFirst();
+        if (!user) throw notFound('User');
+        if (user.role === 'admin') throw new AppError(400, 'ADMIN_ACCOUNT', 'An admin account cannot be suspended; demote it first');
+        await trx.updateTable('users').set({ status: 'suspended', updatedAt: nowIso() }).where('id', '=', id).execute();
+        if (user.role === 'performer') await trx.updateTable('performers').set({ status: 'suspended', updatedAt: nowIso() }).where('id', '=', id).execute();
+        const revoked = await revokeUserSessions(trx, id);
+        await audit('user.suspend', 'user', id, { username: user.username, from: user.status, reason: request.body?.reason ?? null, sessionsRevoked: revoked });
+        return { _id: id, status: 'suspended' as const, sessionsRevoked: revoked };
+      });
+    },
+  );
+
+  app.post('/admin/users/:id/reactivate', { schema: { tags, summary: 'Reactivate a suspended account (the user logs in again)', params: idParams, body: reasonBody, response: { 200: accountState, ...errors } } }, async (request) => {
+    const { id } = request.params;
+    return adminTx(db, request, async (trx, audit) => {
+      const user = await trx.selectFrom('users').select(['id', 'role', 'status', 'username']).where('id', '=', id).executeTakeFirst();
+      if (!user) throw notFound('User');
+      await trx.updateTable('users').set({ status: 'active', updatedAt: nowIso() }).where('id', '=', id).execute();
+      if (user.role === 'performer') await trx.updateTable('performers').set({ status: 'active', updatedAt: nowIso() }).where('id', '=', id).where('status', '=', 'suspended').execute();
+      await audit('user.reactivate', 'user', id, { username: user.username, from: user.status, reason: request.body?.reason ?? null });
+      return { _id: id, status: 'active' as const, sessionsRevoked: 0 };
+    });
+  });
+
+  app.get('/admin/performers', { schema: { tags, summary: 'Performers: search, filter by status and approval', querystring: performerListQuery, response: { 200: listSchema(performerSchema), ...errors } } }, async (request) =>
+    listPerformers(db, request.query),
+  );
+
+  app.post(
+    '/admin/performers/:id/approve',
+    { schema: { tags, summary: 'Approve a performer (or withdraw the approval with { approved: false })', params: idParams, body: approveBody, response: { 200: z.object({ _id: z.string(), approved: z.boolean() }), ...errors } } },
+    async (request) => {
+      const { id } = request.params;
+      const approved = request.body?.approved ?? true;
+      await adminTx(db, request, async (trx, audit) => {
+        const res = await trx.updateTable('performers').set({ approved: approved ? 1 : 0, updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
+        if (!Number(res.numUpdatedRows)) throw notFound('Performer');
+        await audit(approved ? 'performer.approve' : 'performer.unapprove', 'performer', id);
+      });
+      return { _id: id, approved };
+    },
+  );
+
+  app.get('/admin/content', { schema: { tags, summary: 'Videos, galleries, products or posts of every performer, any status', querystring: contentListQuery, response: { 200: listSchema(contentSchema), ...errors } } }, async (request) =>
+    listContent(db, request.query),
+  );
+
+  app.put(
+    '/admin/content/:type/:id/status',
+    {
+      schema: {
+        tags,
+        summary: 'Hide or restore content: videos, galleries and products take active | inactive | hidden; posts published | draft | hidden',
+        params: contentParams,
+        body: contentStatusBody,
+        response: { 200: z.object({ _id: z.string(), type: z.string(), status: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const { type, id } = request.params;
+      const { status } = request.body;
+      if (!allowedStatus[type].includes(status)) {
+        throw new AppError(400, 'VALIDATION_FAILED', `A ${type} cannot be "${status}"`, [{ path: 'body.status', message: `Use one of: ${allowedStatus[type].join(', ')}` }]);
+      }
+      const table = contentTable(type);
+      await adminTx(db, request, async (trx, audit) => {
+        const t = trx as unknown as import('kysely').Kysely<Record<string, { id: string; status: string; updatedAt: string }>>;
+        const before = await t.selectFrom(table).select('status').where('id', '=', id).executeTakeFirst();
+        if (!before) throw notFound('Content');
+        await t.updateTable(table).set({ status, updatedAt: nowIso() }).where('id', '=', id).execute();
+        await audit(status === 'hidden' ? 'content.hide' : 'content.status', type, id, { from: before.status, to: status });
+      });
+      return { _id: id, type, status };
+    },
+  );
+
+  app.get('/admin/comments', { schema: { tags, summary: 'Comments on anything, newest first (search the text)', querystring: commentListQuery, response: { 200: listSchema(commentSchema), ...errors } } }, async (request) =>
+    listAllComments(db, request.query),
+  );
+
+  app.delete('/admin/comments/:id', { schema: { tags, summary: "Delete a comment; its object's comment counter goes down in the same transaction", params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
+    const { id } = request.params;
+    const done = await adminTx(db, request, async (trx, audit) => {
+      const row = await trx.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) throw notFound('Comment');
+      await trx.deleteFrom('comments').where('id', '=', id).execute();
+      const engagement = (ENGAGEMENT_OBJECT_TYPES as readonly string[]).includes(row.objectType) ? (row.objectType as EngagementObjectType) : undefined;
+      const count = row.status === 'active' && engagement ? await adjustCounter(trx, engagement, row.objectId, 'comment', -1) : undefined;
+      let key: string | undefined;
+      if (row.imageFileId) {
+        key = (await trx.selectFrom('files').select('storageKey').where('id', '=', row.imageFileId).executeTakeFirst())?.storageKey;
+        await trx.deleteFrom('files').where('id', '=', row.imageFileId).execute();
+      }
+      await audit('comment.delete', 'comment', id, { userId: row.userId, objectType: row.objectType, objectId: row.objectId, content: row.content.slice(0, 200) });
+      return { key, engagement, objectId: row.objectId, count };
+    });
+    if (done.key) await ctx.storage.delete(done.key).catch(() => {});
+    if (done.engagement) {
+      ctx.realtime.emitToObject(done.engagement, done.objectId, 'comment/deleted', { _id: id, objectType: done.engagement, objectId: done.objectId, commentCount: done.count ?? 0 });
+    }
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { newId, nowIso } from '../db/ids.js';
+import { AppError, notFound } from '../http/errors.js';
+import { listSchema } from '../http/pagination.js';
+import { findPayment } from '../payments/payments.repository.js';
+import { createMoney, type Money } from '../payments/money.js';
+import { applyGatewayEvent } from '../payments/settlement.service.js';
+import { GatewayError } from '../payments/gateway.js';
+import { listOrders } from '../orders/orders.repository.js';
+import { adminTx, errors } from './admin.http.js';
+import { earningRows, earningsByPerformer, listPayouts, payoutView, searchPayments, withPayouts } from './admin.repository.js';
+import { earningRowsQuery, earningsQuery, idParams, orderListQuery, paymentListQuery, payoutBody, payoutListQuery } from './admin.schemas.js';
+import type { AppContext } from '../context.js';
+
+/** Money oversight: payments and transactions, orders, earnings by performer, payouts, refunds through the gateway. */
+
+const paymentSchema = z.object({
+  _id: z.string(), type: z.string(), status: z.string(), gateway: z.string(), gatewayRef: z.string().nullable(), amount: z.number(), originalPrice: z.number(),
+  discount: z.number(), currency: z.string(), performerId: z.string().nullable(), couponId: z.string().nullable(), paidAt: z.string().nullable(), createdAt: z.string(),
+  user: z.object({ _id: z.string(), username: z.string(), email: z.string() }),
+});
+const orderSchema = z.object({
+  _id: z.string(), orderNumber: z.string(), paymentId: z.string(), buyerId: z.string(), performerId: z.string(), status: z.string(), deliveryStatus: z.string(),
+  totalPrice: z.number(), trackingCode: z.string().nullable(), createdAt: z.string(),
+});
+const performerEarningsSchema = z.object({
+  performerId: z.string(), username: z.string(), name: z.string(), gross: z.number(), commission: z.number(), net: z.number(), unpaidNet: z.number(), paidNet: z.number(), count: z.number(),
+});
+const earningSchema = z.object({
+  _id: z.string(), paymentId: z.string(), performerId: z.string(), userId: z.string(), sourceType: z.string(), entry: z.string(), gross: z.number(), commission: z.number(),
+  net: z.number(), commissionBps: z.number(), isPaid: z.boolean(), paidAt: z.string().nullable(), payoutId: z.string().nullable(), createdAt: z.string(),
+});
+const payoutSchema = z.object({
+  _id: z.string(), performerId: z.string(), username: z.string().nullable(), amount: z.number(), earningsCount: z.number(), currency: z.string(), note: z.string().nullable(),
+  actorId: z.string().nullable(), createdAt: z.string(),
+});
+
+/**
+ * The money use cases with a sandbox "provider" that delivers its webhooks in process: a refund asked of the
+ * sandbox settles at once, exactly as its signed webhook would (Stripe's arrives later at the webhook endpoint).
+ */
+export function adminMoney(ctx: AppContext): Money {
+  const money: Money = createMoney(ctx, {
+    deliver: async (body, headers) => {
+      const event = await money.sandbox().parseWebhook(Buffer.from(body), headers);
+      const result = await applyGatewayEvent(money.settlement, 'sandbox', event, body);
+      await money.afterCommit(result.effects);
+      return { status: 200 };
+    },
+  });
+  return money;
+}
+
+export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
+  const { ctx } = app;
+  const { db } = ctx;
+  const tags = ['admin'];
+
+  app.get(
+    '/admin/payments',
+    {
+      schema: {
+        tags,
+        summary: 'Payments and transactions of every user: search by id, provider reference, email or username; filter by status, type, gateway, user, performer, time',
+        querystring: paymentListQuery,
+        response: { 200: listSchema(paymentSchema).extend({ successAmount: z.number() }), ...errors },
+      },
+    },
+    async (request) => searchPayments(db, request.query),
+  );
+
+  app.post(
+    '/admin/payments/:id/refund',
+    {
+      schema: {
+        tags,
+        summary: 'Refund a successful payment through its gateway; the payment turns refunded when the provider confirms (webhook)',
+        params: idParams,
+        response: { 200: z.object({ _id: z.string(), status: z.string(), refundRequested: z.literal(true) }), ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const payment = await findPayment(db, id);
+      if (!payment) throw notFound('Payment');
+      if (payment.status !== 'success') throw new AppError(409, 'NOT_REFUNDABLE', `Only a successful payment can be refunded (this one is ${payment.status})`);
+      const money = adminMoney(ctx);
+      const gateway = await money.gateway(payment.gateway === 'stripe' ? 'stripe' : 'sandbox');
+      try {
+        await gateway.refund({ gatewayRef: payment.gatewayRef, intentRef: payment.gatewayIntentRef, amount: payment.amount });
+      } catch (err) {
+        if (err instanceof GatewayError) throw new AppError(409, 'GATEWAY_REFUSED', `The payment provider refused the refund: ${err.message}`);
+        throw err;
+      }
+      await adminTx(db, request, async (trx, audit) => {
+        await audit('payment.refund', 'payment', id, { gateway: payment.gateway, amount: payment.amount, currency: payment.currency });
+        void trx;
+      });
+      const after = await findPayment(db, id);
+      return { _id: id, status: after?.status ?? payment.status, refundRequested: true as const };
+    },
+  );
+
+  app.get('/admin/orders', { schema: { tags, summary: 'Orders of every buyer and performer (q: order number)', querystring: orderListQuery, response: { 200: listSchema(orderSchema), ...errors } } }, async (request) => {
+    const { rows, total } = await listOrders(db, request.query);
+    return {
+      items: rows.map((o) => ({
+        _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyerId: o.buyerId, performerId: o.performerId, status: o.status, deliveryStatus: o.deliveryStatus,
+        totalPrice: o.totalPrice, trackingCode: o.trackingCode, createdAt: o.createdAt,
+      })),
+      total,
+    };
+  });
+
+  app.get('/admin/earnings', { schema: { tags, summary: 'Earnings summed per performer: gross, commission, net, paid and still owed', querystring: earningsQuery, response: { 200: listSchema(performerEarningsSchema), ...errors } } }, async (request) =>
+    earningsByPerformer(db, { ...request.query, unpaidOnly: request.query.unpaidOnly === '1' }),
+  );
+
+  app.get('/admin/earnings/search', { schema: { tags, summary: "One performer's earning rows", querystring: earningRowsQuery, response: { 200: listSchema(earningSchema), ...errors } } }, async (request) =>
+    earningRows(db, request.query),
+  );
+
+  app.get('/admin/payouts', { schema: { tags, summary: 'Payouts made, newest first', querystring: payoutListQuery, response: { 200: listSchema(payoutSchema), ...errors } } }, async (request) => listPayouts(db, request.query));
+
+  app.post(
+    '/admin/earnings/payout',
+    {
+      schema: {
+        tags,
+        summary: "Mark all of a performer's unpaid earnings paid as one payout, in one transaction (400 when nothing is owed)",
+        body: payoutBody,
+        response: { 201: payoutSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { performerId, note } = request.body;
+      const currency = await ctx.settings.get('currency');
+      const payout = await adminTx(db, request, async (trx, audit) => {
+        const performer = await trx.selectFrom('performers').select(['id', 'username']).where('id', '=', performerId).executeTakeFirst();
+        if (!performer) throw notFound('Performer');
+        const id = newId();
+        const now = nowIso();
+        // Claim the unpaid rows first: a concurrent payout of the same performer then finds nothing left.
+        await trx.updateTable('earnings').set({ isPaid: 1, paidAt: now, payoutId: id }).where('performerId', '=', performerId).where('isPaid', '=', 0).execute();
+        const sum = await trx
+          .selectFrom('earnings')
+          .select([sql<number | string | null>`sum(net)`.as('amount'), sql<number | string>`count(*)`.as('n')])
+          .where('payoutId', '=', id)
+          .executeTakeFirst();
+        const amount = Number(sum?.amount ?? 0);
+        const count = Number(sum?.n ?? 0);
+        if (count === 0) throw new AppError(400, 'NOTHING_TO_PAY', 'This performer has no unpaid earnings');
+        if (amount <= 0) throw new AppError(400, 'NOTHING_TO_PAY', 'The unpaid earnings of this performer do not add up to a positive amount');
+        const row = { id, performerId, amount, earningsCount: count, currency, note: note ?? null, actorId: request.user!.id, createdAt: now };
+        await withPayouts(trx).insertInto('payouts').values(row).execute();
+        await audit('earnings.payout', 'performer', performerId, { payoutId: id, amount, currency, earnings: count, note: note ?? null });
+        return payoutView({ ...row, username: performer.username });
+      });
+      reply.code(201);
+      return payout;
+    },
+  );
+}

@@ -1,0 +1,188 @@
+import sanitizeHtml from 'sanitize-html';
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { newId } from '../db/ids.js';
+import { upsertSetting } from '../settings/settings.repository.js';
+import { settingDefs, type SettingKey } from '../settings/settings.defaults.js';
+import { publicMediaUrl } from '../media/storage.js';
+import { adminTx, errors, readSingleFile, uploadErrors } from './admin.http.js';
+import { paymentSettingsBody, settingsBody, siteImageParams } from './admin.schemas.js';
+import { announceSettingsChange } from './settings-sync.js';
+import { decryptSecret, encryptSecret } from '../settings/secrets.js';
+import { renderSiteImage, settingKeyOf } from './site-images.js';
+import type { AppContext } from '../context.js';
+
+/** Site settings (SPEC §1): every public setting, the default commission, payment gateway settings, site images. */
+
+const menuItem = z.object({ title: z.string(), path: z.string(), section: z.string(), isNewTab: z.boolean().optional(), ordering: z.number().optional() });
+const secretState = z.object({ configured: z.boolean(), source: z.enum(['env', 'settings']).nullable() });
+const paymentView = z.object({
+  paymentGateway: z.enum(['sandbox', 'stripe']),
+  checkoutExpiryMinutes: z.number(),
+  stripeSecretKey: secretState,
+  stripeWebhookSecret: secretState,
+});
+export const adminSettingsSchema = z.object({
+  siteName: z.string(),
+  logoUrl: z.string(),
+  favicon: z.string(),
+  loginPlaceholderImage: z.string(),
+  menus: z.array(menuItem),
+  footerContent: z.string(),
+  currency: z.string(),
+  currencySymbol: z.string(),
+  maintenanceMode: z.boolean(),
+  commissionBps: z.number(),
+  payment: paymentView,
+});
+
+/** Footer HTML is written by an admin and rendered as is, so it is cleaned first: no scripts, handlers or javascript: URLs. */
+export function cleanFooterHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img'],
+    allowedAttributes: { a: ['href', 'target', 'rel'], img: ['src', 'alt', 'width', 'height'], '*': ['class'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+  });
+}
+
+const ENV_OF = { stripeSecretKey: 'STRIPE_SECRET_KEY', stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET' } as const;
+
+export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'config'>, env: NodeJS.ProcessEnv = process.env) {
+  const state = async (key: 'stripeSecretKey' | 'stripeWebhookSecret') => {
+    if (env[ENV_OF[key]]) return { configured: true, source: 'env' as const };
+    const stored = decryptSecret(ctx.config.appSecret, (await ctx.settings.get(key)) as string);
+    return stored ? { configured: true, source: 'settings' as const } : { configured: false, source: null };
+  };
+  return {
+    paymentGateway: ((await ctx.settings.get('paymentGateway')) === 'stripe' ? 'stripe' : 'sandbox') as 'sandbox' | 'stripe',
+    checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
+    stripeSecretKey: await state('stripeSecretKey'),
+    stripeWebhookSecret: await state('stripeWebhookSecret'),
+  };
+}
+
+export async function adminSettings(ctx: Pick<AppContext, 'settings' | 'config'>) {
+  const pub = await ctx.settings.getPublicAll();
+  return {
+    siteName: pub.siteName,
+    logoUrl: pub.logoUrl,
+    favicon: pub.favicon,
+    loginPlaceholderImage: pub.loginPlaceholderImage,
+    menus: pub.menus,
+    footerContent: pub.footerContent,
+    currency: pub.currency,
+    currencySymbol: pub.currencySymbol,
+    maintenanceMode: pub.maintenanceMode,
+    commissionBps: Number(await ctx.settings.get('commissionBps')),
+    payment: await paymentSettingsView(ctx),
+  };
+}
+
+export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
+  const { ctx } = app;
+  const { db } = ctx;
+  const put = async (trx: Parameters<typeof upsertSetting>[0], key: SettingKey, value: unknown) => {
+    const def = settingDefs[key];
+    await upsertSetting(trx, key, value, def.group, def.public);
+  };
+
+  app.get(
+    '/admin/settings',
+    { schema: { tags: ['admin'], summary: 'Every site setting the console edits (secrets only as configured: true/false)', response: { 200: adminSettingsSchema, ...errors } } },
+    async () => {
+      ctx.settings.invalidate();
+      return adminSettings(ctx);
+    },
+  );
+
+  app.put(
+    '/admin/settings',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Change site settings: only the fields sent change; visible on every instance within SETTINGS_CACHE_MS',
+        body: settingsBody,
+        response: { 200: adminSettingsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const body = { ...request.body };
+      if (body.footerContent !== undefined) body.footerContent = cleanFooterHtml(body.footerContent);
+      if (body.menus) body.menus = body.menus.map((m, i) => ({ ...m, ordering: m.ordering ?? i }));
+      await adminTx(db, request, async (trx, audit) => {
+        for (const [key, value] of Object.entries(body)) await put(trx, key as SettingKey, value);
+        await audit('settings.update', 'settings', null, { keys: Object.keys(body), values: body });
+      });
+      announceSettingsChange(ctx);
+      return adminSettings(ctx);
+    },
+  );
+
+  app.put(
+    '/admin/settings/payment',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Payment gateway settings; secrets are stored encrypted (AES-256-GCM) and never returned',
+        description: 'A secret set to "" or null is removed. STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET in the environment win over stored values.',
+        body: paymentSettingsBody,
+        response: { 200: paymentView, ...errors },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      await adminTx(db, request, async (trx, audit) => {
+        const changed: string[] = [];
+        if (body.paymentGateway !== undefined) await put(trx, 'paymentGateway', body.paymentGateway), changed.push('paymentGateway');
+        if (body.checkoutExpiryMinutes !== undefined) await put(trx, 'checkoutExpiryMinutes', body.checkoutExpiryMinutes), changed.push('checkoutExpiryMinutes');
+        for (const key of ['stripeSecretKey', 'stripeWebhookSecret'] as const) {
+          const value = body[key];
+          if (value === undefined) continue;
+          await put(trx, key, value ? encryptSecret(ctx.config.appSecret, value) : '');
+          changed.push(key);
+        }
+        // Never the secrets themselves in the log.
+        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes });
+      });
+      announceSettingsChange(ctx);
+      return paymentSettingsView(ctx);
+    },
+  );
+
+  app.post(
+    '/admin/settings/images/:kind',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Upload the logo, favicon or login placeholder image (multipart, one file, at most 5 MB)',
+        consumes: ['multipart/form-data'],
+        params: siteImageParams,
+        response: { 200: adminSettingsSchema, ...uploadErrors },
+      },
+    },
+    async (request) => {
+      const { kind } = request.params;
+      const file = await readSingleFile(request);
+      const image = await renderSiteImage(file, kind);
+      const key = `public/site/${kind}-${newId()}.${image.ext}`;
+      await ctx.storage.put(key, image.buffer);
+      const settingKey = settingKeyOf[kind];
+      const old = String(await ctx.settings.get(settingKey));
+      const url = publicMediaUrl(key)!;
+      try {
+        await adminTx(db, request, async (trx, audit) => {
+          await put(trx, settingKey, url);
+          await audit('settings.image.upload', 'settings', settingKey, { kind, url, previous: old });
+        });
+      } catch (err) {
+        await ctx.storage.delete(key).catch(() => {});
+        throw err;
+      }
+      announceSettingsChange(ctx);
+      if (old.startsWith('/media/public/site/') && old !== url) {
+        await ctx.storage.delete(old.slice('/media/'.length)).catch((err) => ctx.logger.warn({ err, key: old }, 'old site image could not be deleted'));
+      }
+      return adminSettings(ctx);
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { EarningItem, EarningStats, ListResult } from '../../common/api-types.js';
+import { loadUserSummaries } from '../payments/summaries.repository.js';
+import { earningStats, listEarnings, type EarningFilters } from './earnings.repository.js';
+
+/** A performer's earnings: per payment item, net of the site's commission; refunds and chargebacks as negative rows. */
+
+const n = (v: unknown) => Number(v ?? 0);
+const DAY = 86_400_000;
+
+export async function searchEarnings(db: DbOrTrx, f: EarningFilters): Promise<ListResult<EarningItem>> {
+  const { rows, total } = await listEarnings(db, f);
+  const users = await loadUserSummaries(db, rows.map((r) => r.userId));
+  return {
+    items: rows.map((e) => ({
+      _id: e.id, paymentId: e.paymentId, performerId: e.performerId, user: users.get(e.userId) ?? null, sourceType: e.sourceType, entry: e.entry ?? 'credit',
+      gross: e.gross, commission: e.commission, net: e.net, commissionBps: e.commissionBps, isPaid: e.isPaid === 1, createdAt: e.createdAt,
+    })),
+    total,
+  };
+}
+
+/** Totals, per source and per day over [from, to) (default: the last 30 days). */
+export async function performerEarningStats(
+  db: DbOrTrx,
+  f: Omit<EarningFilters, 'limit' | 'offset'>,
+  currency: string,
+): Promise<EarningStats> {
+  const to = f.to ?? new Date(Date.now() + 1000).toISOString();
+  const from = f.from ?? new Date(Date.parse(to) - 30 * DAY).toISOString();
+  const s = await earningStats(db, { ...f, from, to });
+  const net = n(s.totals?.net);
+  return {
+    currency,
+    from,
+    to,
+    totals: { gross: n(s.totals?.gross), commission: n(s.totals?.commission), net, count: n(s.totals?.count), paid: s.paidNet, unpaid: net - s.paidNet },
+    bySource: s.bySource.map((r) => ({ sourceType: r.sourceType, gross: n(r.gross), commission: n(r.commission), net: n(r.net), count: n(r.count) })),
+    series: s.byDay.map((r) => ({ date: String(r.day), gross: n(r.gross), commission: n(r.commission), net: n(r.net), count: n(r.count) })),
+  };
+}

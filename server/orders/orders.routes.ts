@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { requireRole, requireUser } from '../http/auth.js';
+import { apiErrorSchema } from '../http/schemas.js';
+import { listSchema, pageQuery } from '../http/pagination.js';
+import { idParams, keyField, orderLineViewSchema, orderListQuery, orderSchema, orderStatusSchema, updateOrderBody } from '../payments/money.schemas.js';
+import { getOrder, searchBuyerOrderLines, searchOrders, updateOrderDelivery } from './orders.service.js';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
+const tags = ['orders'];
+
+export async function ordersRoutes(app: ApiApp): Promise<void> {
+  const { db } = app.ctx;
+
+  app.get(
+    '/orders/details/search',
+    {
+      schema: {
+        tags,
+        summary: "Orders of the performer's products (admins: any, or one performerId)",
+        querystring: orderListQuery.extend({ performerId: keyField.optional() }),
+        response: { 200: listSchema(orderSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireRole(request, 'performer', 'admin');
+      const performerId = user.role === 'admin' ? request.query.performerId : user.id;
+      return searchOrders(db, { ...request.query, performerId });
+    },
+  );
+
+  app.get(
+    '/orders/users/search',
+    { schema: { tags, summary: "The signed-in buyer's orders", querystring: orderListQuery, response: { 200: listSchema(orderSchema), ...errors } } },
+    async (request) => searchOrders(db, { ...request.query, buyerId: requireUser(request).id }),
+  );
+
+  app.get(
+    '/orders/users/details/search',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in buyer's order lines across orders",
+        querystring: pageQuery.extend({ status: orderStatusSchema.optional(), productType: z.enum(['physical', 'digital']).optional() }),
+        response: { 200: listSchema(orderLineViewSchema), ...errors },
+      },
+    },
+    async (request) => searchBuyerOrderLines(db, requireUser(request).id, request.query),
+  );
+
+  app.get(
+    '/orders/details/:id',
+    { schema: { tags, summary: 'One order (its buyer, its performer, admins)', params: idParams, response: { 200: orderSchema, ...errors } } },
+    async (request) => getOrder(db, requireUser(request), request.params.id),
+  );
+
+  app.put(
+    '/orders/:id/update',
+    {
+      schema: {
+        tags,
+        summary: 'The performer updates delivery status and tracking code of a paid order',
+        params: idParams,
+        body: updateOrderBody,
+        response: { 200: orderSchema, ...errors },
+      },
+    },
+    async (request) => updateOrderDelivery(db, requireRole(request, 'performer', 'admin'), request.params.id, request.body),
+  );
+}

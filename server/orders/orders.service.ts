@@ -1,0 +1,67 @@
+import type { DbOrTrx } from '../db/database.js';
+import { AppError, notFound } from '../http/errors.js';
+import type { ListResult, OrderLineView, OrderView } from '../../common/api-types.js';
+import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
+import { findOrder, itemsOfOrders, listBuyerOrderItems, listOrders, updateDelivery, type DeliveryStatus, type OrderFilters, type OrderRow } from './orders.repository.js';
+
+/** Product orders: the buyer sees theirs, the performer the ones of their products and updates delivery. */
+
+type Viewer = { id: string; role: string };
+
+async function currencyOf(db: DbOrTrx, paymentIds: string[]): Promise<Map<string, string>> {
+  if (!paymentIds.length) return new Map();
+  const rows = await db.selectFrom('payments').select(['id', 'currency']).where('id', 'in', [...new Set(paymentIds)]).execute();
+  return new Map(rows.map((r) => [r.id, r.currency]));
+}
+
+export async function toOrderViews(db: DbOrTrx, rows: OrderRow[]): Promise<OrderView[]> {
+  const [items, buyers, performers, currencies] = await Promise.all([
+    itemsOfOrders(db, rows.map((r) => r.id)),
+    loadUserSummaries(db, rows.map((r) => r.buyerId)),
+    loadPerformerSummaries(db, rows.map((r) => r.performerId)),
+    currencyOf(db, rows.map((r) => r.paymentId)),
+  ]);
+  return rows.map((o) => ({
+    _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyer: buyers.get(o.buyerId) ?? null, performer: performers.get(o.performerId) ?? null,
+    status: o.status ?? 'pending', deliveryStatus: o.deliveryStatus ?? 'created', shippingAddress: o.shippingAddress, trackingCode: o.trackingCode,
+    totalPrice: o.totalPrice, currency: currencies.get(o.paymentId) ?? 'USD',
+    items: items
+      .filter((i) => i.orderId === o.id)
+      .map((i) => ({ _id: i.id, productId: i.productId, name: i.name, productType: i.productType, quantity: i.quantity, unitPrice: i.unitPrice, totalPrice: i.totalPrice })),
+    createdAt: o.createdAt, updatedAt: o.updatedAt,
+  }));
+}
+
+export async function searchOrders(db: DbOrTrx, f: OrderFilters): Promise<ListResult<OrderView>> {
+  const { rows, total } = await listOrders(db, f);
+  return { items: await toOrderViews(db, rows), total };
+}
+
+export async function searchBuyerOrderLines(db: DbOrTrx, buyerId: string, f: Parameters<typeof listBuyerOrderItems>[2]): Promise<ListResult<OrderLineView>> {
+  const { rows, total } = await listBuyerOrderItems(db, buyerId, f);
+  const performers = await loadPerformerSummaries(db, rows.map((r) => r.performerId));
+  return {
+    items: rows.map((r) => ({
+      _id: r.id, productId: r.productId, name: r.name, productType: r.productType, quantity: r.quantity, unitPrice: r.unitPrice, totalPrice: r.totalPrice,
+      orderId: r.orderId, orderNumber: r.orderNumber, status: r.status ?? 'pending', deliveryStatus: r.deliveryStatus ?? 'created',
+      performer: performers.get(r.performerId) ?? null, createdAt: r.createdAt,
+    })),
+    total,
+  };
+}
+
+/** One order, for its buyer, its performer or an admin. */
+export async function getOrder(db: DbOrTrx, viewer: Viewer, id: string): Promise<OrderView> {
+  const row = await findOrder(db, id);
+  if (!row || (row.buyerId !== viewer.id && row.performerId !== viewer.id && viewer.role !== 'admin')) throw notFound('Order');
+  return (await toOrderViews(db, [row]))[0]!;
+}
+
+/** The performer (or an admin) moves delivery along and sets the tracking code, on paid orders only. */
+export async function updateOrderDelivery(db: DbOrTrx, viewer: Viewer, id: string, changes: { deliveryStatus?: DeliveryStatus; trackingCode?: string | null }): Promise<OrderView> {
+  const row = await findOrder(db, id);
+  if (!row || (row.performerId !== viewer.id && viewer.role !== 'admin')) throw notFound('Order');
+  if (row.status !== 'paid') throw new AppError(409, 'ORDER_NOT_PAID', `A ${row.status} order cannot be updated`);
+  await updateDelivery(db, id, { ...changes, ...(changes.trackingCode !== undefined ? { trackingCode: changes.trackingCode || null } : {}) });
+  return (await toOrderViews(db, [(await findOrder(db, id))!]))[0]!;
+}

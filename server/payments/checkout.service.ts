@@ -1,0 +1,241 @@
+import { randomBytes } from 'node:crypto';
+import type { Insertable, Transaction } from 'kysely';
+import { newId, nowIso } from '../db/ids.js';
+import type { Database, ObjectType, OrderItemsTable, PaymentItemsTable } from '../db/schema.js';
+import { AppError, badRequest, notFound } from '../http/errors.js';
+import type { SessionUser } from '../auth/auth.service.js';
+import { validCoupon } from '../coupons/coupons.service.js';
+import { insertOrder } from '../orders/orders.repository.js';
+import { findVideoByKey } from '../videos/videos.repository.js';
+import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
+import type { Money } from './money.js';
+import { hasEntitlement, productsForSale } from './fulfilment.repository.js';
+import { insertPayment, setCheckout, type PaymentType } from './payments.repository.js';
+import { priceLines } from './pricing.js';
+import { applyInternal, inTransaction, takeAllStock } from './settlement.service.js';
+import { sweepExpiredCheckouts } from './maintenance.service.js';
+import type { CheckoutResponse } from '../../common/api-types.js';
+
+/**
+ * Checkout: validate and price what is bought, then in ONE transaction create the pending payment, its items,
+ * the orders (products) or the subscription row, and TAKE THE STOCK of physical items (conditional UPDATE,
+ * stock >= quantity, so two buyers of the last item cannot both get it). The reservation lasts until the payment
+ * is paid (kept), fails or is cancelled (given back), or its checkout expires (given back by the sweep); see
+ * server/payments/README.md. Only then the provider's hosted checkout is created (network, outside the transaction).
+ */
+
+type Trx = Transaction<Database>;
+
+interface DraftLine {
+  objectType: ObjectType;
+  objectId: string;
+  performerId: string;
+  unitPrice: number;
+  quantity: number;
+  name: string;
+  productType?: 'physical' | 'digital';
+}
+
+interface Draft {
+  type: PaymentType;
+  performerId: string | null;
+  targetId: string | null;
+  description: string;
+  lines: DraftLine[];
+  couponCode?: string | null;
+  shippingAddress?: string | null;
+  details?: Record<string, unknown>;
+  /** Extra writes in the checkout transaction. */
+  extra?: (trx: Trx, paymentId: string, gateway: string) => Promise<void>;
+}
+
+export const MAX_CART_LINES = 50;
+export const MAX_QUANTITY = 100;
+
+function orderNumber(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  const bytes = randomBytes(10);
+  let out = '';
+  for (const b of bytes) out += alphabet[b % alphabet.length];
+  return `ORD-${out}`;
+}
+
+async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<CheckoutResponse> {
+  const { db, settings, config } = money.ctx;
+  // Expired reservations go back on the shelf before anyone is told an item is sold out.
+  await sweepExpiredCheckouts(money, { limit: 50 }).catch((err) => money.ctx.logger.warn({ err: (err as Error).message }, 'checkout sweep failed'));
+
+  const coupon = draft.couponCode ? await validCoupon(db, draft.couponCode) : null;
+  const priced = priceLines(draft.lines, coupon?.valueBps ?? 0);
+  if (priced.amount < 1) throw new AppError(400, 'AMOUNT_TOO_LOW', 'Nothing to pay: the total after the coupon must be at least one cent');
+  const currency = String(await settings.get('currency')).toUpperCase();
+  const minutes = Math.max(1, Number(await settings.get('checkoutExpiryMinutes')) || 30);
+  const gatewayName = await money.activeGatewayName();
+  const paymentId = newId();
+  const now = nowIso();
+  const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
+
+  const physical = draft.lines
+    .filter((l) => l.productType === 'physical')
+    .map((l) => ({ productId: l.objectId, quantity: l.quantity }))
+    .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+  const items: Array<Insertable<PaymentItemsTable>> = priced.lines.map((p) => ({
+    id: newId(), paymentId, objectType: p.line.objectType, objectId: p.line.objectId, performerId: p.line.performerId,
+    quantity: p.line.quantity, unitPrice: p.line.unitPrice, discount: p.discount,
+  }));
+  const orderIds: string[] = [];
+
+  await inTransaction(db, async (trx) => {
+    if (physical.length) {
+      const taken = await takeAllStock(trx, physical);
+      if (!taken.ok) {
+        const name = draft.lines.find((l) => l.objectId === taken.productId)?.name ?? 'An item';
+        throw new AppError(409, 'OUT_OF_STOCK', `${name} is out of stock (or fewer are left than you asked for)`, { productId: taken.productId });
+      }
+    }
+    await insertPayment(
+      trx,
+      {
+        id: paymentId, userId: user.id, performerId: draft.performerId, type: draft.type, status: 'pending', gateway: gatewayName, gatewayRef: null,
+        targetId: draft.targetId, originalPrice: priced.originalPrice, discount: priced.discount, amount: priced.amount, currency,
+        couponId: coupon?.id ?? null, shippingAddress: draft.shippingAddress ?? null,
+        details: JSON.stringify({ description: draft.description, couponCode: coupon?.code ?? null, ...draft.details }),
+        paidAt: null, expiresAt, checkoutUrl: null, gatewayIntentRef: null, stockHeld: physical.length ? 1 : 0, deferredReversal: null, reversedAt: null,
+        createdAt: now, updatedAt: now,
+      },
+      items,
+    );
+    if (draft.type === 'products') {
+      const byPerformer = new Map<string, typeof priced.lines>();
+      for (const p of priced.lines) byPerformer.set(p.line.performerId, [...(byPerformer.get(p.line.performerId) ?? []), p]);
+      for (const [performerId, lines] of byPerformer) {
+        const orderId = newId();
+        orderIds.push(orderId);
+        const orderItems: Array<Insertable<OrderItemsTable>> = lines.map((p) => ({
+          id: newId(), orderId, productId: p.line.objectId, name: p.line.name, productType: p.line.productType ?? 'physical',
+          quantity: p.line.quantity, unitPrice: p.line.unitPrice, totalPrice: p.amount,
+        }));
+        await insertOrder(
+          trx,
+          {
+            id: orderId, orderNumber: orderNumber(), paymentId, buyerId: user.id, performerId, status: 'pending', deliveryStatus: 'created',
+            shippingAddress: lines.some((p) => p.line.productType === 'physical') ? (draft.shippingAddress ?? null) : null, trackingCode: null,
+            totalPrice: lines.reduce((n, p) => n + p.amount, 0), createdAt: now, updatedAt: now,
+          },
+          orderItems,
+        );
+      }
+    }
+    await draft.extra?.(trx, paymentId, gatewayName);
+  });
+
+  let session;
+  try {
+    const gateway = await money.gateway(gatewayName);
+    session = await gateway.createCheckout({
+      paymentId, amount: priced.amount, currency, description: draft.description, expiresAt, customerEmail: user.email,
+      returnUrl: `${config.publicUrl}/payments/result/${paymentId}`,
+      cancelUrl: `${config.publicUrl}/payments/result/${paymentId}?cancelled=1`,
+    });
+  } catch (err) {
+    money.ctx.logger.error({ err, paymentId, gateway: gatewayName }, 'checkout could not be created at the gateway');
+    const undone = await applyInternal(money.settlement, paymentId, 'cancelled', 'gateway_error');
+    await money.afterCommit(undone.effects);
+    throw new AppError(502, 'GATEWAY_ERROR', 'The payment provider is not available, please try again later');
+  }
+  await setCheckout(db, paymentId, session.gatewayRef, session.redirectUrl);
+  return {
+    paymentId, status: 'pending', gateway: gatewayName, redirectUrl: session.redirectUrl, originalPrice: priced.originalPrice, discount: priced.discount,
+    amount: priced.amount, currency, expiresAt, orderIds,
+  };
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+
+/** POST /payment/subscribe: monthly or yearly, for a performer. Price: the performer's, else the package's. */
+export async function checkoutSubscription(money: Money, user: SessionUser, input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null }) {
+  const { db } = money.ctx;
+  const performer = await findPerformerForSale(db, input.performerId);
+  if (!performer || performer.status !== 'active') throw notFound('Performer');
+  if (performer.id === user.id) throw badRequest('You cannot subscribe to yourself');
+  const current = await findSubscription(db, user.id, performer.id);
+  if (current && isLive(current)) {
+    throw new AppError(409, 'ALREADY_SUBSCRIBED', `You are already subscribed until ${current.expiresAt!.slice(0, 10)}`, { subscriptionId: current.id });
+  }
+  const pkg = await packageOfType(db, input.type);
+  const price = (input.type === 'monthly' ? performer.monthlyPrice : performer.yearlyPrice) || pkg?.price || 0;
+  if (price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');
+  const durationDays = pkg?.durationDays ?? (input.type === 'monthly' ? 30 : 365);
+  return checkout(money, user, {
+    type: input.type === 'monthly' ? 'subscription_monthly' : 'subscription_yearly',
+    performerId: performer.id,
+    targetId: performer.id,
+    description: `${performer.displayName}: ${input.type} subscription`,
+    lines: [{ objectType: 'performer', objectId: performer.id, performerId: performer.id, unitPrice: price, quantity: 1, name: `${performer.displayName} (${input.type})` }],
+    couponCode: input.couponCode,
+    details: { durationDays, subscriptionType: input.type },
+    extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, user.id, performer.id, input.type, gateway),
+  });
+}
+
+/** POST /payment/purchase-video/{id}: a video for sale, not already owned. */
+export async function checkoutVideo(money: Money, user: SessionUser, videoKey: string, input: { couponCode?: string | null }) {
+  const { db } = money.ctx;
+  const video = await findVideoByKey(db, videoKey, nowIso());
+  if (!video || Number(video.visible) !== 1) throw notFound('Video');
+  if (!video.isSale || video.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This video is not for sale');
+  if (video.performerId === user.id) throw badRequest('You cannot buy your own video');
+  if (await hasEntitlement(db, user.id, 'video', video.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this video');
+  return checkout(money, user, {
+    type: 'video',
+    performerId: video.performerId,
+    targetId: video.id,
+    description: `Video: ${video.title}`,
+    lines: [{ objectType: 'video', objectId: video.id, performerId: video.performerId, unitPrice: video.price, quantity: 1, name: video.title }],
+    couponCode: input.couponCode,
+  });
+}
+
+/** POST /payment/purchase-products: cart lines (same product twice is merged), a shipping address for physical items. */
+export async function checkoutProducts(
+  money: Money,
+  user: SessionUser,
+  input: { items: Array<{ productId: string; quantity: number }>; shippingAddress?: string | null; couponCode?: string | null },
+) {
+  const { db } = money.ctx;
+  const quantities = new Map<string, number>();
+  for (const i of input.items) quantities.set(i.productId, (quantities.get(i.productId) ?? 0) + i.quantity);
+  const products = await productsForSale(db, [...quantities.keys()], nowIso());
+  const byId = new Map(products.map((p) => [p.id, p]));
+  const missing = [...quantities.keys()].filter((id) => Number(byId.get(id)?.visible) !== 1);
+  if (missing.length) throw new AppError(404, 'NOT_FOUND', 'Some products are not available', { productIds: missing });
+  const lines: DraftLine[] = [];
+  for (const [id, quantity] of quantities) {
+    const p = byId.get(id)!;
+    if (p.performerId === user.id) throw badRequest(`You cannot buy your own product (${p.name})`);
+    if (quantity > MAX_QUANTITY) throw badRequest(`At most ${MAX_QUANTITY} of one product per order`);
+    if (p.type === 'digital') {
+      if (quantity !== 1) throw badRequest(`${p.name} is a download: buy it once (quantity 1)`);
+      if (await hasEntitlement(db, user.id, 'product', p.id)) throw new AppError(409, 'ALREADY_PURCHASED', `You already own ${p.name}`, { productId: p.id });
+    } else if (p.stock !== null && p.stock < quantity) {
+      throw new AppError(409, 'OUT_OF_STOCK', p.stock === 0 ? `${p.name} is out of stock` : `Only ${p.stock} of ${p.name} left`, { productId: p.id, available: p.stock });
+    }
+    if (p.price < 1) throw new AppError(400, 'NOT_FOR_SALE', `${p.name} has no price`);
+    lines.push({ objectType: 'product', objectId: p.id, performerId: p.performerId, unitPrice: p.price, quantity, name: p.name, productType: p.type });
+  }
+  const shippingAddress = input.shippingAddress?.trim() || null;
+  if (lines.some((l) => l.productType === 'physical') && !shippingAddress) {
+    throw new AppError(400, 'VALIDATION_FAILED', 'A shipping address is required for physical products', [{ path: 'body.shippingAddress', message: 'Required for physical products' }]);
+  }
+  const performers = new Set(lines.map((l) => l.performerId));
+  const count = lines.reduce((n, l) => n + l.quantity, 0);
+  return checkout(money, user, {
+    type: 'products',
+    performerId: performers.size === 1 ? lines[0]!.performerId : null,
+    targetId: null,
+    description: lines.length === 1 ? `${lines[0]!.name}${lines[0]!.quantity > 1 ? ` × ${lines[0]!.quantity}` : ''}` : `${count} items`,
+    lines,
+    couponCode: input.couponCode,
+    shippingAddress: lines.some((l) => l.productType === 'physical') ? shippingAddress : null,
+  });
+}

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { requireRole, requireUser } from '../http/auth.js';
+import { apiErrorSchema } from '../http/schemas.js';
+import { AppError, notFound } from '../http/errors.js';
+import { listSchema } from '../http/pagination.js';
+import { limiter } from '../http/rate-limit.js';
+import type { Money } from './money.js';
+import { checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
+import { findPayment } from './payments.repository.js';
+import { paymentStatus, userTransactions } from './transactions.service.js';
+import {
+  checkoutSchema, idParams, keyField, purchaseProductsBody, purchaseVideoBody, subscribeBody, transactionQuery, transactionSchema,
+} from './money.schemas.js';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema, 502: apiErrorSchema };
+const tags = ['payments'];
+
+/**
+ * Checkouts (subscribe, buy a video, buy the cart), the buyer's transactions, and the sandbox provider's hosted
+ * page actions. A checkout answers 201 with the provider's page to send the buyer to; the payment changes only
+ * when the provider's signed webhook arrives (server/payments/webhooks.routes.ts).
+ */
+export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promise<void> {
+  const { money } = opts;
+  const { db } = app.ctx;
+  // A checkout writes rows and may call the provider: a bound per user keeps a script from filling the tables.
+  const perUser = limiter(app, 'checkout-user', { max: 30, windowSec: 60 }, (r) => r.user?.id, 'Too many checkouts, please wait a minute');
+
+  app.post(
+    '/payment/subscribe',
+    {
+      preHandler: perUser,
+      schema: { tags, summary: 'Subscribe to a performer (monthly or yearly): creates a pending payment and the hosted checkout', body: subscribeBody, response: { 201: checkoutSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const result = await checkoutSubscription(money, requireUser(request), request.body);
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.post(
+    '/payment/purchase-video/:id',
+    {
+      preHandler: perUser,
+      schema: { tags, summary: 'Buy a video that is for sale', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const result = await checkoutVideo(money, requireUser(request), request.params.id, request.body ?? {});
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.post(
+    '/payment/purchase-products',
+    {
+      preHandler: perUser,
+      schema: {
+        tags,
+        summary: 'Buy the cart: products with quantities, a shipping address when a physical product is in it; stock is held until paid or expired',
+        body: purchaseProductsBody,
+        response: { 201: checkoutSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const result = await checkoutProducts(money, requireUser(request), {
+        items: body.items.map((i) => ({ productId: (i._id ?? i.productId)!, quantity: i.quantity })),
+        shippingAddress: body.shippingAddress,
+        couponCode: body.couponCode,
+      });
+      return reply.status(201).send(result);
+    },
+  );
+
+  for (const path of ['/payment/transactions', '/transactions/user/search']) {
+    app.get(
+      path,
+      {
+        schema: {
+          tags,
+          summary: path === '/payment/transactions' ? "The signed-in user's payments, newest first" : "Search the signed-in user's payments (type, status, from, to)",
+          querystring: transactionQuery,
+          response: { 200: listSchema(transactionSchema), ...errors },
+        },
+      },
+      async (request) => userTransactions(db, requireUser(request).id, request.query),
+    );
+  }
+
+  app.get(
+    '/payment/status/:id',
+    { schema: { tags, summary: 'One payment of the signed-in user (the result page polls it)', params: idParams, response: { 200: transactionSchema, ...errors } } },
+    async (request) => paymentStatus(db, requireUser(request), request.params.id),
+  );
+
+  // -- the sandbox provider's hosted page and back office ------------------------------------------------------------
+
+  app.post(
+    '/payment/sandbox/:id/complete',
+    {
+      schema: {
+        tags,
+        summary: "Sandbox provider: the buyer approves, declines or cancels on the hosted page; the provider then posts a signed webhook",
+        params: z.object({ id: keyField }),
+        body: z.object({ outcome: z.enum(['approve', 'decline', 'cancel']) }),
+        response: { 200: z.object({ status: z.string(), delivered: z.boolean(), redirectUrl: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const sandbox = money.sandbox();
+      const charge = await sandbox.charge(request.params.id);
+      const payment = charge ? await findPayment(db, charge.paymentId) : undefined;
+      if (!charge || !payment || payment.gateway !== 'sandbox' || payment.userId !== user.id) throw notFound('Checkout');
+      const result = await sandbox.complete(charge.id, request.body.outcome);
+      if (!result.changed) {
+        if (result.charge.status === 'pending') throw new AppError(409, 'CHECKOUT_EXPIRED', 'This checkout has expired', { redirectUrl: charge.returnUrl });
+        throw new AppError(409, 'CHECKOUT_COMPLETED', 'This checkout is already completed', { redirectUrl: charge.returnUrl });
+      }
+      const redirectUrl = request.body.outcome === 'cancel' ? `${charge.returnUrl}?cancelled=1` : charge.returnUrl;
+      return { status: result.charge.status, delivered: result.delivered, redirectUrl };
+    },
+  );
+
+  app.post(
+    '/payment/sandbox/:id/reverse',
+    {
+      schema: {
+        tags,
+        summary: "Sandbox provider's back office (admins): refund or charge back a paid charge; the provider posts the webhook",
+        params: z.object({ id: keyField }),
+        body: z.object({ kind: z.enum(['refunded', 'chargeback']) }),
+        response: { 200: z.object({ delivered: z.boolean() }), ...errors },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'admin');
+      const sandbox = money.sandbox();
+      const charge = await sandbox.charge(request.params.id);
+      if (!charge) throw notFound('Charge');
+      const moved = await sandbox.reverse(charge.id, request.body.kind);
+      if (!moved && (await sandbox.charge(charge.id))?.status !== request.body.kind) {
+        throw new AppError(409, 'NOT_REVERSIBLE', `A ${charge.status} charge cannot be ${request.body.kind === 'refunded' ? 'refunded' : 'charged back'}`);
+      }
+      return { delivered: moved };
+    },
+  );
+}

@@ -1,0 +1,48 @@
+import type { DbOrTrx } from '../db/database.js';
+import { nowIso } from '../db/ids.js';
+import { notFound } from '../http/errors.js';
+import type { ListResult, TransactionItem } from '../../common/api-types.js';
+import { findPayment, listUserPayments, type PaymentRow, type TransactionFilters } from './payments.repository.js';
+import { paymentDetails } from './settlement.service.js';
+import { loadPerformerSummaries } from './summaries.repository.js';
+
+/** A user's payments, as "transactions" (SPEC §7 Money). */
+
+export async function toTransactions(db: DbOrTrx, rows: PaymentRow[]): Promise<TransactionItem[]> {
+  const performers = await loadPerformerSummaries(db, rows.map((r) => r.performerId).filter((x): x is string => !!x));
+  const now = nowIso();
+  return rows.map((p) => {
+    const details = paymentDetails(p);
+    const open = p.status === 'pending' && !!p.expiresAt && p.expiresAt > now;
+    return {
+      _id: p.id,
+      type: p.type,
+      status: p.status,
+      gateway: p.gateway,
+      description: typeof details.description === 'string' ? details.description : p.type,
+      originalPrice: p.originalPrice,
+      discount: p.discount,
+      amount: p.amount,
+      currency: p.currency,
+      couponCode: typeof details.couponCode === 'string' ? details.couponCode : null,
+      performer: (p.performerId && performers.get(p.performerId)) || null,
+      targetId: p.targetId,
+      checkoutUrl: open ? p.checkoutUrl : null,
+      expiresAt: p.expiresAt,
+      paidAt: p.paidAt,
+      createdAt: p.createdAt,
+    };
+  });
+}
+
+export async function userTransactions(db: DbOrTrx, userId: string, f: TransactionFilters): Promise<ListResult<TransactionItem>> {
+  const { rows, total } = await listUserPayments(db, userId, f);
+  return { items: await toTransactions(db, rows), total };
+}
+
+/** One payment, for its buyer (and admins). */
+export async function paymentStatus(db: DbOrTrx, viewer: { id: string; role: string }, id: string): Promise<TransactionItem> {
+  const p = await findPayment(db, id);
+  if (!p || (p.userId !== viewer.id && viewer.role !== 'admin')) throw notFound('Payment');
+  return (await toTransactions(db, [p]))[0]!;
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { AppError } from '../http/errors.js';
+import { apiErrorSchema } from '../http/schemas.js';
+import { gatewayNames } from './gateway.js';
+import type { Money } from './money.js';
+import { applyGatewayEvent } from './settlement.service.js';
+import { WebhookSignatureError } from './signature.js';
+
+export const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+/**
+ * POST /payment/webhooks/{gateway}: the providers' signed events (server/payments/README.md).
+ *
+ *  1. the body is kept as the raw bytes (this plugin's own content-type parser; the rest of the API parses JSON);
+ *  2. the gateway verifies the signature over those bytes, with a timestamp tolerance: unsigned, mis-signed, stale
+ *     or malformed → 400 INVALID_SIGNATURE and nothing is written;
+ *  3. the event id is recorded under its unique key and the event applied in ONE transaction (settlement.service.ts,
+ *     which dispatches by event type through its transition table); a duplicate answers 200 and changes nothing;
+ *  4. after the commit, the buyer's browsers are told (payment/success, subscription/success).
+ */
+export async function webhookRoutes(app: ApiApp, opts: { money: Money }): Promise<void> {
+  const { money } = opts;
+  // Scoped to this plugin: whatever the content type, the handler gets the exact bytes that were signed.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  app.post(
+    '/payment/webhooks/:gateway',
+    {
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: {
+        tags: ['payments'],
+        summary: 'Payment provider webhooks (sandbox, stripe): verified over the raw body, idempotent by event id',
+        params: z.object({ gateway: z.enum(gatewayNames as ['sandbox', 'stripe']) }),
+        response: { 200: z.object({ received: z.literal(true), outcome: z.string() }), 400: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const raw = request.body;
+      if (!Buffer.isBuffer(raw) || raw.length === 0) throw new AppError(400, 'INVALID_SIGNATURE', 'Empty webhook body');
+      const name = request.params.gateway;
+      const gateway = await money.gateway(name);
+      let event;
+      try {
+        event = await gateway.parseWebhook(raw, request.headers);
+      } catch (err) {
+        if (err instanceof WebhookSignatureError) {
+          request.log.warn({ gateway: name, reason: err.message }, 'webhook rejected');
+          throw new AppError(400, 'INVALID_SIGNATURE', err.message);
+        }
+        throw err;
+      }
+      const result = await applyGatewayEvent(money.settlement, name, event, raw.toString('utf8'));
+      await money.afterCommit(result.effects);
+      request.log.info({ gateway: name, eventId: event.id, type: event.type, outcome: result.outcome, paymentId: result.paymentId }, 'webhook handled');
+      return { received: true as const, outcome: result.outcome };
+    },
+  );
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import type { ApiApp } from '../http/types.js';
+import { requireRole, requireUser } from '../http/auth.js';
+import { apiErrorSchema } from '../http/schemas.js';
+import { listSchema, pageQuery } from '../http/pagination.js';
+import { idParams, keyField, subscriptionListQuery, subscriptionSchema } from '../payments/money.schemas.js';
+import { cancelSubscription, searchSubscriptions } from './subscriptions.service.js';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const tags = ['subscriptions'];
+
+export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
+  const { db } = app.ctx;
+
+  app.get(
+    '/subscriptions/current',
+    {
+      schema: {
+        tags,
+        summary: "The signed-in user's live subscriptions (optionally: to one performer)",
+        querystring: pageQuery.extend({ performerId: keyField.optional() }),
+        response: { 200: listSchema(subscriptionSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      return searchSubscriptions(db, { userId: user.id, performerId: request.query.performerId, status: 'live', limit: request.query.limit, offset: request.query.offset });
+    },
+  );
+
+  app.get(
+    '/subscriptions/user/search',
+    { schema: { tags, summary: "The signed-in user's subscriptions", querystring: subscriptionListQuery.extend({ performerId: keyField.optional() }), response: { 200: listSchema(subscriptionSchema), ...errors } } },
+    async (request) => searchSubscriptions(db, { ...request.query, userId: requireUser(request).id }),
+  );
+
+  app.get(
+    '/subscriptions/performer/search',
+    {
+      schema: {
+        tags,
+        summary: "A performer's subscribers (performers: their own; admins: any performerId)",
+        querystring: subscriptionListQuery.extend({ performerId: keyField.optional() }),
+        response: { 200: listSchema(subscriptionSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireRole(request, 'performer', 'admin');
+      const performerId = user.role === 'admin' && request.query.performerId ? request.query.performerId : user.id;
+      return searchSubscriptions(db, { ...request.query, performerId });
+    },
+  );
+
+  app.post(
+    '/subscriptions/cancel/:id',
+    { schema: { tags, summary: 'Cancel a subscription at the end of its paid period', params: idParams, response: { 200: subscriptionSchema, ...errors } } },
+    async (request) => cancelSubscription(db, requireUser(request), { id: request.params.id }),
+  );
+
+  app.post(
+    '/subscriptions/cancel',
+    {
+      schema: {
+        tags,
+        summary: 'Cancel a subscription at the end of its paid period, named by subscriptionId or performerId',
+        body: z.object({ subscriptionId: keyField.optional(), performerId: keyField.optional() }).refine((b) => !!(b.subscriptionId || b.performerId), {
+          message: 'Send subscriptionId or performerId',
+        }),
+        response: { 200: subscriptionSchema, ...errors },
+      },
+    },
+    async (request) => cancelSubscription(db, requireUser(request), { id: request.body.subscriptionId, performerId: request.body.performerId }),
+  );
+}

@@ -1,0 +1,40 @@
+import { useState } from 'react';
+import { api, errorMessage } from '../lib/api.js';
+import { navigate } from '../lib/navigation.js';
+import { toast } from '../lib/stores/toast.js';
+import { goToLogin, useMoneyFormat } from './money/useMoney.js';
+
+export interface BuyVideoButtonProps {
+  videoId: string;
+  price: number;
+  loggedIn: boolean;
+}
+
+/** Buys a video for sale (optionally with a coupon code) through the provider's hosted page. */
+export default function BuyVideoButton({ videoId, price, loggedIn }: BuyVideoButtonProps) {
+  const money = useMoneyFormat();
+  const [busy, setBusy] = useState(false);
+  const [coupon, setCoupon] = useState('');
+  const buy = async () => {
+    if (!loggedIn) return goToLogin();
+    if (busy) return;
+    setBusy(true);
+    try {
+      const checkout = await api.purchaseVideo(videoId, coupon.trim() ? { couponCode: coupon.trim() } : {});
+      navigate(checkout.redirectUrl);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Could not start the purchase, please try again'));
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="form__actions buy-video" data-testid="buy-video">
+      {loggedIn && (
+        <input aria-label="Coupon code" placeholder="Coupon code" value={coupon} maxLength={64} onChange={(e) => setCoupon(e.target.value)} size={14} />
+      )}
+      <button type="button" className="btn btn--primary" disabled={busy} onClick={buy} data-testid="buy-video-button">
+        {busy ? 'Redirecting…' : `Buy · ${money(price)}`}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import type { PaymentStatusValue, TransactionItem } from '../../common/api-types.js';
+import { api } from '../lib/api.js';
+import { clearCart } from '../lib/stores/cart.js';
+
+export interface PaymentResultProps {
+  paymentId: string;
+  status: PaymentStatusValue;
+  type: TransactionItem['type'];
+  /** Where to look at what was bought. */
+  next: { href: string; label: string };
+}
+
+const POLL_MS = 1500;
+const POLL_MAX = 40;
+
+const messages: Record<PaymentStatusValue, string> = {
+  pending: 'We are waiting for the payment provider to confirm your payment…',
+  success: 'Payment received. Thank you!',
+  failed: 'The payment was declined. Nothing was charged.',
+  cancelled: 'The payment was cancelled. Nothing was charged.',
+  refunded: 'This payment was refunded.',
+  chargeback: 'This payment was disputed.',
+};
+
+/** The outcome of a checkout: waits (polling) while the provider's webhook has not arrived; empties the cart once paid. */
+export default function PaymentResult({ paymentId, status: initial, type, next }: PaymentResultProps) {
+  const [status, setStatus] = useState<PaymentStatusValue>(initial);
+  useEffect(() => {
+    if (status !== 'pending') return;
+    let polls = 0;
+    const timer = setInterval(() => {
+      polls += 1;
+      if (polls > POLL_MAX) return clearInterval(timer);
+      api.paymentStatus(paymentId).then((p) => setStatus(p.status), () => {});
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [status, paymentId]);
+  useEffect(() => {
+    if (status === 'success' && type === 'products') clearCart();
+  }, [status, type]);
+  return (
+    <div className="payment-result" data-testid="payment-result" data-status={status}>
+      <p className={status === 'success' ? 'form__success' : status === 'pending' ? '' : 'form__error'} role="status">
+        {messages[status]}
+      </p>
+      {status === 'success' && (
+        <a className="btn btn--primary" href={next.href} data-testid="payment-next">
+          {next.label}
+        </a>
+      )}
+      {(status === 'failed' || status === 'cancelled') && type === 'products' && (
+        <a className="btn" href="/cart">
+          Back to the cart
+        </a>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import type { SubscriptionItem } from '../../common/api-types.js';
+import { api, errorMessage } from '../lib/api.js';
+import { toast } from '../lib/stores/toast.js';
+
+export interface SubscriptionsListProps {
+  initial: SubscriptionItem[];
+}
+
+const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
+
+/** My subscriptions, with cancel (at the end of the paid period). */
+export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
+  const [items, setItems] = useState(initial);
+  const [busy, setBusy] = useState<string | null>(null);
+  if (!items.length) {
+    return (
+      <p className="empty" data-testid="subscriptions-empty">
+        No subscriptions yet. <a href="/performers">Find performers</a>
+      </p>
+    );
+  }
+  const cancel = async (s: SubscriptionItem) => {
+    if (busy) return;
+    if (typeof window !== 'undefined' && !window.confirm(`Cancel your subscription to ${s.performer?.name ?? 'this performer'}? You keep access until ${day(s.expiresAt)}.`)) return;
+    setBusy(s._id);
+    try {
+      const updated = await api.cancelSubscription(s._id);
+      setItems((all) => all.map((x) => (x._id === updated._id ? updated : x)));
+      toast.success(`Cancelled. You keep access until ${day(updated.expiresAt)}.`);
+    } catch (err) {
+      toast.error(errorMessage(err, 'Could not cancel, please try again'));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <table className="money-table" data-testid="subscriptions">
+      <thead>
+        <tr>
+          <th scope="col">Performer</th>
+          <th scope="col">Plan</th>
+          <th scope="col">Status</th>
+          <th scope="col">Access until</th>
+          <th scope="col"><span className="sr-only">Actions</span></th>
+        </tr>
+      </thead>
+      <tbody>
+        {items.map((s) => (
+          <tr key={s._id} data-testid="subscription-row" data-live={String(s.isLive)}>
+            <td>{s.performer ? <a href={`/performers/${s.performer.username}`}>{s.performer.name}</a> : '—'}</td>
+            <td>{s.type}</td>
+            <td data-testid="subscription-status">{s.isLive ? (s.cancelAtPeriodEnd ? 'Cancelled (active until the end of the period)' : 'Active') : s.status}</td>
+            <td>{day(s.expiresAt)}</td>
+            <td>
+              {s.isLive && !s.cancelAtPeriodEnd && (
+                <button type="button" className="btn btn--link" disabled={busy === s._id} onClick={() => cancel(s)} data-testid="subscription-cancel">
+                  Cancel
+                </button>
+              )}
+              {!s.isLive && s.performer && <a href={`/performers/${s.performer.username}`}>Subscribe again</a>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

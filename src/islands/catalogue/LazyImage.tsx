@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from 'react';
+
+/** SPEC §9: an image starts loading 200 ms after it enters the viewport (and only if it is still there). */
+export const LAZY_DELAY_MS = 200;
+
+export interface LazyImageProps {
+  src: string | null;
+  alt: string;
+  width?: number;
+  height?: number;
+  className?: string;
+}
+
+/**
+ * Lazy image: rendered without `src` and given it 200 ms after it scrolled into view; a `<noscript>` copy with
+ * `loading="lazy"` serves visitors (and crawlers) without JavaScript.
+ */
+export default function LazyImage({ src, alt, width, height, className }: LazyImageProps) {
+  const ref = useRef<HTMLImageElement>(null);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || !src || shown) return;
+    if (typeof IntersectionObserver === 'undefined') {
+      setShown(true);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const observer = new IntersectionObserver((entries) => {
+      const visible = entries.some((e) => e.isIntersecting);
+      if (visible && !timer) {
+        timer = setTimeout(() => {
+          setShown(true);
+          observer.disconnect();
+        }, LAZY_DELAY_MS);
+      } else if (!visible && timer) {
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    }, { rootMargin: '100px' });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      if (timer) clearTimeout(timer);
+    };
+  }, [src, shown]);
+  // An empty SVG keeps the aspect ratio through its viewBox: no style attribute, which the page CSP refuses.
+  if (!src) return <svg className={`media-placeholder ${className ?? ''}`} viewBox={`0 0 ${width ?? 16} ${height ?? 9}`} aria-hidden="true" />;
+  return (
+    <>
+      <img
+        ref={ref}
+        src={shown ? src : undefined}
+        data-src={src}
+        alt={alt}
+        width={width}
+        height={height}
+        className={className}
+        decoding="async"
+        data-lazy={shown ? 'loaded' : 'pending'}
+      />
+      <noscript>
+        <img src={src} alt={alt} width={width} height={height} className={className} loading="lazy" decoding="async" />
+      </noscript>
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+import type { GalleryItem, PerformerCard, PhotoItem, PostCard, ProductItem, VideoItem } from '../../../common/api-types.js';
+import { formatMoney } from '../../../common/money.js';
+import LazyImage from './LazyImage.tsx';
+
+/** Cards of the catalogue listings: previews and price only (a locked item never names its full file). */
+
+const lockLabel = (access: string, price: number, symbol: string) =>
+  access === 'sale' ? `Buy ${formatMoney(price, symbol)}` : access === 'subscribers' ? 'Subscribers' : 'Locked';
+
+export function duration(seconds: number | null): string {
+  if (!seconds || seconds <= 0) return '';
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+export function VideoCardView({ item, symbol }: { item: VideoItem; symbol: string }) {
+  return (
+    <article className="card media-card" data-testid="video-card">
+      <a href={`/videos/${item._id}`} className="media-card__link">
+        <div className="media-card__thumb">
+          <LazyImage src={item.thumbnail ?? item.poster} alt={item.title} width={320} height={180} />
+          {item.duration ? <span className="media-card__badge media-card__badge--time">{duration(item.duration)}</span> : null}
+          {item.locked ? <span className="media-card__badge media-card__badge--lock">🔒 {lockLabel(item.access, item.price, symbol)}</span> : item.access === 'free' ? <span className="media-card__badge">Free</span> : null}
+        </div>
+        <h3 className="media-card__title">{item.title}</h3>
+      </a>
+      {item.performer ? <p className="media-card__meta"><a href={`/performers/${item.performer.username}`}>{item.performer.name}</a> · {item.stats.views} views</p> : null}
+    </article>
+  );
+}
+
+export function GalleryCardView({ item, symbol }: { item: GalleryItem; symbol: string }) {
+  return (
+    <article className="card media-card" data-testid="gallery-card">
+      <a href={`/galleries/${item._id}`} className="media-card__link">
+        <div className="media-card__thumb">
+          <LazyImage src={item.cover} alt={item.title} width={320} height={180} />
+          <span className="media-card__badge media-card__badge--time">{item.photoCount} photos</span>
+          {item.locked ? <span className="media-card__badge media-card__badge--lock">🔒 {lockLabel(item.access, item.price, symbol)}</span> : null}
+        </div>
+        <h3 className="media-card__title">{item.title}</h3>
+      </a>
+      {item.performer ? <p className="media-card__meta"><a href={`/performers/${item.performer.username}`}>{item.performer.name}</a></p> : null}
+    </article>
+  );
+}
+
+export function ProductCardView({ item, symbol }: { item: ProductItem; symbol: string }) {
+  return (
+    <article className="card media-card" data-testid="product-card">
+      <a href={`/products/${item._id}`} className="media-card__link">
+        <div className="media-card__thumb">
+          <LazyImage src={item.image} alt={item.name} width={320} height={180} />
+          <span className="media-card__badge">{item.type === 'digital' ? 'Digital' : 'Physical'}</span>
+        </div>
+        <h3 className="media-card__title">{item.name}</h3>
+      </a>
+      <p className="media-card__meta">{formatMoney(item.price, symbol)}{item.type === 'physical' && item.stock !== null ? ` · ${item.stock > 0 ? `${item.stock} in stock` : 'Sold out'}` : ''}</p>
+    </article>
+  );
+}
+
+export function PhotoCardView({ item, symbol }: { item: PhotoItem; symbol: string }) {
+  const body = (
+    <div className="media-card__thumb">
+      <LazyImage src={item.thumbnail} alt={item.title ?? 'Photo'} width={320} height={320} />
+      {item.locked ? <span className="media-card__badge media-card__badge--lock">🔒 {lockLabel(item.access, item.price, symbol)}</span> : null}
+    </div>
+  );
+  return (
+    <article className="card media-card media-card--photo" data-testid="photo-card">
+      {!item.locked && item.photo ? <a href={item.photo.url} target="_blank" rel="noopener">{body}</a> : item.galleryId ? <a href={`/galleries/${item.galleryId}`}>{body}</a> : body}
+    </article>
+  );
+}
+
+export function PostCardView({ item }: { item: PostCard }) {
+  return (
+    <article className="card media-card" data-testid="post-card">
+      <a href={`/posts/${item._id}`} className="media-card__link">
+        {item.image ? <div className="media-card__thumb"><LazyImage src={item.image} alt={item.title} width={320} height={180} /></div> : null}
+        <h3 className="media-card__title">{item.title}</h3>
+      </a>
+      {item.excerpt ? <p className="media-card__meta">{item.excerpt}</p> : null}
+      <p className="media-card__meta">{(item.publishedAt ?? item.createdAt).slice(0, 10)}</p>
+    </article>
+  );
+}
+
+export function PerformerCardItem({ item, symbol }: { item: PerformerCard; symbol: string }) {
+  return (
+    <article className="card performer-card" data-testid="performer-card">
+      <a href={`/performers/${item.username}`} className="performer-card__link">
+        <div className="performer-card__cover">{item.cover ? <LazyImage src={item.cover} alt="" width={400} height={100} /> : null}</div>
+        <LazyImage className="performer-card__avatar" src={item.avatar} alt={item.name} width={72} height={72} />
+        <h3 className="performer-card__name">{item.name}</h3>
+        <p className="performer-card__meta">@{item.username} · {item.videoCount} videos</p>
+        <p className="performer-card__price">{item.monthlyPrice > 0 ? `${formatMoney(item.monthlyPrice, symbol)} / month` : 'Free'}</p>
+      </a>
+    </article>
+  );
+}

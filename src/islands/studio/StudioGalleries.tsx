@@ -1,0 +1,100 @@
+import { useState, type FormEvent } from 'react';
+import { errorMessage, studioApi, upload, type StudioGallery } from '../../lib/api.js';
+import { toast } from '../../lib/stores/toast.js';
+import UploadProgress, { toMinor } from './UploadProgress.tsx';
+
+/** Performer studio: create galleries and upload photos to them (with a progress bar). */
+export default function StudioGalleries({ initial, currencySymbol }: { initial: { items: StudioGallery[]; total: number }; currencySymbol: string }) {
+  const [galleries, setGalleries] = useState(initial.items);
+  const [visibility, setVisibility] = useState('subscribers');
+  const [target, setTarget] = useState<string>(initial.items[0]?._id ?? '');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const el = event.currentTarget;
+    const data = new FormData(el);
+    const body: Record<string, unknown> = { title: String(data.get('title') ?? ''), description: String(data.get('description') ?? ''), visibility, status: 'active' };
+    if (visibility === 'sale') body.price = toMinor(String(data.get('price') ?? '')) ?? 0;
+    try {
+      const gallery = await studioApi.createGallery(body);
+      setGalleries((list) => [gallery, ...list]);
+      setTarget(gallery._id);
+      el.reset();
+      toast.success('Gallery created');
+    } catch (err) {
+      toast.error(errorMessage(err, 'Could not create the gallery'));
+    }
+  };
+
+  const uploadPhotos = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    const input = event.currentTarget.elements.namedItem('file') as HTMLInputElement;
+    const galleryId = target;
+    const files = [...(input.files ?? [])];
+    if (!target || files.length === 0) {
+      setError('Choose a gallery and at least one picture');
+      return;
+    }
+    const form = new FormData();
+    form.append('galleryId', target);
+    for (const f of files) form.append('file', f);
+    setProgress(0);
+    try {
+      const res = await upload<{ items: unknown[] }>('/performer/assets/photos/upload', form, { onProgress: setProgress });
+      setGalleries((list) => list.map((g) => (g._id === target ? { ...g, photoCount: g.photoCount + res.items.length } : g)));
+      toast.success(`${res.items.length} photo(s) uploaded, processing`);
+      input.value = '';
+    } catch (err) {
+      setProgress(null);
+      setError(errorMessage(err, 'Upload failed, please try again'));
+    }
+  };
+
+  return (
+    <div>
+      <form className="form studio-panel" onSubmit={create} data-testid="gallery-create-form">
+        <h2>New gallery</h2>
+        <div className="form__field"><label htmlFor="g-title">Title</label><input id="g-title" name="title" required maxLength={200} /></div>
+        <div className="form__field"><label htmlFor="g-desc">Description</label><textarea id="g-desc" name="description" rows={2} /></div>
+        <div className="form__field">
+          <label htmlFor="g-vis">Who can see it</label>
+          <select id="g-vis" value={visibility} onChange={(e) => setVisibility(e.target.value)}>
+            <option value="free">Everyone (free)</option><option value="subscribers">Subscribers</option><option value="sale">Buyers (sale)</option>
+          </select>
+        </div>
+        {visibility === 'sale' ? <div className="form__field"><label htmlFor="g-price">Price ({currencySymbol})</label><input id="g-price" name="price" inputMode="decimal" /></div> : null}
+        <div className="form__actions"><button className="btn btn--primary" type="submit">Create gallery</button></div>
+      </form>
+      <form className="form studio-panel" onSubmit={uploadPhotos} data-testid="photo-upload-form">
+        <h2>Upload photos</h2>
+        <div className="form__field">
+          <label htmlFor="ph-gallery">Gallery</label>
+          <select id="ph-gallery" value={target} onChange={(e) => setTarget(e.target.value)}>
+            {galleries.map((g) => <option key={g._id} value={g._id}>{g.title}</option>)}
+          </select>
+        </div>
+        <div className="form__field"><label htmlFor="ph-files">Pictures</label><input id="ph-files" name="file" type="file" accept="image/*" multiple /></div>
+        <UploadProgress fraction={progress} />
+        {error ? <p className="form__error" role="alert">{error}</p> : null}
+        <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={progress !== null && progress < 1}>Upload</button></div>
+      </form>
+      <table className="studio-table" data-testid="studio-galleries">
+        <thead><tr><th>Title</th><th>Access</th><th>Photos</th><th>Status</th><th></th></tr></thead>
+        <tbody>
+          {galleries.map((g) => (
+            <tr key={g._id}>
+              <td><a href={`/galleries/${g._id}`}>{g.title}</a></td><td>{g.visibility}</td><td>{g.photoCount}</td><td>{g.status}</td>
+              <td><button type="button" className="btn btn--link" onClick={async () => {
+                if (!window.confirm('Delete this gallery and its photos?')) return;
+                try { await studioApi.deleteGallery(g._id); setGalleries((l) => l.filter((x) => x._id !== g._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
+              }}>Delete</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { useState, type FormEvent } from 'react';
+import { errorMessage, studioApi, type StudioPost } from '../../lib/api.js';
+import { toast } from '../../lib/stores/toast.js';
+
+/** Performer studio: write posts (plain text; blank lines separate paragraphs). */
+export default function StudioPosts({ initial }: { initial: { items: StudioPost[]; total: number } }) {
+  const [posts, setPosts] = useState(initial.items);
+  const [saving, setSaving] = useState(false);
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const el = event.currentTarget;
+    const data = new FormData(el);
+    setSaving(true);
+    try {
+      const post = await studioApi.createPost({
+        title: String(data.get('title') ?? ''),
+        excerpt: String(data.get('excerpt') ?? ''),
+        content: String(data.get('content') ?? ''),
+        status: String(data.get('status') ?? 'published'),
+      });
+      setPosts((list) => [post, ...list]);
+      el.reset();
+      toast.success('Post saved');
+    } catch (err) {
+      toast.error(errorMessage(err, 'Could not save the post'));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <div>
+      <form className="form studio-panel" onSubmit={onSubmit} data-testid="post-form">
+        <h2>New post</h2>
+        <div className="form__field"><label htmlFor="po-title">Title</label><input id="po-title" name="title" required maxLength={200} /></div>
+        <div className="form__field"><label htmlFor="po-excerpt">Excerpt</label><input id="po-excerpt" name="excerpt" maxLength={500} /></div>
+        <div className="form__field"><label htmlFor="po-content">Text</label><textarea id="po-content" name="content" rows={8} required /></div>
+        <div className="form__field">
+          <label htmlFor="po-status">Status</label>
+          <select id="po-status" name="status" defaultValue="published"><option value="published">Published</option><option value="draft">Draft</option><option value="hidden">Hidden</option></select>
+        </div>
+        <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={saving}>Save post</button></div>
+      </form>
+      <table className="studio-table" data-testid="studio-posts">
+        <thead><tr><th>Title</th><th>Status</th><th>Date</th><th></th></tr></thead>
+        <tbody>
+          {posts.map((p) => (
+            <tr key={p._id}>
+              <td><a href={`/posts/${p._id}`}>{p.title}</a></td><td>{p.status}</td><td>{(p.publishedAt ?? p.createdAt).slice(0, 10)}</td>
+              <td><button type="button" className="btn btn--link" onClick={async () => {
+                if (!window.confirm('Delete this post?')) return;
+                try { await studioApi.deletePost(p._id); setPosts((l) => l.filter((x) => x._id !== p._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
+              }}>Delete</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from 'react';
+import type { ProductItem } from '../../../common/api-types.js';
+import { errorMessage, studioApi, upload } from '../../lib/api.js';
+import { toast } from '../../lib/stores/toast.js';
+import UploadProgress, { toMajor, toMinor } from './UploadProgress.tsx';
+
+/** Performer studio: products, physical (with stock) or digital (with the file buyers download). */
+export default function StudioProducts({ initial, currencySymbol }: { initial: { items: ProductItem[]; total: number }; currencySymbol: string }) {
+  const [products, setProducts] = useState(initial.items);
+  const [type, setType] = useState<'physical' | 'digital'>('physical');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setError(null);
+    const el = event.currentTarget;
+    const data = new FormData(el);
+    const price = toMinor(String(data.get('price') ?? ''));
+    if (!price || Number.isNaN(price)) return setError('Enter a price, e.g. 19.99');
+    const form = new FormData();
+    form.append('name', String(data.get('name') ?? ''));
+    form.append('description', String(data.get('description') ?? ''));
+    form.append('type', type);
+    form.append('price', String(price));
+    form.append('status', 'active');
+    if (type === 'physical') form.append('stock', String(data.get('stock') ?? '0') || '0');
+    const image = data.get('image');
+    if (image instanceof File && image.size > 0) form.append('image', image);
+    const file = data.get('file');
+    if (type === 'digital') {
+      if (!(file instanceof File) || file.size === 0) return setError('Choose the file buyers will download');
+      form.append('file', file);
+    }
+    setProgress(0);
+    try {
+      await upload('/performer/assets/products', form, { onProgress: setProgress });
+      const fresh = await studioApi.products({ limit: 50 });
+      setProducts(fresh.items);
+      el.reset();
+      toast.success('Product created');
+    } catch (err) {
+      setProgress(null);
+      setError(errorMessage(err, 'Could not create the product'));
+    }
+  };
+
+  return (
+    <div>
+      <form className="form studio-panel" onSubmit={onSubmit} data-testid="product-form">
+        <h2>New product</h2>
+        <div className="form__field"><label htmlFor="pr-name">Name</label><input id="pr-name" name="name" required maxLength={200} /></div>
+        <div className="form__field"><label htmlFor="pr-desc">Description</label><textarea id="pr-desc" name="description" rows={2} /></div>
+        <div className="form__field">
+          <label htmlFor="pr-type">Type</label>
+          <select id="pr-type" value={type} onChange={(e) => setType(e.target.value as typeof type)}><option value="physical">Physical (shipped)</option><option value="digital">Digital (download)</option></select>
+        </div>
+        <div className="form__field"><label htmlFor="pr-price">Price ({currencySymbol})</label><input id="pr-price" name="price" inputMode="decimal" required /></div>
+        {type === 'physical'
+          ? <div className="form__field"><label htmlFor="pr-stock">Stock</label><input id="pr-stock" name="stock" type="number" min={0} defaultValue={1} /></div>
+          : <div className="form__field"><label htmlFor="pr-file">File</label><input id="pr-file" name="file" type="file" /></div>}
+        <div className="form__field"><label htmlFor="pr-image">Picture</label><input id="pr-image" name="image" type="file" accept="image/*" /></div>
+        <UploadProgress fraction={progress} />
+        {error ? <p className="form__error" role="alert">{error}</p> : null}
+        <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={progress !== null && progress < 1}>Create product</button></div>
+      </form>
+      <table className="studio-table" data-testid="studio-products">
+        <thead><tr><th>Name</th><th>Type</th><th>Price</th><th>Stock</th><th>Status</th><th></th></tr></thead>
+        <tbody>
+          {products.map((p) => (
+            <tr key={p._id}>
+              <td><a href={`/products/${p._id}`}>{p.name}</a></td><td>{p.type}</td><td>{currencySymbol}{toMajor(p.price)}</td><td>{p.stock ?? '—'}</td><td>{p.status}</td>
+              <td><button type="button" className="btn btn--link" onClick={async () => {
+                if (!window.confirm('Delete this product?')) return;
+                try { await studioApi.deleteProduct(p._id); setProducts((l) => l.filter((x) => x._id !== p._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
+              }}>Delete</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState, type FormEvent } from 'react';
+import { ApiError, errorMessage, studioApi, type StudioProfile as Profile } from '../../lib/api.js';
+import { toast } from '../../lib/stores/toast.js';
+import { toMajor, toMinor } from './UploadProgress.tsx';
+
+/** Performer studio: bio, monthly and yearly subscription prices, blocked countries (PUT /performer/profile). */
+export default function StudioProfile({ initial, currencySymbol }: { initial: Profile; currencySymbol: string }) {
+  const [profile, setProfile] = useState(initial);
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const monthlyPrice = toMinor(String(data.get('monthlyPrice') ?? '')) ?? 0;
+    const yearlyPrice = toMinor(String(data.get('yearlyPrice') ?? '')) ?? 0;
+    if (Number.isNaN(monthlyPrice) || Number.isNaN(yearlyPrice)) {
+      setErrors({ monthlyPrice: 'Enter prices as numbers, e.g. 9.99' });
+      return;
+    }
+    const blockedCountries = String(data.get('blockedCountries') ?? '').split(/[\s,]+/).map((c) => c.trim().toUpperCase()).filter(Boolean);
+    setSaving(true);
+    setErrors({});
+    try {
+      const saved = await studioApi.updateProfile({ bio: String(data.get('bio') ?? ''), monthlyPrice, yearlyPrice, blockedCountries });
+      setProfile(saved);
+      toast.success('Profile updated');
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(err.fieldErrors());
+      toast.error(errorMessage(err, 'Could not save the profile'));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <form className="form studio-panel" onSubmit={onSubmit} data-testid="studio-profile-form">
+      <div className="form__field">
+        <label htmlFor="p-bio">Bio</label>
+        <textarea id="p-bio" name="bio" rows={4} maxLength={2000} defaultValue={profile.bio ?? ''} />
+        {errors.bio ? <p className="form__error">{errors.bio}</p> : null}
+      </div>
+      <div className="form__field">
+        <label htmlFor="p-monthly">Monthly price ({currencySymbol})</label>
+        <input id="p-monthly" name="monthlyPrice" inputMode="decimal" defaultValue={toMajor(profile.monthlyPrice)} data-testid="monthly-price" />
+        {errors.monthlyPrice ? <p className="form__error">{errors.monthlyPrice}</p> : null}
+      </div>
+      <div className="form__field">
+        <label htmlFor="p-yearly">Yearly price ({currencySymbol})</label>
+        <input id="p-yearly" name="yearlyPrice" inputMode="decimal" defaultValue={toMajor(profile.yearlyPrice)} data-testid="yearly-price" />
+        {errors.yearlyPrice ? <p className="form__error">{errors.yearlyPrice}</p> : null}
+      </div>
+      <div className="form__field">
+        <label htmlFor="p-blocked">Blocked countries</label>
+        <input id="p-blocked" name="blockedCountries" defaultValue={profile.blockedCountries.join(', ')} placeholder="US, DE" data-testid="blocked-countries" />
+        <p className="form__hint">Two-letter country codes, comma-separated. Visitors from these countries cannot see your profile or content.</p>
+        {errors.blockedCountries ? <p className="form__error">{errors.blockedCountries}</p> : null}
+      </div>
+      <div className="form__actions">
+        <button type="submit" className="btn btn--primary" disabled={saving} data-testid="studio-profile-submit">{saving ? 'Saving…' : 'Save'}</button>
+        <a href={`/performers/${profile.username}`}>View your public profile</a>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+import { map, type MapStore } from 'nanostores';
+import type { ListResult } from '../../../common/api-types.js';
+import { errorMessage, type ListQuery } from '../api.js';
+import { registerReset } from './reset.js';
+
+/**
+ * Listing state (SPEC §3: items, total, requesting, error, success) for videos, galleries, products, photos,
+ * posts and performers. Lists load (loading → success or failure, SPEC §4) and a separate load-more appends
+ * the next page (by cursor when the server gave one, else by offset), skipping items already present.
+ */
+export interface ListingState<T> {
+  items: T[];
+  total: number;
+  requesting: boolean;
+  error: string | null;
+  success: boolean;
+  nextCursor: string | null;
+}
+
+export type ListingFetcher<T> = (query: ListQuery) => Promise<ListResult<T>>;
+
+export interface Listing<T> {
+  store: MapStore<ListingState<T>>;
+  /** Loads the first page (replacing the items). */
+  load(): Promise<void>;
+  /** Appends the next page. */
+  loadMore(): Promise<void>;
+  hasMore(): boolean;
+}
+
+export const LOAD_ERROR = 'Could not load more items, please try again';
+
+const all = new Set<MapStore<ListingState<unknown>>>();
+
+export function emptyListing<T>(): ListingState<T> {
+  return { items: [], total: 0, requesting: false, error: null, success: false, nextCursor: null };
+}
+
+/** A listing over `fetcher` with a fixed query (filters, sort, page size); `initial` is the server-rendered first page. */
+export function createListing<T extends { _id: string }>(fetcher: ListingFetcher<T>, query: ListQuery, initial?: ListResult<T> | null): Listing<T> {
+  const store = map<ListingState<T>>(
+    initial ? { ...emptyListing<T>(), items: initial.items, total: initial.total, nextCursor: initial.nextCursor ?? null, success: true } : emptyListing<T>(),
+  );
+  all.add(store as unknown as MapStore<ListingState<unknown>>);
+
+  async function fetchPage(more: boolean): Promise<void> {
+    const s = store.get();
+    if (s.requesting) return;
+    store.setKey('requesting', true);
+    store.setKey('error', null);
+    try {
+      const page = await fetcher({ ...query, ...(more ? (s.nextCursor ? { cursor: s.nextCursor } : { offset: s.items.length }) : {}) });
+      const current = store.get();
+      const seen = new Set(current.items.map((i) => i._id));
+      const items = more ? [...current.items, ...page.items.filter((i) => !seen.has(i._id))] : page.items;
+      store.set({ items, total: page.total, nextCursor: page.nextCursor ?? null, requesting: false, error: null, success: true });
+    } catch (err) {
+      store.set({ ...store.get(), requesting: false, success: false, error: errorMessage(err, LOAD_ERROR) });
+    }
+  }
+
+  return {
+    store,
+    load: () => fetchPage(false),
+    loadMore: () => fetchPage(true),
+    hasMore: () => store.get().items.length < store.get().total,
+  };
+}
+
+registerReset('listings', () => {
+  for (const store of all) store.set(emptyListing());
+});

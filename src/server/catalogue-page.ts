@@ -1,0 +1,64 @@
+import sanitizeHtml from 'sanitize-html';
+import type { AstroGlobal } from 'astro';
+import { AppError } from '../../server/http/errors.js';
+import { catalogueDeps, type CatalogueDeps } from '../../server/catalogue/catalogue.service.js';
+import { isBlockedByPerformer } from '../../server/catalogue/catalogue.repository.js';
+import type { Viewer } from '../../server/access/access.service.js';
+
+/** Server-side helpers of the catalogue pages (never shipped to the browser). */
+
+/**
+ * Guest pages: shared caches may keep them 30 s, browsers revalidate (a visitor who logs in must not get the guest
+ * copy of the same URL from their own cache). `Vary: Cookie` keeps a shared cache from serving one session's page
+ * to another; the middleware makes every signed-in response `private, no-store` anyway.
+ */
+export const PUBLIC_CACHE = 'public, max-age=0, s-maxage=30, stale-while-revalidate=60';
+
+export function setPublicCache(Astro: AstroGlobal, value = PUBLIC_CACHE): void {
+  Astro.response.headers.set('cache-control', value);
+  Astro.response.headers.append('vary', 'Cookie');
+}
+
+export function pageDeps(Astro: AstroGlobal): { deps: CatalogueDeps; viewer: Viewer; country: string | null } {
+  const { ctx, user, country } = Astro.locals;
+  return { deps: catalogueDeps(ctx), viewer: user ? { id: user.id, role: user.role } : null, country: country ?? null };
+}
+
+/** Runs a service call; a 404 (or 403) AppError becomes `null` so the page can rewrite to /404. */
+export async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError && (err.statusCode === 404 || err.statusCode === 403)) return null;
+    throw err;
+  }
+}
+
+/** The visitor's country is blocked by this performer (their own performer and admins are never blocked). */
+export async function blockedFor(Astro: AstroGlobal, performerId: string): Promise<boolean> {
+  const { ctx, user, country } = Astro.locals;
+  if (user && (user.role === 'admin' || user.id === performerId)) return false;
+  return isBlockedByPerformer(ctx.db, performerId, country);
+}
+
+/** Stored post HTML, sanitised: formatting, links and images only; no scripts, styles, handlers or iframes. */
+export function sanitizePostHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img'],
+    allowedAttributes: { a: ['href', 'title', 'rel', 'target'], img: ['src', 'alt', 'width', 'height', 'loading'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https'] },
+    transformTags: {
+      a: sanitizeHtml.simpleTransform('a', { rel: 'nofollow noopener ugc' }),
+      img: sanitizeHtml.simpleTransform('img', { loading: 'lazy' }),
+    },
+  });
+}
+
+/** Plain text of an HTML fragment, shortened for a meta description. */
+export function plainText(html: string | null | undefined, max = 160): string {
+  const text = sanitizeHtml(html ?? '', { allowedTags: [], allowedAttributes: {} }).replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
+
+export const absolute = (Astro: AstroGlobal, path: string | null | undefined) => (path ? new URL(path, Astro.locals.ctx.config.publicUrl).href : undefined);

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createUser, type TestUser } from '../helpers/sessions.js';
+import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+
+/** Admin console journey: maintenance on and off, menus and footer, a coupon a fan then applies. */
+describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  let adminCtx: BrowserContext;
+  let guestCtx: BrowserContext;
+  let fanCtx: BrowserContext;
+  let page: Page;
+  let admin: TestUser;
+  let fan: TestUser;
+  let performer: TestUser;
+  const problems: string[] = [];
+
+  const hydrated = (p: Page, testId: string) =>
+    p.waitForFunction((id) => {
+      const el = document.querySelector(`[data-testid="${id}"]`)?.closest('astro-island');
+      return el !== null && el !== undefined && !el.hasAttribute('ssr');
+    }, testId, { timeout: 15_000 });
+
+  async function contextFor(user: TestUser | undefined) {
+    const ctx = await browser.newContext();
+    if (user) await ctx.addCookies([{ name: 'token', value: user.token, url: t.url }]);
+    return ctx;
+  }
+
+  async function saveSettings(fill: () => Promise<void>) {
+    await page.goto(`${t.url}/admin/settings`);
+    await hydrated(page, 'settings-form');
+    await fill();
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('settings-form-submit').click()]);
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { web: true });
+    admin = await createUser(t.ctx.db, 'admin');
+    fan = await createUser(t.ctx.db, 'user');
+    performer = await createUser(t.ctx.db, 'performer');
+    ({ browser, close: closeBrowser } = await launchBrowser());
+    adminCtx = await contextFor(admin);
+    guestCtx = await contextFor(undefined);
+    fanCtx = await contextFor(fan);
+    page = await adminCtx.newPage();
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(msg.text());
+    });
+    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser?.();
+    await t?.close();
+  });
+
+  it('admin pages answer 403 to fans and performers and send guests to login', async () => {
+    const pages = ['', '/settings', '/banners', '/categories', '/country-blocks', '/coupons', '/packages', '/users', '/performers', '/content', '/comments', '/payments', '/orders', '/earnings', '/audit'];
+    for (const p of pages.map((x) => `/admin${x}`)) {
+      for (const u of [fan, performer]) {
+        const res = await fetch(`${t.url}${p}`, { headers: { cookie: `token=${u.token}` }, redirect: 'manual' });
+        expect(res.status, `${u.role} ${p}`).toBe(403);
+      }
+      const guest = await fetch(`${t.url}${p}`, { redirect: 'manual' });
+      expect(guest.status).toBe(302);
+      expect(guest.headers.get('location')).toContain('/auth/login');
+      const ok = await fetch(`${t.url}${p}`, { headers: { cookie: `token=${admin.token}` }, redirect: 'manual' });
+      expect(ok.status, `admin ${p}`).toBe(200);
+    }
+  });
+
+  it('the dashboard renders its charts as inline SVG', async () => {
+    const res = await page.goto(`${t.url}/admin`);
+    expect(res?.status()).toBe(200);
+    expect(await page.locator('[data-testid="chart-signups"] svg path').count()).toBeGreaterThan(0);
+  });
+
+  it('turns maintenance on: guests get the maintenance layout (503), the admin keeps working', async () => {
+    await saveSettings(() => page.getByLabel('Maintenance mode').check());
+    expect(await page.getByTestId('maintenance-badge').count()).toBe(1);
+    const guest = await guestCtx.newPage();
+    const res = await guest.goto(`${t.url}/`);
+    expect(res?.status()).toBe(503);
+    expect(await guest.locator('body.layout-maintenance').count()).toBe(1);
+    await guest.screenshot({ path: screenshotPath('admin-maintenance-guest') });
+    const adminHome = await page.goto(`${t.url}/admin/coupons`);
+    expect(adminHome?.status()).toBe(200);
+    const audit = await t.ctx.db.selectFrom('auditLog').selectAll().where('action', '=', 'settings.update').where('actorId', '=', admin.id).execute();
+    expect(audit.length).toBeGreaterThan(0);
+    await guest.close();
+  });
+
+  it('edits the menu and footer (and turns maintenance off): the public page shows them', async () => {
+    const menus = [
+      { title: 'Home', path: '/', section: 'header' },
+      { title: 'Hot deals', path: '/performers', section: 'header' },
+      { title: 'Imprint', path: '/contact', section: 'footer' },
+    ];
+    await saveSettings(async () => {
+      await page.getByLabel('Maintenance mode').uncheck();
+      await page.getByLabel('Menus (JSON)').fill(JSON.stringify(menus));
+      await page.getByLabel('Footer content (HTML)').fill('<p>Run by the journey admin</p>');
+    });
+    const guest = await guestCtx.newPage();
+    const res = await guest.goto(`${t.url}/`);
+    expect(res?.status()).toBe(200);
+    expect(await guest.locator('header a', { hasText: 'Hot deals' }).count()).toBeGreaterThan(0);
+    expect(await guest.locator('footer a', { hasText: 'Imprint' }).count()).toBe(1);
+    expect(await guest.locator('footer', { hasText: 'Run by the journey admin' }).count()).toBe(1);
+    await guest.screenshot({ path: screenshotPath('admin-menu-footer-guest') });
+    await guest.close();
+  });
+
+  it('creates a coupon that a fan then applies', async () => {
+    await page.goto(`${t.url}/admin/coupons`);
+    await hydrated(page, 'coupon-form');
+    await page.getByLabel('Code').fill('journey20');
+    await page.getByLabel('Name').fill('Journey 20 %');
+    await page.getByLabel('Discount (basis points, 1000 = 10 %)').fill('2000');
+    await page.getByLabel('Number of uses').fill('10');
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('coupon-form-submit').click()]);
+    expect(await page.getByTestId('coupons-table').getByText('JOURNEY20').count()).toBe(1);
+    const row = await t.ctx.db.selectFrom('coupons').selectAll().where('code', '=', 'JOURNEY20').executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ valueBps: 2000, maxUses: 10, status: 'active' });
+
+    const fanPage = await fanCtx.newPage();
+    await fanPage.goto(`${t.url}/`);
+    const applied = await fanPage.evaluate(async () => {
+      const res = await fetch('/api/coupons/journey20/apply-coupon', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: 1000 }) });
+      return { status: res.status, body: await res.json() };
+    });
+    expect(applied.status).toBe(200);
+    expect(applied.body).toMatchObject({ coupon: { code: 'JOURNEY20' }, originalPrice: 1000, price: 800 });
+    await page.goto(`${t.url}/admin/audit`);
+    expect(await page.getByTestId('audit-table').getByText('coupon.create').count()).toBeGreaterThan(0);
+    await fanPage.close();
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { buildEngagement, type Engagement } from '../helpers/engagement-fixture.js';
+import { startInstance } from '../helpers/realtime-client.js';
+import type { TestUser } from '../helpers/sessions.js';
+
+/**
+ * Engagement journeys in chromium: two signed-in browsers on one video page; one comments and the other sees
+ * it appear without reload, deletes are reflected on both, a script payload stays text, likes update live,
+ * guests read and get a login prompt; the favourites and watch-later pages. With PostgreSQL and Redis, a
+ * browser on instance B sees a comment posted from a browser on instance A.
+ */
+
+const SCRIPT_PAYLOAD = '<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> bold <b>move</b>';
+
+interface Viewer {
+  context: BrowserContext;
+  page: Page;
+}
+
+function hydrated(page: Page, island: string) {
+  return page.waitForFunction(
+    (name) => [...document.querySelectorAll(`astro-island[component-url*="${name}"]`)].some((el) => !el.hasAttribute('ssr')),
+    island,
+    { timeout: 15_000 },
+  );
+}
+
+async function openViewer(browser: Browser, baseUrl: string, problems: string[], user?: TestUser): Promise<Viewer> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  if (user) await context.addCookies([{ name: 'token', value: user.token, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await context.newPage();
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) problems.push(`${user?.username ?? 'guest'}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
+  return { context, page };
+}
+
+/** Opens a video page and waits until comments are hydrated (and, for a user, the realtime connection is up). */
+async function openVideo(v: Viewer, baseUrl: string, videoId: string, signedIn: boolean) {
+  await v.page.goto(`${baseUrl}/videos/${videoId}`);
+  await v.page.getByTestId('comments').scrollIntoViewIfNeeded();
+  await hydrated(v.page, 'Comments');
+  if (signedIn) await expect.poll(() => v.page.getByTestId('realtime-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('connected');
+}
+
+const commentTexts = (page: Page) => page.getByTestId('comment-text').allTextContents();
+
+describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
+  let t: TestApp;
+  let e: Engagement;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  let alice: Viewer;
+  let bob: Viewer;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { web: true });
+    e = await buildEngagement(t.ctx);
+    ({ browser, close: closeBrowser } = await launchBrowser());
+    alice = await openViewer(browser, t.url, problems, e.fan);
+    bob = await openViewer(browser, t.url, problems, e.friend);
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser?.();
+    await t?.close();
+  });
+
+  it('two signed-in browsers on one video: a comment appears on the other without reload', async () => {
+    await openVideo(alice, t.url, e.video.id, true);
+    await openVideo(bob, t.url, e.video.id, true);
+    expect(await alice.page.getByTestId('comments-total').textContent()).toBe('0');
+    // Nothing in the page can read the session token.
+    expect(await bob.page.evaluate(() => document.cookie)).not.toContain('token=');
+
+    await bob.page.evaluate(() => ((window as unknown as { __marker: number }).__marker = 42));
+    await alice.page.getByTestId('comment-input').fill('Hello from Alice');
+    await alice.page.getByTestId('comment-submit').click();
+    await expect.poll(() => alice.page.getByTestId('toast').last().textContent()).toContain('Commented successfully');
+    await expect.poll(() => commentTexts(bob.page), { timeout: 10_000 }).toEqual(['Hello from Alice']);
+    expect(await bob.page.getByTestId('comments-total').textContent()).toBe('1');
+    expect(await alice.page.getByTestId('comments-total').textContent()).toBe('1');
+    // Same document: no reload happened.
+    expect(await bob.page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
+    await bob.page.screenshot({ path: screenshotPath('engagement-live-comment') });
+  }, 60_000);
+
+  it('a script payload is shown as text and never runs, live, after reload and in the server-rendered page', async () => {
+    await bob.page.getByTestId('comment-input').fill(SCRIPT_PAYLOAD);
+    await bob.page.getByTestId('comment-submit').click();
+    await expect.poll(() => commentTexts(alice.page), { timeout: 10_000 }).toEqual([SCRIPT_PAYLOAD, 'Hello from Alice']);
+    await expect.poll(() => commentTexts(bob.page)).toEqual([SCRIPT_PAYLOAD, 'Hello from Alice']);
+    for (const page of [alice.page, bob.page]) {
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.getByTestId('comments-list').locator('script').count()).toBe(0);
+      expect(await page.getByTestId('comments-list').locator('b').count()).toBe(0);
+    }
+    await alice.page.reload();
+    await alice.page.getByTestId('comments').scrollIntoViewIfNeeded();
+    await hydrated(alice.page, 'Comments');
+    await expect.poll(() => commentTexts(alice.page)).toEqual([SCRIPT_PAYLOAD, 'Hello from Alice']);
+    expect(await alice.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+    // The discussion page renders the first comments on the server: escaped there too.
+    const html = await (await fetch(`${t.url}/comments/video/${e.video.id}`)).text();
+    expect(html).not.toContain('<script>window.__pwned');
+    expect(html).toContain('&lt;script&gt;window.__pwned = 1&lt;/script&gt;');
+    await alice.page.goto(`${t.url}/comments/video/${e.video.id}`);
+    await hydrated(alice.page, 'Comments');
+    await expect.poll(() => commentTexts(alice.page)).toEqual([SCRIPT_PAYLOAD, 'Hello from Alice']);
+    expect(await alice.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  }, 60_000);
+
+  it('deletes are reflected in the other browser', async () => {
+    await openVideo(alice, t.url, e.video.id, true);
+    const own = alice.page.getByTestId('comment').filter({ hasText: 'Hello from Alice' });
+    // Alice may delete her comment, not Bob's.
+    expect(await alice.page.getByTestId('comment').filter({ hasText: 'bold' }).getByTestId('comment-delete').count()).toBe(0);
+    await own.getByTestId('comment-delete').click();
+    await expect.poll(() => alice.page.getByTestId('toast').last().textContent()).toContain('Removed successfully!');
+    await expect.poll(() => commentTexts(bob.page), { timeout: 10_000 }).toEqual([SCRIPT_PAYLOAD]);
+    expect(await bob.page.getByTestId('comments-total').textContent()).toBe('1');
+    expect(await alice.page.getByTestId('comments-total').textContent()).toBe('1');
+    const row = await t.ctx.db.selectFrom('videos').select('commentCount').where('id', '=', e.video.id).executeTakeFirstOrThrow();
+    expect(row.commentCount).toBe(1);
+  }, 60_000);
+
+  it('likes count up live in the other browser', async () => {
+    await openVideo(alice, t.url, e.video.id, true);
+    await hydrated(alice.page, 'ReactionButtons');
+    await hydrated(bob.page, 'ReactionButtons');
+    const before = Number(await bob.page.getByTestId('reaction-like-count').textContent());
+    await alice.page.getByTestId('reaction-like').click();
+    await expect.poll(() => alice.page.getByTestId('reaction-like').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => bob.page.getByTestId('reaction-like-count').textContent(), { timeout: 10_000 }).toBe(String(before + 1));
+    // Alice's state survives a reload (asked from /reactions/search).
+    await alice.page.reload();
+    await hydrated(alice.page, 'ReactionButtons');
+    await expect.poll(() => alice.page.getByTestId('reaction-like').getAttribute('aria-pressed')).toBe('true');
+  }, 60_000);
+
+  it('guests read the comments, get a login prompt, and have no realtime connection', async () => {
+    const guest = await openViewer(browser, t.url, problems);
+    await openVideo(guest, t.url, e.video.id, false);
+    await expect.poll(() => commentTexts(guest.page)).toEqual([SCRIPT_PAYLOAD]);
+    expect(await guest.page.getByTestId('comment-login-prompt').textContent()).toContain('Log in');
+    expect(await guest.page.getByTestId('comment-form').count()).toBe(0);
+    expect(await guest.page.getByTestId('realtime-status').count()).toBe(0);
+    await guest.context.close();
+  }, 60_000);
+
+  it('favourites and watch later: add on the video page, listed on the account pages, removed from there', async () => {
+    await openVideo(bob, t.url, e.video.id, true);
+    await hydrated(bob.page, 'ReactionButtons');
+    await bob.page.getByTestId('reaction-favourite').click();
+    await expect.poll(() => bob.page.getByTestId('reaction-favourite').getAttribute('aria-pressed')).toBe('true');
+    await bob.page.getByTestId('reaction-watch_later').click();
+    await expect.poll(() => bob.page.getByTestId('reaction-watch_later').getAttribute('aria-pressed')).toBe('true');
+
+    await bob.page.goto(`${t.url}/account/favourites`);
+    expect(await bob.page.getByTestId('reacted-item').count()).toBe(1);
+    expect(await bob.page.getByTestId('reacted-item').first().textContent()).toContain('Public video');
+    await bob.page.goto(`${t.url}/account/watch-later`);
+    expect(await bob.page.getByTestId('reacted-item').count()).toBe(1);
+    await hydrated(bob.page, 'ReactionButtons');
+    await bob.page.getByTestId('reaction-watch_later').click();
+    await expect.poll(() => bob.page.getByTestId('reaction-watch_later').getAttribute('aria-pressed')).toBe('false');
+    await bob.page.reload();
+    expect(await bob.page.getByTestId('reacted-empty').count()).toBe(1);
+    await bob.page.goto(`${t.url}/account/favourites?tab=galleries`);
+    expect(await bob.page.getByTestId('reacted-empty').count()).toBe(1);
+    // Guests are sent to log in.
+    const res = await fetch(`${t.url}/account/favourites`, { redirect: 'manual' });
+    expect(res.status).toBe(302);
+  }, 60_000);
+
+  it('logged no errors in any browser', () => {
+    expect(problems).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasChromium || !process.env.DATABASE_URL || !process.env.REDIS_URL)('engagement across two instances in chromium (PostgreSQL + Redis)', () => {
+  let a: TestApp;
+  let b: Awaited<ReturnType<typeof startInstance>>;
+  let e: Engagement;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    a = await startTestApp('postgres', { web: true, env: { REDIS_URL: process.env.REDIS_URL! } });
+    b = await startInstance(a, { web: true });
+    e = await buildEngagement(a.ctx);
+    ({ browser, close: closeBrowser } = await launchBrowser());
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser?.();
+    await b?.built.close();
+    await a?.close();
+  });
+
+  it('a comment posted from a browser on instance A appears in a browser on instance B', async () => {
+    const onA = await openViewer(browser, a.url, problems, e.fan);
+    const onB = await openViewer(browser, b.url, problems, e.friend);
+    await openVideo(onA, a.url, e.video.id, true);
+    await openVideo(onB, b.url, e.video.id, true);
+    await onA.page.getByTestId('comment-input').fill('Across instances');
+    await onA.page.getByTestId('comment-submit').click();
+    await expect.poll(() => commentTexts(onB.page), { timeout: 10_000 }).toEqual(['Across instances']);
+    await onA.page.getByTestId('comment').first().getByTestId('comment-delete').click();
+    await expect.poll(() => commentTexts(onB.page), { timeout: 10_000 }).toEqual([]);
+    expect(problems).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { buildMoneyWorld, ledger, type MoneyWorld } from '../helpers/money-fixture.js';
+
+/**
+ * The money journey in chromium: a fan subscribes through the sandbox payment page and the locked video opens;
+ * buys a product with a coupon through the cart and sees the order; the performer sees the earning and ships it.
+ */
+describe.skipIf(!hasChromium)('money journey in chromium', () => {
+  let t: TestApp;
+  let w: MoneyWorld;
+  let browser: Browser;
+  let closeBrowser: () => Promise<void>;
+  let fanContext: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+
+  const hydrated = (p: Page, island: string) =>
+    p.waitForFunction((name) => {
+      const el = document.querySelector(`astro-island[component-url*="${name}"]`);
+      return el !== null && !el.hasAttribute('ssr');
+    }, island, { timeout: 10_000 });
+
+  async function contextFor(token: string): Promise<BrowserContext> {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: 'token', value: token, url: t.url, httpOnly: true, sameSite: 'Lax' }]);
+    return context;
+  }
+  function watch(p: Page) {
+    p.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`${new URL(p.url()).pathname}: ${msg.text().slice(0, 160)} ${msg.location().url}`);
+    });
+    p.on('pageerror', (err) => problems.push(`${new URL(p.url()).pathname}: pageerror: ${err.message}`));
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { web: true });
+    w = await buildMoneyWorld(t.ctx);
+    ({ browser, close: closeBrowser } = await launchBrowser());
+    fanContext = await contextFor(w.fan.token);
+    page = await fanContext.newPage();
+    watch(page);
+  }, 60_000);
+  afterAll(async () => {
+    await closeBrowser?.();
+    await t?.close();
+  });
+
+  it('subscribes through the sandbox page, and the locked video opens', async () => {
+    await page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
+    expect(await page.getByTestId('lock-box').count()).toBe(1);
+
+    await page.goto(`${t.url}/performers/${w.perf.username}`);
+    await hydrated(page, 'SubscribeButton');
+    expect(await page.getByTestId('subscribe-monthly').textContent()).toContain('$10.00');
+    await page.getByTestId('subscribe-monthly').click();
+    await page.waitForURL('**/payments/sandbox/**');
+    expect(await page.getByTestId('sandbox-amount').textContent()).toBe('$10.00');
+    await hydrated(page, 'SandboxPay');
+    await page.screenshot({ path: screenshotPath('money-sandbox') });
+    await page.getByTestId('sandbox-approve').click();
+    await page.waitForURL('**/payments/result/**');
+    await expect.poll(() => page.getByTestId('payment-result').getAttribute('data-status')).toBe('success');
+
+    await page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
+    expect(await page.getByTestId('lock-box').count()).toBe(0);
+    const video = await page.request.get(`${t.url}/api/user/assets/videos/${w.videos.subsVideo.id}`);
+    expect((await video.json()).locked).toBe(false);
+
+    await page.goto(`${t.url}/account/subscriptions`);
+    await hydrated(page, 'SubscriptionsList');
+    expect(await page.getByTestId('subscription-row').getAttribute('data-live')).toBe('true');
+  }, 60_000);
+
+  it('buys a product with a coupon through the cart and sees the order', async () => {
+    await page.goto(`${t.url}/products/${w.products.mug.id}`);
+    await hydrated(page, 'AddToCartButton');
+    await page.getByTestId('add-to-cart').click();
+    await expect.poll(() => page.getByTestId('in-cart').count()).toBe(1);
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? 'null'))).toMatchObject({ total: 1, items: [{ _id: expect.any(String), quantity: 1 }] });
+
+    await page.goto(`${t.url}/cart`);
+    await hydrated(page, 'Cart');
+    await expect.poll(() => page.getByTestId('cart-subtotal').textContent()).toBe('$15.00');
+    await page.getByTestId('cart-quantity').fill('2');
+    await expect.poll(() => page.getByTestId('cart-subtotal').textContent()).toBe('$30.00');
+    expect(await page.getByTestId('cart-count').textContent()).toContain('2 items');
+    await page.getByTestId('cart-checkout').click();
+
+    await page.waitForURL('**/checkout');
+    await hydrated(page, 'Checkout');
+    await expect.poll(() => page.getByTestId('checkout-total').textContent()).toBe('$30.00');
+    await page.getByTestId('coupon-code').fill('NOPE');
+    await page.getByTestId('coupon-apply').click();
+    await expect.poll(() => page.locator('[data-testid="checkout-form"] [role="alert"]').count()).toBeGreaterThan(0);
+    await page.getByTestId('coupon-code').fill('WELCOME10');
+    await page.getByTestId('coupon-apply').click();
+    await expect.poll(() => page.getByTestId('checkout-total').textContent()).toBe('$27.00');
+    await page.getByTestId('shipping-address').fill('7 Journey Road, Testville 12345');
+    await page.getByTestId('checkout-submit').click();
+
+    await page.waitForURL('**/payments/sandbox/**');
+    expect(await page.getByTestId('sandbox-amount').textContent()).toBe('$27.00');
+    await hydrated(page, 'SandboxPay');
+    await page.getByTestId('sandbox-approve').click();
+    await page.waitForURL('**/payments/result/**');
+    await expect.poll(() => page.getByTestId('payment-result').getAttribute('data-status')).toBe('success');
+    // Paid: the cart is emptied.
+    await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? 'null')?.total)).toBe(0);
+
+    await page.getByTestId('payment-next').click();
+    await page.waitForURL('**/account/orders');
+    expect(await page.getByTestId('order-row').count()).toBe(1);
+    expect(await page.getByTestId('order-status').textContent()).toBe('paid');
+    await page.getByTestId('order-link').click();
+    await page.waitForURL('**/account/orders/**');
+    expect(await page.getByTestId('order-total').textContent()).toBe('$27.00');
+    expect(await page.getByTestId('order-item').count()).toBe(1);
+    const stock = await t.ctx.db.selectFrom('products').select('stock').where('id', '=', w.products.mug.id).executeTakeFirstOrThrow();
+    expect(stock.stock).toBe(3);
+
+    await page.goto(`${t.url}/account/transactions`);
+    expect(await page.getByTestId('transaction-row').count()).toBe(2);
+  }, 60_000);
+
+  it('the performer sees the earnings and ships the order', async () => {
+    const context = await contextFor(w.perf.token);
+    const studio = await context.newPage();
+    watch(studio);
+    await studio.goto(`${t.url}/studio/earnings`);
+    // Subscription 1000 and mug 2700 at the site's 20 %: 800 + 2160 net.
+    expect(await studio.getByTestId('earning-net').textContent()).toBe('$29.60');
+    expect(await studio.getByTestId('earning-gross').textContent()).toBe('$37.00');
+    expect(await studio.getByTestId('earning-row').count()).toBe(2);
+    expect(await studio.locator('[data-testid="earning-chart"] rect').count()).toBe(1);
+    await studio.screenshot({ path: screenshotPath('money-earnings'), fullPage: true });
+
+    await studio.goto(`${t.url}/studio/orders`);
+    await hydrated(studio, 'OrderDelivery');
+    await studio.getByTestId('delivery-status').selectOption('shipping');
+    await studio.getByTestId('tracking-code').fill('TRACK-42');
+    await studio.getByTestId('delivery-save').click();
+    await expect.poll(() => studio.getByTestId('toast').count()).toBeGreaterThan(0);
+    await context.close();
+
+    const order = await t.ctx.db.selectFrom('orders').select('id').where('buyerId', '=', w.fan.id).executeTakeFirstOrThrow();
+    await page.goto(`${t.url}/account/orders/${order.id}`);
+    expect(await page.getByTestId('order-delivery').textContent()).toBe('shipping');
+    expect(await page.getByTestId('order-tracking').textContent()).toBe('TRACK-42');
+
+    const l = await ledger(t.ctx.db);
+    expect(l.paid).toBe(3700);
+    expect(l.net + l.commission).toBe(3700);
+    // Ignored: the browser's log line for the coupon we typed wrong on purpose (404).
+    const ours = problems.filter((m) => !m.includes('/api/coupons/NOPE/apply-coupon'));
+    expect(ours).toEqual([]);
+  }, 60_000);
+});

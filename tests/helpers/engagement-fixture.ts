@@ -1,0 +1,40 @@
+import type { AppContext } from '../../server/context.js';
+import type { EngagementObjectType } from '../../common/api-types.js';
+import { makeGallery, makePost, makeProduct, makeVideo } from './factories.js';
+import { createUser, type TestUser } from './sessions.js';
+
+/**
+ * Objects to comment on and react to: a performer (star) with a public video, a draft video, a gallery, a
+ * product and a post; a second performer (other); viewers fan, friend, admin.
+ */
+export async function buildEngagement(ctx: Pick<AppContext, 'db' | 'storage'>) {
+  const { db } = ctx;
+  const star = await createUser(db, 'performer', { name: 'Star Performer' });
+  const other = await createUser(db, 'performer', { name: 'Other Performer' });
+  const fan = await createUser(db, 'user', { name: 'Fan One' });
+  const friend = await createUser(db, 'user', { name: 'Friend Two' });
+  const admin = await createUser(db, 'admin', { name: 'Site Admin' });
+  const video = await makeVideo(ctx, star.id, { title: 'Public video', access: 'free', withFiles: false });
+  const subsVideo = await makeVideo(ctx, star.id, { title: 'Subscribers video', access: 'subscribers', withFiles: false });
+  const draft = await makeVideo(ctx, star.id, { title: 'Draft video', status: 'draft', publishedAt: null, withFiles: false });
+  const gallery = await makeGallery(ctx, star.id, { title: 'Public gallery', photos: 1 });
+  const draftGallery = await makeGallery(ctx, star.id, { title: 'Draft gallery', status: 'draft', photos: 0 });
+  const product = await makeProduct(ctx, star.id, { name: 'Mug' });
+  const post = await makePost(ctx, { title: 'Hello post', performerId: star.id });
+  const otherVideo = await makeVideo(ctx, other.id, { title: 'Other video', access: 'free', withFiles: false });
+  const objects: Record<EngagementObjectType, string> = { video: video.id, gallery: gallery.id, product: product.id, post: post.id, performer: star.id };
+  return { star, other, fan, friend, admin, video, subsVideo, draft, gallery, draftGallery, product, post, otherVideo, objects };
+}
+
+export type Engagement = Awaited<ReturnType<typeof buildEngagement>>;
+
+/** `count` users with sessions, made in parallel batches. */
+export async function manyUsers(db: AppContext['db'], count: number): Promise<TestUser[]> {
+  const users: TestUser[] = [];
+  for (let i = 0; i < count; i += 25) {
+    users.push(...(await Promise.all(Array.from({ length: Math.min(25, count - i) }, () => createUser(db, 'user')))));
+  }
+  return users;
+}
+
+export const bearer = (u: { token: string }) => ({ authorization: `Bearer ${u.token}` });
