@@ -59,7 +59,7 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
     async (request) => {
       const { id } = request.params;
       if (id === request.user!.id) throw badRequest('You cannot suspend your own account');
-      return adminTx(db, request, async (trx, audit) => {
+      const result = await adminTx(db, request, async (trx, audit) => {
         const user = await trx.selectFrom('users').select(['id', 'role', 'status', 'username']).where('id', '=', id).executeTakeFirst();
         if (!user) throw notFound('User');
         if (user.role === 'admin') throw new AppError(400, 'ADMIN_ACCOUNT', 'An admin account cannot be suspended; demote it first');
@@ -69,6 +69,9 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
         await audit('user.suspend', 'user', id, { username: user.username, from: user.status, reason: request.body?.reason ?? null, sessionsRevoked: revoked });
         return { _id: id, status: 'suspended' as const, sessionsRevoked: revoked };
       });
+      // Its sessions ended in the transaction; its open realtime connections end now, after the commit.
+      ctx.realtime.disconnectUser(id);
+      return result;
     },
   );
 

@@ -51,6 +51,11 @@ export class RealtimeHub implements RealtimeEmitter {
     this.emit(objectRoom(objectType, objectId), event, payload);
   }
 
+  /** Drops every socket of a user, on every instance (the Redis adapter carries it): used when an account is suspended. */
+  disconnectUser(userId: string): void {
+    this.io?.in(userRoom(userId)).disconnectSockets(true);
+  }
+
   private emit<E extends ServerEvent>(room: string, event: E, payload: ServerPayload<E>): void {
     if (!this.io) return;
     // socket.io's typed emit wants the exact tuple of the event's parameters.

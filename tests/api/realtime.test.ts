@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createUser } from '../helpers/sessions.js';
 import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
 import { ask, collect, connectSocket, currentSchema, nextEvent, sleep, startInstance, type TestSocket } from '../helpers/realtime-client.js';
 import { MAX_WATCHED_OBJECTS } from '../../server/realtime/socket.js';
@@ -89,6 +90,17 @@ describe.each(engines)('realtime on %s', (engine) => {
     t.ctx.realtime.emitToUser(u!.id, 'notification/count', { count: 99 });
     await sleep(200);
     expect(seen).toEqual([]);
+  });
+
+  it('suspending an account drops its open sockets at once', async () => {
+    const [u] = await manyUsers(t.ctx.db, 1);
+    const admin = await createUser(t.ctx.db, 'admin');
+    const s = await open(t.url, { token: u!.token });
+    expect((await ask(s, 'auth/login', {})).ok).toBe(true);
+    const gone = new Promise<string>((resolve) => s.once('disconnect', (reason) => resolve(reason)));
+    const res = await t.api(`/admin/users/${u!.id}/suspend`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, json: {} });
+    expect(res.status).toBe(200);
+    expect(await gone).toBe('io server disconnect');
   });
 
   it('pushes comment/created, comment/updated and comment/deleted to the sockets watching the object (guests too)', async () => {
