@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
+import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
@@ -18,8 +19,9 @@ import type { ApiApp } from './http/types.js';
 import { SettingsService } from './settings/settings.service.js';
 import { GeoService } from './geo/geo.service.js';
 import { CaptchaService } from './captcha/captcha.service.js';
-import { LocalDiskStorage } from './media/storage.js';
+import { createStorage } from './media/storage.js';
 import { JobQueue } from './jobs/queue.js';
+import { scheduleOrphanSweep } from './media/orphans.js';
 import { registerMediaJobs } from './media/pipeline/processors.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
@@ -60,7 +62,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
   const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
   const auth = new AuthService({ db: database.db, config, settings, mailer, failures, logger });
-  const storage = new LocalDiskStorage(config.mediaDir);
+  const storage = await createStorage(config);
   const jobs = new JobQueue(database.db, config.pipeline.jobs, logger.child({ module: 'jobs' }));
   registerMediaJobs(jobs, { db: database.db, storage, logger: logger.child({ module: 'media' }), video: config.pipeline.video });
   const ctx: AppContext = {
@@ -140,6 +142,16 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     { prefix: config.apiBase },
   );
 
+  // Load balancers' health check: 200 when this instance can reach its database, 503 JSON when not.
+  app.get('/health', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await sql`select 1`.execute(database.db);
+      return { ok: true, engine: database.engine };
+    } catch {
+      return reply.code(503).send({ message: 'Database unavailable', code: 'UNAVAILABLE' });
+    }
+  });
+
   // 3. Media and the web front end.
   await app.register(publicMediaRoutes, { storage: ctx.storage });
   await app.register(protectedMediaRoutes, { ctx });
@@ -148,6 +160,11 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const realtime = await attachRealtime(app.server, ctx);
   // The worker runs in this process (JOBS_WORKER=0 turns it off, e.g. on web-only instances).
   if (config.pipeline.jobs.worker) jobs.start();
+  // Instances that run the worker also remove media files a crash left without a row (server/media/orphans.ts).
+  const stopOrphanSweep =
+    config.pipeline.jobs.worker && config.orphanFileAgeMs > 0 && config.env !== 'test'
+      ? scheduleOrphanSweep(database.db, storage, config.mediaDir, config.orphanFileAgeMs, logger)
+      : () => {};
 
   let closed = false;
   return {
@@ -157,6 +174,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     async close() {
       if (closed) return;
       closed = true;
+      stopOrphanSweep();
       await realtime.close();
       // The worker stops first: running jobs finish or are handed back, and their database connections are
       // released so draining requests never wait for a pool slot a job holds. Requests may still enqueue;

@@ -14,13 +14,21 @@ export interface AppConfig {
   socketPath: string;
   /** Address of the realtime endpoint when it is not this site's own origin (SOCKET_URL); empty: same origin. */
   socketUrl: string;
+  /** Serve the Astro pages and client assets (SERVE_WEB, default 1; 0 = API, media and socket.io only). */
+  serveWeb: boolean;
   databaseUrl: string | undefined;
+  /** PostgreSQL schema to work in (PG_SCHEMA; unset = the server's default search_path, normally `public`). */
+  pgSchema: string | undefined;
   sqliteFile: string;
   redisUrl: string | undefined;
   dataDir: string;
   mediaDir: string;
+  /** Where media bytes live: STORAGE_DRIVER=local (default, under MEDIA_DIR) or s3 (the S3_* variables; server/media/s3-storage.ts). */
+  storage: StorageConfig;
   /** Secret for signing media URLs and webhooks of the sandbox gateway. */
   appSecret: string;
+  /** Age after which a stored media file no `files` row names (or a `.part` temp file) is deleted (ORPHAN_FILE_AGE_MS, 1 h; 0 = never). */
+  orphanFileAgeMs: number;
   /** Lifetime of a signed URL of a protected media file, seconds (MEDIA_URL_TTL_SEC, default 600; see server/access/README.md). */
   mediaUrlTtlSec: number;
   /** Header carrying the client IP when a reverse proxy is trusted (e.g. x-forwarded-for); unset = socket address. */
@@ -79,12 +87,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     socketPath: env.SOCKET_PATH ?? '/socket.io',
     socketUrl: env.SOCKET_URL ?? '',
+    serveWeb: env.SERVE_WEB !== '0' && env.SERVE_WEB !== 'false',
     databaseUrl: env.DATABASE_URL || undefined,
+    pgSchema: env.PG_SCHEMA || undefined,
     sqliteFile: path.resolve(env.SQLITE_FILE ?? path.join(dataDir, 'site.db')),
     redisUrl: env.REDIS_URL || undefined,
     dataDir,
     mediaDir: path.resolve(env.MEDIA_DIR ?? path.join(dataDir, 'media')),
+    storage: parseStorage(env),
     appSecret: env.APP_SECRET ?? 'dev-only-secret-change-me',
+    orphanFileAgeMs: Number(env.ORPHAN_FILE_AGE_MS ?? 3_600_000),
     mediaUrlTtlSec: Number(env.MEDIA_URL_TTL_SEC ?? 600),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     countryHeader: env.COUNTRY_HEADER?.toLowerCase() || undefined,
@@ -112,6 +124,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error('APP_SECRET must be set in production');
   }
   return config;
+}
+
+export type StorageConfig =
+  | { driver: 'local' }
+  | {
+      driver: 's3';
+      /** S3_BUCKET (required). */
+      bucket: string;
+      /** S3_REGION (else AWS_REGION, else us-east-1). */
+      region: string;
+      /** S3_ENDPOINT: an S3-compatible server (MinIO, R2, Ceph …); unset = AWS. */
+      endpoint: string | undefined;
+      /** S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY; unset = the AWS SDK's default credential chain. */
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      /** S3_FORCE_PATH_STYLE=1: `endpoint/bucket/key` addressing (most self-hosted servers). */
+      forcePathStyle: boolean;
+      /** S3_PREFIX: prepended to every key, e.g. `site-a/`. */
+      prefix: string;
+    };
+
+function parseStorage(env: NodeJS.ProcessEnv): StorageConfig {
+  const driver = env.STORAGE_DRIVER || 'local';
+  if (driver === 'local') return { driver };
+  if (driver !== 's3') throw new Error(`STORAGE_DRIVER must be "local" or "s3", got "${driver}"`);
+  if (!env.S3_BUCKET) throw new Error('STORAGE_DRIVER=s3 needs S3_BUCKET');
+  if (!env.S3_ACCESS_KEY_ID !== !env.S3_SECRET_ACCESS_KEY) throw new Error('Set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither');
+  return {
+    driver,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+    endpoint: env.S3_ENDPOINT || undefined,
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
+    prefix: env.S3_PREFIX ?? '',
+  };
 }
 
 function parseLimit(raw: string | undefined, fallback: string, name: string): Limit {

@@ -11,14 +11,14 @@ import { buildApp } from './app.js';
 async function main() {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
-  const applied = await migrateToLatest(database.db);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
+  const applied = await migrateToLatest(database.db, { schema: config.pgSchema });
   if (applied.length) logger.info({ applied }, 'migrations applied');
   if (process.argv.includes('--seed-demo')) {
     const { seedDemo } = await import('./seed/seed.js');
     await seedDemo({ db: database.db, config, logger });
   }
-  const built = await buildApp({ config, database, logger });
+  const built = await buildApp({ config, database, logger, web: config.serveWeb });
   await built.app.listen({ host: config.host, port: config.port });
   logger.info({ url: config.publicUrl, engine: database.engine }, 'site is up');
 

@@ -8,7 +8,9 @@ import { findPayment } from '../payments/payments.repository.js';
 import { createMoney, type Money } from '../payments/money.js';
 import { applyGatewayEvent } from '../payments/settlement.service.js';
 import { GatewayError } from '../payments/gateway.js';
-import { listOrders } from '../orders/orders.repository.js';
+import { findOrder, listOrders } from '../orders/orders.repository.js';
+import { updateOrderDelivery } from '../orders/orders.service.js';
+import { updateOrderBody } from '../payments/money.schemas.js';
 import { adminTx, errors } from './admin.http.js';
 import { earningRows, earningsByPerformer, listPayouts, payoutView, searchPayments, withPayouts } from './admin.repository.js';
 import { earningRowsQuery, earningsQuery, idParams, orderListQuery, paymentListQuery, payoutBody, payoutListQuery } from './admin.schemas.js';
@@ -113,6 +115,31 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
       total,
     };
   });
+
+  app.put(
+    '/admin/orders/:id/delivery',
+    {
+      schema: {
+        tags,
+        summary: "Set a paid order's delivery status and/or tracking code (as its performer can), with an audit entry",
+        params: idParams,
+        body: updateOrderBody,
+        response: { 200: orderSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const o = await adminTx(db, request, async (trx, audit) => {
+        await updateOrderDelivery(trx, request.user!, id, request.body);
+        await audit('order.delivery', 'order', id, { ...request.body });
+        return (await findOrder(trx, id))!;
+      });
+      return {
+        _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyerId: o.buyerId, performerId: o.performerId, status: o.status, deliveryStatus: o.deliveryStatus,
+        totalPrice: o.totalPrice, trackingCode: o.trackingCode, createdAt: o.createdAt,
+      };
+    },
+  );
 
   app.get('/admin/earnings', { schema: { tags, summary: 'Earnings summed per performer: gross, commission, net, paid and still owed', querystring: earningsQuery, response: { 200: listSchema(performerEarningsSchema), ...errors } } }, async (request) =>
     earningsByPerformer(db, { ...request.query, unpaidOnly: request.query.unpaidOnly === '1' }),

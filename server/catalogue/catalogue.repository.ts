@@ -100,6 +100,8 @@ export interface SortSpec {
 export function checkCursor(cursor: Cursor | undefined, sort: SortSpec): Cursor | undefined {
   if (!cursor) return undefined;
   if (typeof cursor.v !== sort.kind || !/^[A-Za-z0-9_.-]{1,100}$/.test(cursor.id)) throw badRequest('Invalid cursor');
+  // Every numeric sort column is a 32-bit `integer`: PostgreSQL refuses a fraction or a larger number as a 500.
+  if (typeof cursor.v === 'number' && !(Number.isInteger(cursor.v) && Math.abs(cursor.v) <= 2_147_483_647)) throw badRequest('Invalid cursor');
   return cursor;
 }
 

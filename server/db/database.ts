@@ -74,6 +74,9 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   });
   // An idle client losing its server (PostgreSQL restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // A client checked out when the connection drops emits 'error' too (its query also rejects, which the request
+  // answers as 503): without a listener Node treats it as unhandled and the process dies. The pool discards it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
   return {
     db,

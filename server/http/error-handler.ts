@@ -39,6 +39,12 @@ export function installErrorHandler(app: FastifyInstance, opts: { jsonNotFound?:
       // Fastify's own client errors: bad JSON, body too large, unsupported media type, rate limit...
       return reply.status(status).send({ message: err.message, code: err.code ?? 'BAD_REQUEST' });
     }
+    if (isDatabaseUnavailable(err)) {
+      // The database is down or restarting: say so (the pool reconnects by itself once it is back).
+      request.log.warn({ err: err.message }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return reply.status(503).send({ message: 'Service temporarily unavailable, please retry', code: 'UNAVAILABLE' });
+    }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ message: 'Internal server error', code: 'INTERNAL' });
   });
@@ -47,4 +53,15 @@ export function installErrorHandler(app: FastifyInstance, opts: { jsonNotFound?:
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({ message: `Route ${request.method} ${request.url.split('?')[0]} not found`, code: 'NOT_FOUND' });
   });
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** A lost or refused PostgreSQL connection (server restarting, network cut), as opposed to a bug. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  if (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) return true;
+  const msg = typeof e.message === 'string' ? e.message : '';
+  return /^Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(msg);
 }

@@ -25,7 +25,9 @@ export function decodeCursor(raw: string | undefined): Cursor | undefined {
     const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
     if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[1] === 'string') {
       const v = parsed[0];
-      if (v === null || typeof v === 'string' || typeof v === 'number') return { v, id: parsed[1] };
+      // No NUL: PostgreSQL refuses it in text (a 500), and the NUL guard cannot see inside a cursor.
+      const hasNul = (typeof v === 'string' && v.includes('\u0000')) || parsed[1].includes('\u0000');
+      if (!hasNul && (v === null || typeof v === 'string' || typeof v === 'number')) return { v, id: parsed[1] };
     }
   } catch {
     // fall through to the error below

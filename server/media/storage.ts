@@ -4,15 +4,17 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import type { StorageConfig } from '../config.js';
 
 /**
  * Where media bytes live. Keys are relative paths like `public/avatars/<id>.webp` or `private/videos/<id>.mp4`:
  * `public/` keys may be served to anyone, `private/` keys only through signed URLs.
  *
- * Drivers: `LocalDiskStorage` (below, the default, under MEDIA_DIR). An S3-compatible driver is NOT written
- * yet; it would implement the same five methods (put = multipart upload from the stream, read = ranged GET,
- * stat = HEAD, delete = DELETE, localPath = undefined, so ffmpeg and sharp work on a temporary download:
- * see server/media/pipeline/local-file.ts) and be chosen in server/app.ts when e.g. S3_BUCKET is set.
+ * Drivers: `LocalDiskStorage` (below, the default, under MEDIA_DIR) and `S3Storage` (./s3-storage.ts,
+ * STORAGE_DRIVER=s3: put = multipart upload from the stream, read = ranged GET, stat = HEAD, delete = DELETE,
+ * localPath = undefined, so ffmpeg and sharp work on a temporary download: see server/media/pipeline/local-file.ts).
+ * `createStorage` (bottom) picks one from the config. Missing keys look the same in both: `stat` answers null,
+ * `read` errors its stream with code ENOENT, `delete` does nothing.
  */
 export interface Storage {
   put(key: string, body: Buffer | Readable): Promise<{ size: number }>;
@@ -79,4 +81,11 @@ export function publicMediaUrl(storageKey: string | null | undefined): string | 
   if (/^https?:\/\//.test(storageKey) || storageKey.startsWith('/')) return storageKey;
   if (!storageKey.startsWith('public/')) return null;
   return `/media/${storageKey}`;
+}
+
+/** The configured driver. The S3 SDK is loaded only when STORAGE_DRIVER=s3. */
+export async function createStorage(config: { mediaDir: string; storage: StorageConfig }): Promise<Storage> {
+  if (config.storage.driver === 'local') return new LocalDiskStorage(config.mediaDir);
+  const { S3Storage } = await import('./s3-storage.js');
+  return new S3Storage(config.storage);
 }

@@ -15,9 +15,9 @@ async function main() {
   const logger = pino({ level: config.logLevel });
   const arg = process.argv.find((a) => a.startsWith('--older-than='));
   const olderThanSec = arg ? Number(arg.slice('--older-than='.length)) : 60;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, { schema: config.pgSchema });
     const settings = new SettingsService(database.db, config.settingsCacheMs);
     const money = createMoney({ db: database.db, config, settings, logger });
     const report = await reconcilePending(money, { olderThanSec });

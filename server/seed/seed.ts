@@ -25,7 +25,7 @@ import type {
   VideosTable,
 } from '../db/schema.js';
 import { hashPassword } from '../auth/password.js';
-import { LocalDiskStorage, type Storage } from '../media/storage.js';
+import { createStorage, type Storage } from '../media/storage.js';
 import { generateTestVideo, extractPoster, makeTeaser, resolveFfmpeg, type TestPattern } from '../media/ffmpeg.js';
 import { initialsOf, makeThumbnail, renderArt, seededRandom, type ImageResult } from '../media/images.js';
 
@@ -386,7 +386,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   }
 
   const password = opts.password ?? (process.env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD);
-  const storage = opts.storage ?? new LocalDiskStorage(config.mediaDir);
+  const storage = opts.storage ?? (await createStorage(config));
   const ffmpeg = await resolveFfmpeg();
   logger.info({ scale, ffmpeg: ffmpeg.path, mediaDir: config.mediaDir }, 'seeding demo data');
 

@@ -279,19 +279,86 @@ export const studioApi = {
   updateProfile: (body: Partial<Pick<StudioProfile, 'bio' | 'monthlyPrice' | 'yearlyPrice' | 'blockedCountries'>>) =>
     apiFetch<StudioProfile>('/performer/profile', { method: 'PUT', body: { ...body } }),
   videos: (q: ListQuery = {}) => apiFetch<ListResult<StudioVideo>>('/performer/assets/videos/search', { query: q }),
-  updateVideo: (id: string, body: Record<string, unknown>) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'PUT', body }),
+  /** `PUT /performer/assets/videos/{id}`: only the fields sent change (price in minor units, `scheduledAt` null clears). */
+  updateVideo: (id: string, body: VideoChanges) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
   deleteVideo: (id: string) => apiFetch<void>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   retryVideo: (id: string) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}/retry`, { method: 'POST' }),
   videoProcessing: (id: string) => apiFetch<ProcessingState>(`/performer/assets/videos/${encodeURIComponent(id)}/processing`),
   galleries: (q: ListQuery = {}) => apiFetch<ListResult<StudioGallery>>('/performer/assets/galleries/search', { query: q }),
   createGallery: (body: Record<string, unknown>) => apiFetch<StudioGallery>('/performer/assets/galleries', { method: 'POST', body }),
+  updateGallery: (id: string, body: GalleryChanges) => apiFetch<StudioGallery>(`/performer/assets/galleries/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
+  updatePhoto: (id: string, body: { title?: string | null; position?: number; status?: ContentStatus }) =>
+    apiFetch<unknown>(`/performer/assets/photos/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
   deleteGallery: (id: string) => apiFetch<void>(`/performer/assets/galleries/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   products: (q: ListQuery = {}) => apiFetch<ListResult<ProductItem>>('/performer/assets/products/search', { query: q }),
+  /** Fields only, as JSON (a new picture or file goes through `upload` with method PUT). */
+  updateProduct: (id: string, body: ProductChanges) => apiFetch<StudioProduct>(`/performer/assets/products/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
   deleteProduct: (id: string) => apiFetch<void>(`/performer/assets/products/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   posts: (q: ListQuery = {}) => apiFetch<ListResult<StudioPost>>('/performer/assets/posts/search', { query: q }),
   createPost: (body: Record<string, unknown>) => apiFetch<StudioPost>('/performer/assets/posts', { method: 'POST', body }),
+  updatePost: (id: string, body: PostChanges) => apiFetch<StudioPost>(`/performer/assets/posts/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
   deletePost: (id: string) => apiFetch<void>(`/performer/assets/posts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
 };
+
+export type Visibility = 'free' | 'subscribers' | 'sale';
+export type ContentStatus = 'active' | 'inactive' | 'draft';
+/** The editable fields of `PUT /performer/assets/videos/{id}`; what is left out keeps its value. */
+export interface VideoChanges {
+  title?: string;
+  description?: string | null;
+  visibility?: Visibility;
+  /** Minor units; required above 0 for a sale. */
+  price?: number;
+  tags?: string[] | string;
+  categoryIds?: string[];
+  /** ISO-8601; a future date publishes then; null publishes now. */
+  scheduledAt?: string | null;
+  status?: ContentStatus;
+}
+export interface GalleryChanges {
+  title?: string;
+  description?: string | null;
+  visibility?: Visibility;
+  price?: number;
+  tags?: string[] | string;
+  categoryIds?: string[];
+  status?: ContentStatus;
+}
+export interface ProductChanges {
+  name?: string;
+  description?: string | null;
+  price?: number;
+  stock?: number;
+  tags?: string[] | string;
+  categoryIds?: string[];
+  status?: ContentStatus;
+}
+export interface PostChanges {
+  title?: string;
+  excerpt?: string | null;
+  /** Plain text; blank lines separate paragraphs. */
+  content?: string;
+  status?: 'draft' | 'published' | 'hidden';
+  publishedAt?: string | null;
+}
+/** `PUT /performer/assets/products/{id}` answers the studio's view of the product. */
+export interface StudioProduct {
+  _id: string;
+  name: string;
+  slug: string;
+  description: string | null;
+  type: 'physical' | 'digital';
+  price: number;
+  stock: number | null;
+  tags: string[];
+  categoryIds: string[];
+  status: string;
+  imageUrl: string | null;
+  imageStatus: 'none' | 'processing' | 'ready' | 'failed';
+  digitalFile: { name: string | null; size: number; mime: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
 
 export interface StudioProfile {
   _id: string;
@@ -336,8 +403,10 @@ export interface StudioGallery {
   _id: string;
   title: string;
   slug: string;
+  description?: string | null;
   visibility: 'free' | 'subscribers' | 'sale';
   price: number;
+  tags?: string[];
   status: string;
   photoCount: number;
   createdAt: string;
@@ -347,6 +416,8 @@ export interface StudioPost {
   title: string;
   slug: string;
   excerpt: string | null;
+  /** Stored HTML (escaped paragraphs). */
+  content?: string;
   status: 'draft' | 'published' | 'hidden';
   publishedAt: string | null;
   createdAt: string;

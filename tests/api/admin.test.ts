@@ -67,6 +67,38 @@ describe.each(engines)('admin console API on %s', (engine) => {
     return id;
   }
 
+  /** Inserts a paid payment (no earnings) with one order of the performer's; returns the order id. */
+  async function paidOrder(status: 'paid' | 'pending' = 'paid') {
+    const paymentId = newId();
+    const id = newId();
+    const now = nowIso();
+    await t.ctx.db
+      .insertInto('payments')
+      .values({ id: paymentId, userId: fan.id, performerId: performer.id, type: 'products', status: status === 'paid' ? 'success' : 'pending', gateway: 'sandbox', gatewayRef: null, targetId: null, originalPrice: 1500, amount: 1500, currency: 'USD', createdAt: now, updatedAt: now, paidAt: status === 'paid' ? now : null })
+      .execute();
+    await t.ctx.db
+      .insertInto('orders')
+      .values({ id, orderNumber: `ORD-${id.slice(-8)}`, paymentId, buyerId: fan.id, performerId: performer.id, status, deliveryStatus: 'created', shippingAddress: '1 Test Road', trackingCode: null, totalPrice: 1500, createdAt: now, updatedAt: now })
+      .execute();
+    return id;
+  }
+
+  it('PUT /admin/orders/{id}/delivery updates a paid order with an audit entry; an unpaid one is 409 and changes nothing', async () => {
+    const order = await paidOrder();
+    const before = await auditCount('order.delivery');
+    const res = await call(admin, 'PUT', `/admin/orders/${order}/delivery`, { json: { deliveryStatus: 'shipping', trackingCode: 'ADM-1' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ _id: order, deliveryStatus: 'shipping', trackingCode: 'ADM-1', status: 'paid' });
+    expect(await auditCount('order.delivery')).toBe(before + 1);
+    const pending = await paidOrder('pending');
+    expect((await call(admin, 'PUT', `/admin/orders/${pending}/delivery`, { json: { deliveryStatus: 'delivered' } })).status).toBe(409);
+    expect((await call(admin, 'PUT', `/admin/orders/${order}/delivery`, { json: {} })).status).toBe(400);
+    expect((await call(admin, 'PUT', `/admin/orders/nope/delivery`, { json: { trackingCode: 'x' } })).status).toBe(404);
+    expect(await auditCount('order.delivery')).toBe(before + 1);
+    const row = await t.ctx.db.selectFrom('orders').select(['deliveryStatus']).where('id', '=', pending).executeTakeFirstOrThrow();
+    expect(row.deliveryStatus).toBe('created');
+  });
+
   it('enforces the admin role on EVERY admin route: guest 401, fan 403, performer 403, admin 2xx', async () => {
     const routes = adminRouteTable.get(t.ctx)!;
     expect(routes.length).toBeGreaterThan(30);
@@ -93,6 +125,7 @@ describe.each(engines)('admin console API on %s', (engine) => {
       .values({ id: commentId, objectType: 'video', objectId: video.id, userId: fan.id, content: 'rude', imageFileId: null, createdAt: nowIso(), updatedAt: nowIso() })
       .execute();
     const image = await png();
+    const order = await paidOrder();
 
     const samples: Record<string, Sample> = {
       'GET /admin/settings': { path: '/admin/settings' },
@@ -132,6 +165,7 @@ describe.each(engines)('admin console API on %s', (engine) => {
       'GET /admin/payments': { path: '/admin/payments?status=success' },
       'POST /admin/payments/:id/refund': { path: `/admin/payments/${refundable}/refund` },
       'GET /admin/orders': { path: '/admin/orders' },
+      'PUT /admin/orders/:id/delivery': { path: `/admin/orders/${order}/delivery`, json: { deliveryStatus: 'processing' } },
       'GET /admin/earnings': { path: '/admin/earnings' },
       'GET /admin/earnings/search': { path: `/admin/earnings/search?performerId=${owed.id}` },
       'GET /admin/payouts': { path: '/admin/payouts' },

@@ -31,7 +31,7 @@ const WORDS = ['sunset', 'morning', 'studio', 'yoga', 'dance', 'cooking', 'trave
 
 export async function generateLargeCatalogue(db: Kysely<Database>, opts: GenerateOptions): Promise<Generated> {
   const started = Date.now();
-  const batch = opts.batch ?? 500;
+  const batch = opts.batch ?? 1000;
   const big = Math.min(opts.bigPerformerVideos ?? 1000, opts.videos);
   const base = Date.parse('2024-01-01T00:00:00Z');
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -101,9 +101,13 @@ export async function generateLargeCatalogue(db: Kysely<Database>, opts: Generat
       }
       await trx.insertInto('videos').values(rows).execute();
     }
-    for (let i = 0; i < tags.length; i += batch * 2) await trx.insertInto('contentTags').values(tags.slice(i, i + batch * 2)).execute();
-    // Denormalised counters the profile shows.
-    for (const [id, n] of counts) if (n > 1 || id === ids[0]) await trx.updateTable('performers').set({ videoCount: n }).where('id', '=', id).execute();
+    for (let i = 0; i < tags.length; i += batch * 5) await trx.insertInto('contentTags').values(tags.slice(i, i + batch * 5)).execute();
+    // Denormalised counters the profile shows: one statement per distinct count (a handful), not one per performer.
+    const byCount = new Map<number, string[]>();
+    for (const [id, n] of counts) byCount.set(n, [...(byCount.get(n) ?? []), id]);
+    for (const [n, list] of byCount) {
+      for (let i = 0; i < list.length; i += 5000) await trx.updateTable('performers').set({ videoCount: n }).where('id', 'in', list.slice(i, i + 5000)).execute();
+    }
   });
 
   return {

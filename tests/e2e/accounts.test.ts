@@ -107,6 +107,7 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
   it('updates the profile and the avatar, and changes the password', async () => {
     await page.goto(`${t.url}/account/profile`);
     await hydrated('ProfileForm');
+    await page.screenshot({ path: screenshotPath('account-profile'), fullPage: true });
     await page.getByLabel('Bio').fill('Here for the journey');
     await page.getByTestId('profile-submit').click();
     await expect.poll(() => page.getByTestId('toast').last().textContent()).toContain('updated');

@@ -3,8 +3,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { newId, nowIso } from '../../server/db/ids.js';
 
-/** Admin console journey: maintenance on and off, menus and footer, a coupon a fan then applies. */
+/**
+ * Admin console journey: maintenance on and off, menus and footer, a coupon a fan then applies; editing a banner,
+ * a category and a package in place, and an order's delivery.
+ */
 describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
   let t: TestApp;
   let browser: Browser;
@@ -76,6 +80,7 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
     const res = await page.goto(`${t.url}/admin`);
     expect(res?.status()).toBe(200);
     expect(await page.locator('[data-testid="chart-signups"] svg path').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath('admin-dashboard'), fullPage: true });
   });
 
   it('turns maintenance on: guests get the maintenance layout (503), the admin keeps working', async () => {
@@ -137,6 +142,63 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
     await page.goto(`${t.url}/admin/audit`);
     expect(await page.getByTestId('audit-table').getByText('coupon.create').count()).toBeGreaterThan(0);
     await fanPage.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('edits a banner, a category and a package in place, and updates an order\'s delivery', async () => {
+    const create = async (path: string, json: unknown) => (await t.api(path, { method: 'POST', headers: admin.headers, json })).body._id as string;
+    const banner = await create('/admin/banners', { title: 'Spring sale', link: '/performers' });
+    const category = await create('/admin/categories', { name: 'Yoga', group: 'video' });
+    const pkg = await create('/admin/packages', { name: 'Monthly plus', type: 'monthly', price: 999, durationDays: 30 });
+    const paymentId = newId();
+    const orderId = newId();
+    const now = nowIso();
+    await t.ctx.db
+      .insertInto('payments')
+      .values({ id: paymentId, userId: fan.id, performerId: performer.id, type: 'products', status: 'success', gateway: 'sandbox', gatewayRef: null, targetId: null, originalPrice: 1500, amount: 1500, currency: 'USD', createdAt: now, updatedAt: now, paidAt: now })
+      .execute();
+    await t.ctx.db
+      .insertInto('orders')
+      .values({ id: orderId, orderNumber: 'ORD-JOURNEY', paymentId, buyerId: fan.id, performerId: performer.id, status: 'paid', deliveryStatus: 'created', shippingAddress: '1 Road', trackingCode: null, totalPrice: 1500, createdAt: now, updatedAt: now })
+      .execute();
+
+    async function editIn(path: string, details: string, formId: string, fill: (form: ReturnType<Page['getByTestId']>) => Promise<void>) {
+      await page.goto(`${t.url}${path}`);
+      await page.getByTestId(details).locator('summary').click();
+      await hydrated(page, formId);
+      const form = page.getByTestId(formId);
+      await fill(form);
+      await Promise.all([page.waitForEvent('load'), form.getByTestId(`${formId}-submit`).click()]);
+    }
+
+    await editIn('/admin/banners', `banner-edit-${banner}`, `banner-edit-form-${banner}`, async (form) => {
+      expect(await form.getByLabel('Title').inputValue()).toBe('Spring sale');
+      await form.getByLabel('Title').fill('Summer sale');
+      await form.getByLabel('Link (path or URL)').fill('');
+    });
+    expect(await t.ctx.db.selectFrom('banners').select(['title', 'link']).where('id', '=', banner).executeTakeFirstOrThrow()).toEqual({ title: 'Summer sale', link: null });
+
+    await editIn('/admin/categories', `category-edit-${category}`, `category-edit-form-${category}`, async (form) => {
+      await form.getByLabel('Name').fill('Yoga flows');
+      await form.getByLabel('Ordering').fill('4');
+    });
+    expect(await t.ctx.db.selectFrom('categories').select(['name', 'ordering']).where('id', '=', category).executeTakeFirstOrThrow()).toEqual({ name: 'Yoga flows', ordering: 4 });
+
+    await editIn('/admin/packages', `package-edit-${pkg}`, `package-edit-form-${pkg}`, async (form) => {
+      await form.getByLabel('Price (cents)').fill('1299');
+      await form.getByLabel('Status').selectOption('inactive');
+    });
+    expect(await t.ctx.db.selectFrom('subscriptionPackages').select(['price', 'status']).where('id', '=', pkg).executeTakeFirstOrThrow()).toEqual({ price: 1299, status: 'inactive' });
+
+    await editIn('/admin/orders', `order-edit-${orderId}`, `order-delivery-form-${orderId}`, async (form) => {
+      await form.getByLabel('Delivery').selectOption('shipping');
+      await form.getByLabel('Tracking code').fill('ADMIN-TRACK-1');
+    });
+    expect(await page.getByTestId(`order-delivery-${orderId}`).textContent()).toContain('ADMIN-TRACK-1');
+    expect(await t.ctx.db.selectFrom('orders').select(['deliveryStatus', 'trackingCode']).where('id', '=', orderId).executeTakeFirstOrThrow()).toEqual({ deliveryStatus: 'shipping', trackingCode: 'ADMIN-TRACK-1' });
+    await page.screenshot({ path: screenshotPath('admin-orders-delivery'), fullPage: true });
+    const actions = (await t.ctx.db.selectFrom('auditLog').select('action').where('actorId', '=', admin.id).execute()).map((r) => r.action);
+    expect(actions).toEqual(expect.arrayContaining(['order.delivery']));
     expect(problems).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import { newId, nowIso } from '../../server/db/ids.js';
 
 /**
  * Catalogue journeys (issue #4 part 6) over the demo site: a visitor browses to a locked video, logs in as a
- * subscriber and plays it in full; a performer uploads a video in the studio and sees it become ready. Plus the
+ * subscriber and plays it in full; a performer uploads a video in the studio, sees it become ready and edits its
+ * title and price. Plus the
  * SEO contract of every public page (title, description, og:title, JSON-LD) and the sitemap.
  */
 
@@ -164,6 +165,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await page.waitForURL(`**/performers/${performer.username}`);
     expect(await page.getByTestId('performer-name').textContent()).toBeTruthy();
     expect(await page.getByTestId('performer-prices').textContent()).toContain('Monthly');
+    await page.screenshot({ path: screenshotPath('performer-profile-guest'), fullPage: true });
 
     // Lazy images get their src 200 ms after they scroll into view.
     await hydrated(page, 'LoadMoreList');
@@ -207,6 +209,12 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
       .toMatchObject({ src: expect.stringContaining('/media/protected/video/'), ready: expect.any(Number) });
     await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState >= 2 || v.currentTime > 0), { timeout: 15_000 }).toBe(true);
     await page.screenshot({ path: screenshotPath('catalogue-playing-video') });
+    // Screenshots of the other main pages for reviewers (tests/e2e/screens/, not committed).
+    const gallery = await t.ctx.db.selectFrom('galleries').select('id').where('status', '=', 'active').executeTakeFirst();
+    if (gallery) await page.goto(`${t.url}/galleries/${gallery.id}`).then(() => page.screenshot({ path: screenshotPath('gallery'), fullPage: true }));
+    const post = await t.ctx.db.selectFrom('posts').select('id').where('status', '=', 'published').where('type', '=', 'post').executeTakeFirst();
+    if (post) await page.goto(`${t.url}/posts/${post.id}`).then(() => page.screenshot({ path: screenshotPath('post'), fullPage: true }));
+    await page.goto(`${t.url}/search?q=video`).then(() => page.screenshot({ path: screenshotPath('search'), fullPage: true }));
     await context.close();
   }, 90_000);
 
@@ -215,6 +223,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await login(page, creds.performer.email);
     await page.goto(`${t.url}/studio/videos`);
     await hydrated(page, 'StudioVideos');
+    await page.screenshot({ path: screenshotPath('studio-videos'), fullPage: true });
     await page.getByTestId('video-file').setInputFiles(media.video);
     await page.getByTestId('video-title-input').fill('Studio journey clip');
     await page.getByLabel('Tags').fill('journey, e2e');
@@ -229,7 +238,30 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     const saved = await t.ctx.db.selectFrom('videos').select(['processingStatus', 'tags']).where('title', '=', 'Studio journey clip').executeTakeFirstOrThrow();
     expect(saved.processingStatus).toBe('ready');
     expect(saved.tags).toContain('journey');
+
+    // Edit it in place: a new title, for sale at 4.99; the public video page shows both.
+    await row.getByTestId('video-edit').click();
+    const editor = page.getByTestId('item-editor');
+    await expect.poll(() => editor.count()).toBe(1);
+    expect(await editor.getByTestId('edit-title').inputValue()).toBe('Studio journey clip');
+    await editor.getByTestId('edit-title').fill('Studio journey clip, edited');
+    await editor.getByTestId('edit-visibility').selectOption('sale');
+    await editor.getByTestId('edit-price').fill('4.99');
+    await page.screenshot({ path: screenshotPath('studio-video-edit'), fullPage: true });
+    await editor.getByTestId('edit-save').click();
+    await expect.poll(() => editor.count()).toBe(0);
+    const edited = page.locator('[data-testid="studio-video"]', { hasText: 'Studio journey clip, edited' });
+    await expect.poll(() => edited.count()).toBe(1);
+    const id = await edited.getAttribute('data-id');
+    const stored = await t.ctx.db.selectFrom('videos').select(['title', 'access', 'price']).where('id', '=', id!).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ title: 'Studio journey clip, edited', access: 'sale', price: 499 });
     await context.close();
+
+    const guest = await newPage();
+    await guest.page.goto(`${t.url}/videos/${id}`);
+    expect(await guest.page.getByTestId('video-title').textContent()).toBe('Studio journey clip, edited');
+    expect(await guest.page.getByTestId('video-price').textContent()).toContain('4.99');
+    await guest.context.close();
   }, 120_000);
 
   it('had no page errors', () => {

@@ -163,6 +163,7 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
 
     await bob.page.goto(`${t.url}/account/favourites`);
     expect(await bob.page.getByTestId('reacted-item').count()).toBe(1);
+    await bob.page.screenshot({ path: screenshotPath('account-favourites'), fullPage: true });
     expect(await bob.page.getByTestId('reacted-item').first().textContent()).toContain('Public video');
     await bob.page.goto(`${t.url}/account/watch-later`);
     expect(await bob.page.getByTestId('reacted-item').count()).toBe(1);

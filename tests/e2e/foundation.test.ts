@@ -63,6 +63,7 @@ describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
     await t.ctx.db.updateTable('settings').set({ value: 'false' }).where('key', '=', 'maintenanceMode').execute();
     const back = await page.goto(t.url + '/performers');
     expect(back?.status()).toBe(200);
+    await page.screenshot({ path: screenshotPath('performers'), fullPage: true });
   });
 
   it('a visitor from a blocked country sees the geo-block layout', async () => {

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
-import { buildMoneyWorld, ledger, type MoneyWorld } from '../helpers/money-fixture.js';
+import { buildMoneyWorld, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 
 /**
  * The money journey in chromium: a fan subscribes through the sandbox payment page and the locked video opens;
- * buys a product with a coupon through the cart and sees the order; the performer sees the earning and ships it.
+ * buys a product with a coupon through the cart and sees the order; the performer sees the earning and ships it;
+ * a digital product, once bought, downloads from the order and product pages (and shows no button to others).
  */
 describe.skipIf(!hasChromium)('money journey in chromium', () => {
   let t: TestApp;
@@ -54,6 +55,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
 
     await page.goto(`${t.url}/performers/${w.perf.username}`);
     await hydrated(page, 'SubscribeButton');
+    await page.screenshot({ path: screenshotPath('performer-profile'), fullPage: true });
     expect(await page.getByTestId('subscribe-monthly').textContent()).toContain('$10.00');
     await page.getByTestId('subscribe-monthly').click();
     await page.waitForURL('**/payments/sandbox/**');
@@ -66,17 +68,20 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
 
     await page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
     expect(await page.getByTestId('lock-box').count()).toBe(0);
+    await page.screenshot({ path: screenshotPath('video-unlocked'), fullPage: true });
     const video = await page.request.get(`${t.url}/api/user/assets/videos/${w.videos.subsVideo.id}`);
     expect((await video.json()).locked).toBe(false);
 
     await page.goto(`${t.url}/account/subscriptions`);
     await hydrated(page, 'SubscriptionsList');
     expect(await page.getByTestId('subscription-row').getAttribute('data-live')).toBe('true');
+    await page.screenshot({ path: screenshotPath('account-subscriptions'), fullPage: true });
   }, 60_000);
 
   it('buys a product with a coupon through the cart and sees the order', async () => {
     await page.goto(`${t.url}/products/${w.products.mug.id}`);
     await hydrated(page, 'AddToCartButton');
+    await page.screenshot({ path: screenshotPath('product'), fullPage: true });
     await page.getByTestId('add-to-cart').click();
     await expect.poll(() => page.getByTestId('in-cart').count()).toBe(1);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? 'null'))).toMatchObject({ total: 1, items: [{ _id: expect.any(String), quantity: 1 }] });
@@ -84,6 +89,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await page.goto(`${t.url}/cart`);
     await hydrated(page, 'Cart');
     await expect.poll(() => page.getByTestId('cart-subtotal').textContent()).toBe('$15.00');
+    await page.screenshot({ path: screenshotPath('cart'), fullPage: true });
     await page.getByTestId('cart-quantity').fill('2');
     await expect.poll(() => page.getByTestId('cart-subtotal').textContent()).toBe('$30.00');
     expect(await page.getByTestId('cart-count').textContent()).toContain('2 items');
@@ -99,6 +105,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await page.getByTestId('coupon-apply').click();
     await expect.poll(() => page.getByTestId('checkout-total').textContent()).toBe('$27.00');
     await page.getByTestId('shipping-address').fill('7 Journey Road, Testville 12345');
+    await page.screenshot({ path: screenshotPath('checkout'), fullPage: true });
     await page.getByTestId('checkout-submit').click();
 
     await page.waitForURL('**/payments/sandbox/**');
@@ -118,11 +125,13 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await page.waitForURL('**/account/orders/**');
     expect(await page.getByTestId('order-total').textContent()).toBe('$27.00');
     expect(await page.getByTestId('order-item').count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('account-order'), fullPage: true });
     const stock = await t.ctx.db.selectFrom('products').select('stock').where('id', '=', w.products.mug.id).executeTakeFirstOrThrow();
     expect(stock.stock).toBe(3);
 
     await page.goto(`${t.url}/account/transactions`);
     expect(await page.getByTestId('transaction-row').count()).toBe(2);
+    await page.screenshot({ path: screenshotPath('account-transactions'), fullPage: true });
   }, 60_000);
 
   it('the performer sees the earnings and ships the order', async () => {
@@ -139,6 +148,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
 
     await studio.goto(`${t.url}/studio/orders`);
     await hydrated(studio, 'OrderDelivery');
+    await studio.screenshot({ path: screenshotPath('studio-orders'), fullPage: true });
     await studio.getByTestId('delivery-status').selectOption('shipping');
     await studio.getByTestId('tracking-code').fill('TRACK-42');
     await studio.getByTestId('delivery-save').click();
@@ -156,5 +166,36 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     // Ignored: the browser's log line for the coupon we typed wrong on purpose (404).
     const ours = problems.filter((m) => !m.includes('/api/coupons/NOPE/apply-coupon'));
     expect(ours).toEqual([]);
+  }, 60_000);
+
+  it('downloads a bought digital product from the order and product pages; others see no button', async () => {
+    const other = await contextFor(w.fan2.token);
+    const otherPage = await other.newPage();
+    await otherPage.goto(`${t.url}/products/${w.products.ebook.id}`);
+    expect(await otherPage.getByTestId('product-download').count()).toBe(0);
+    expect(await otherPage.getByTestId('add-to-cart').count()).toBe(1);
+    await other.close();
+
+    const bought = await t.api('/payment/purchase-products', { method: 'POST', headers: w.fan.headers, json: { items: [{ _id: w.products.ebook.id, quantity: 1 }] } });
+    expect(bought.status).toBe(201);
+    expect((await payWithSandbox(t, w.fan, bought.body.redirectUrl)).status).toBe(200);
+
+    const orderId = bought.body.orderIds[0] as string;
+    await page.goto(`${t.url}/account/orders/${orderId}`);
+    await hydrated(page, 'DownloadButton');
+    const [fromOrder] = await Promise.all([page.waitForEvent('download'), page.getByTestId('order-download').click()]);
+    expect(fromOrder.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(new URL(fromOrder.url()).pathname).toMatch(new RegExp(`^/media/protected/product/${w.products.ebook.id}/`));
+    await fromOrder.path();
+    // The page stayed where it was: no JSON on screen.
+    expect(new URL(page.url()).pathname).toBe(`/account/orders/${orderId}`);
+
+    await page.goto(`${t.url}/products/${w.products.ebook.id}`);
+    expect(await page.getByTestId('product-owned').count()).toBe(1);
+    await hydrated(page, 'DownloadButton');
+    await page.screenshot({ path: screenshotPath('product-download'), fullPage: true });
+    const [fromProduct] = await Promise.all([page.waitForEvent('download'), page.getByTestId('product-download').click()]);
+    expect(fromProduct.suggestedFilename()).toMatch(/\.pdf$/);
+    expect(problems.filter((m) => !m.includes('/api/coupons/NOPE/apply-coupon'))).toEqual([]);
   }, 60_000);
 });

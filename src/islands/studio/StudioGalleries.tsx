@@ -2,11 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { errorMessage, studioApi, upload, type StudioGallery } from '../../lib/api.js';
 import { toast } from '../../lib/stores/toast.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
+import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';
 
 /** Performer studio: create galleries and upload photos to them (with a progress bar). */
 export default function StudioGalleries({ initial, currencySymbol }: { initial: { items: StudioGallery[]; total: number }; currencySymbol: string }) {
   const [galleries, setGalleries] = useState(initial.items);
   const [visibility, setVisibility] = useState('subscribers');
+  const [editing, setEditing] = useState<string | null>(null);
   const [target, setTarget] = useState<string>(initial.items[0]?._id ?? '');
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -84,15 +86,36 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
       <table className="studio-table" data-testid="studio-galleries">
         <thead><tr><th>Title</th><th>Access</th><th>Photos</th><th>Status</th><th></th></tr></thead>
         <tbody>
-          {galleries.map((g) => (
-            <tr key={g._id}>
+          {galleries.map((g) => [
+            <tr key={g._id} data-testid="studio-gallery" data-id={g._id}>
               <td><a href={`/galleries/${g._id}`}>{g.title}</a></td><td>{g.visibility}</td><td>{g.photoCount}</td><td>{g.status}</td>
               <td><button type="button" className="btn btn--link" onClick={async () => {
                 if (!window.confirm('Delete this gallery and its photos?')) return;
                 try { await studioApi.deleteGallery(g._id); setGalleries((l) => l.filter((x) => x._id !== g._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
-              }}>Delete</button></td>
-            </tr>
-          ))}
+              }}>Delete</button>{' '}
+              <button type="button" className="btn btn--link" onClick={() => setEditing(editing === g._id ? null : g._id)} data-testid="gallery-edit">Edit</button></td>
+            </tr>,
+            editing === g._id ? (
+              <tr key={`${g._id}-edit`}>
+                <td colSpan={5}>
+                  <ItemEditor
+                    id={`ge-${g._id}`}
+                    fields={[
+                      { name: 'title', label: 'Title', kind: 'text', value: g.title },
+                      { name: 'description', label: 'Description', kind: 'textarea', value: g.description },
+                      { name: 'visibility', label: 'Who can see', kind: 'select', value: g.visibility, options: VISIBILITY_OPTIONS },
+                      { name: 'price', label: `Sale price (${currencySymbol})`, kind: 'money', value: g.price, showIf: (f) => f.visibility === 'sale' },
+                      { name: 'tags', label: 'Tags', kind: 'tags', value: g.tags, hint: 'Comma-separated.' },
+                      { name: 'status', label: 'Status', kind: 'select', value: g.status, options: STATUS_OPTIONS },
+                    ]}
+                    save={(changes) => studioApi.updateGallery(g._id, changes)}
+                    onSaved={(u) => setGalleries((l) => l.map((x) => (x._id === g._id ? u : x)))}
+                    onClose={() => setEditing(null)}
+                  />
+                </td>
+              </tr>
+            ) : null,
+          ])}
         </tbody>
       </table>
     </div>

@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { errorMessage, studioApi, type StudioPost } from '../../lib/api.js';
 import { toast } from '../../lib/stores/toast.js';
+import ItemEditor from './ItemEditor.tsx';
 
 /** Performer studio: write posts (plain text; blank lines separate paragraphs). */
 export default function StudioPosts({ initial }: { initial: { items: StudioPost[]; total: number } }) {
   const [posts, setPosts] = useState(initial.items);
   const [saving, setSaving] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const el = event.currentTarget;
@@ -43,15 +45,35 @@ export default function StudioPosts({ initial }: { initial: { items: StudioPost[
       <table className="studio-table" data-testid="studio-posts">
         <thead><tr><th>Title</th><th>Status</th><th>Date</th><th></th></tr></thead>
         <tbody>
-          {posts.map((p) => (
-            <tr key={p._id}>
+          {posts.map((p) => [
+            <tr key={p._id} data-testid="studio-post" data-id={p._id}>
               <td><a href={`/posts/${p._id}`}>{p.title}</a></td><td>{p.status}</td><td>{(p.publishedAt ?? p.createdAt).slice(0, 10)}</td>
               <td><button type="button" className="btn btn--link" onClick={async () => {
                 if (!window.confirm('Delete this post?')) return;
                 try { await studioApi.deletePost(p._id); setPosts((l) => l.filter((x) => x._id !== p._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
-              }}>Delete</button></td>
-            </tr>
-          ))}
+              }}>Delete</button>{' '}
+              <button type="button" className="btn btn--link" onClick={() => setEditing(editing === p._id ? null : p._id)} data-testid="post-edit">Edit</button></td>
+            </tr>,
+            editing === p._id ? (
+              <tr key={`${p._id}-edit`}>
+                <td colSpan={4}>
+                  <ItemEditor
+                    id={`pe-${p._id}`}
+                    fields={[
+                      { name: 'title', label: 'Title', kind: 'text', value: p.title },
+                      { name: 'excerpt', label: 'Excerpt', kind: 'textarea', value: p.excerpt },
+                      { name: 'content', label: 'New text (leave empty to keep the current text)', kind: 'textarea', value: '', hint: 'Plain text; a blank line starts a paragraph.' },
+                      { name: 'status', label: 'Status', kind: 'select', value: p.status, options: [['draft', 'Draft'], ['published', 'Published'], ['hidden', 'Hidden']] },
+                      { name: 'publishedAt', label: 'Publish date', kind: 'datetime', value: p.publishedAt },
+                    ]}
+                    save={(changes) => studioApi.updatePost(p._id, changes)}
+                    onSaved={(u) => setPosts((l) => l.map((x) => (x._id === p._id ? u : x)))}
+                    onClose={() => setEditing(null)}
+                  />
+                </td>
+              </tr>
+            ) : null,
+          ])}
         </tbody>
       </table>
     </div>

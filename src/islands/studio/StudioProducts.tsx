@@ -3,11 +3,13 @@ import type { ProductItem } from '../../../common/api-types.js';
 import { errorMessage, studioApi, upload } from '../../lib/api.js';
 import { toast } from '../../lib/stores/toast.js';
 import UploadProgress, { toMajor, toMinor } from './UploadProgress.tsx';
+import ItemEditor, { STATUS_OPTIONS } from './ItemEditor.tsx';
 
 /** Performer studio: products, physical (with stock) or digital (with the file buyers download). */
 export default function StudioProducts({ initial, currencySymbol }: { initial: { items: ProductItem[]; total: number }; currencySymbol: string }) {
   const [products, setProducts] = useState(initial.items);
   const [type, setType] = useState<'physical' | 'digital'>('physical');
+  const [editing, setEditing] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -67,15 +69,35 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
       <table className="studio-table" data-testid="studio-products">
         <thead><tr><th>Name</th><th>Type</th><th>Price</th><th>Stock</th><th>Status</th><th></th></tr></thead>
         <tbody>
-          {products.map((p) => (
-            <tr key={p._id}>
+          {products.map((p) => [
+            <tr key={p._id} data-testid="studio-product" data-id={p._id}>
               <td><a href={`/products/${p._id}`}>{p.name}</a></td><td>{p.type}</td><td>{currencySymbol}{toMajor(p.price)}</td><td>{p.stock ?? '—'}</td><td>{p.status}</td>
               <td><button type="button" className="btn btn--link" onClick={async () => {
                 if (!window.confirm('Delete this product?')) return;
                 try { await studioApi.deleteProduct(p._id); setProducts((l) => l.filter((x) => x._id !== p._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
-              }}>Delete</button></td>
-            </tr>
-          ))}
+              }}>Delete</button>{' '}
+              <button type="button" className="btn btn--link" onClick={() => setEditing(editing === p._id ? null : p._id)} data-testid="product-edit">Edit</button></td>
+            </tr>,
+            editing === p._id ? (
+              <tr key={`${p._id}-edit`}>
+                <td colSpan={6}>
+                  <ItemEditor
+                    id={`pe-${p._id}`}
+                    fields={[
+                      { name: 'name', label: 'Name', kind: 'text', value: p.name },
+                      { name: 'description', label: 'Description', kind: 'textarea', value: p.description },
+                      { name: 'price', label: `Price (${currencySymbol})`, kind: 'money', value: p.price },
+                      ...(p.type === 'physical' ? [{ name: 'stock', label: 'Stock', kind: 'int' as const, value: p.stock }] : []),
+                      { name: 'status', label: 'Status', kind: 'select', value: p.status, options: STATUS_OPTIONS },
+                    ]}
+                    save={(changes) => studioApi.updateProduct(p._id, changes)}
+                    onSaved={(u) => setProducts((l) => l.map((x) => (x._id === p._id ? { ...x, name: u.name, description: u.description, price: u.price, stock: u.stock, tags: u.tags, status: u.status as typeof x.status } : x)))}
+                    onClose={() => setEditing(null)}
+                  />
+                </td>
+              </tr>
+            ) : null,
+          ])}
         </tbody>
       </table>
     </div>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ApiError, errorMessage, studioApi, upload, type StudioVideo } from '../../lib/api.js';
 import { toast } from '../../lib/stores/toast.js';
 import UploadProgress, { StatusBadge, toMajor, toMinor } from './UploadProgress.tsx';
+import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';
 
 const POLL_MS = 1500;
 
@@ -22,6 +23,7 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [visibility, setVisibility] = useState<'free' | 'subscribers' | 'sale'>('subscribers');
+  const [editing, setEditing] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   // Poll the videos that are still processing.
@@ -178,7 +180,7 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
       <table className="studio-table" data-testid="studio-videos">
         <thead><tr><th></th><th>Title</th><th>Access</th><th>Status</th><th></th></tr></thead>
         <tbody>
-          {videos.map((v) => (
+          {videos.map((v) => [
             <tr key={v._id} data-testid="studio-video" data-id={v._id}>
               <td>{v.thumbnailUrl ? <img src={v.thumbnailUrl} alt="" /> : null}</td>
               <td><a href={`/videos/${v._id}`}>{v.title}</a>{v.scheduledAt ? <div className="form__hint">Publishes {v.scheduledAt.slice(0, 16).replace('T', ' ')} UTC</div> : null}</td>
@@ -192,9 +194,33 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
                   </div>
                 ) : null}
               </td>
-              <td><button type="button" className="btn btn--link" onClick={() => void remove(v._id)}>Delete</button></td>
-            </tr>
-          ))}
+              <td>
+                <button type="button" className="btn btn--link" onClick={() => setEditing(editing === v._id ? null : v._id)} data-testid="video-edit">Edit</button>{' '}
+                <button type="button" className="btn btn--link" onClick={() => void remove(v._id)}>Delete</button>
+              </td>
+            </tr>,
+            editing === v._id ? (
+              <tr key={`${v._id}-edit`} data-testid="studio-video-editor">
+                <td colSpan={5}>
+                  <ItemEditor
+                    id={`ve-${v._id}`}
+                    fields={[
+                      { name: 'title', label: 'Title', kind: 'text', value: v.title },
+                      { name: 'description', label: 'Description', kind: 'textarea', value: v.description },
+                      { name: 'visibility', label: 'Who can watch', kind: 'select', value: v.visibility, options: VISIBILITY_OPTIONS },
+                      { name: 'price', label: `Sale price (${currencySymbol})`, kind: 'money', value: v.price, showIf: (f) => f.visibility === 'sale' },
+                      { name: 'tags', label: 'Tags', kind: 'tags', value: v.tags, hint: 'Comma-separated.' },
+                      { name: 'scheduledAt', label: 'Publish at (empty: now)', kind: 'datetime', value: v.scheduledAt },
+                      { name: 'status', label: 'Status', kind: 'select', value: v.status, options: STATUS_OPTIONS },
+                    ]}
+                    save={(changes) => studioApi.updateVideo(v._id, changes)}
+                    onSaved={(updated) => setVideos((list) => list.map((x) => (x._id === v._id ? updated : x)))}
+                    onClose={() => setEditing(null)}
+                  />
+                </td>
+              </tr>
+            ) : null,
+          ])}
         </tbody>
       </table>
     </div>

@@ -1,0 +1,241 @@
+/**
+ * The load scenario shared by `npm run load` (tests/load/run.ts, 500 users for 60 s) and the short CI version
+ * (tests/api/load.test.ts): virtual users, one per pre-created user with a live session, browse pages and API
+ * lists, like/unlike videos and comment, against a real server. Every answered write is counted by kind; at the
+ * end the database is compared with those counts (no lost or phantom writes) and 5xx are counted.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../server/db/schema.js';
+import { generateLargeCatalogue } from '../bench/generate.js';
+import { createSession } from '../helpers/sessions.js';
+import { newId, nowIso } from '../../server/db/ids.js';
+
+export interface LoadFixture {
+  videoIds: string[];
+  performerUsernames: string[];
+  tokens: string[];
+}
+
+/** A small public catalogue and `users` plain users, each with a live session (inserted directly, no HTTP). */
+export async function prepareLoad(db: Kysely<Database>, opts: { users: number; performers?: number; videos?: number }): Promise<LoadFixture> {
+  const gen = await generateLargeCatalogue(db, { performers: opts.performers ?? 50, videos: opts.videos ?? 500, bigPerformerVideos: 50 });
+  // Free videos only, so comments and reactions are allowed for any signed-in user.
+  const videos = await db.selectFrom('videos').select('id').where('access', '=', 'free').where('status', '=', 'active').orderBy('id').limit(100).execute();
+  const performers = await db.selectFrom('performers').select('username').orderBy('id').limit(50).execute();
+  const tokens: string[] = [];
+  const now = nowIso();
+  const ids: string[] = [];
+  for (let i = 0; i < opts.users; i++) ids.push(newId());
+  for (let i = 0; i < ids.length; i += 200) {
+    await db
+      .insertInto('users')
+      .values(ids.slice(i, i + 200).map((id, k) => ({
+        id, email: `load${i + k}_${id.slice(-6)}@load.test`, username: `load${i + k}_${id.slice(-6)}`, name: `Load user ${i + k}`,
+        passwordHash: 'not-a-real-hash', role: 'user' as const, status: 'active' as const, emailVerified: 1 as const, createdAt: now, updatedAt: now,
+      })))
+      .execute();
+  }
+  for (const id of ids) tokens.push(await createSession(db, id));
+  void gen;
+  return { videoIds: videos.map((v) => v.id), performerUsernames: performers.map((p) => p.username), tokens };
+}
+
+export interface LoadOptions {
+  base: string;
+  apiBase: string;
+  seconds: number;
+  /** Browse server-rendered pages too (needs the Astro build in dist/). */
+  pages: boolean;
+  /** Random pause between a user's requests, ms (uniform 0..thinkMs). */
+  thinkMs?: number;
+}
+
+export interface LoadResult {
+  seconds: number;
+  users: number;
+  requests: number;
+  rps: number;
+  byStatus: Record<string, number>;
+  byKind: Record<string, { count: number; p50: number; p99: number }>;
+  fiveXX: number;
+  networkErrors: number;
+  rateLimited: number;
+  writes: { comments2xx: number; likeAdded: number; likeRemoved: number; reactionNoop: number };
+  /** Filled by verifyLoad. */
+  check?: LoadCheck;
+}
+
+export interface LoadCheck {
+  commentsCreatedInDb: number;
+  commentsExpected: number;
+  likeRowsDelta: number;
+  likeRowsExpected: number;
+  likeCounterMismatches: Array<{ videoId: string; expected: number; actual: number }>;
+  commentCounterMismatches: Array<{ videoId: string; expected: number; actual: number }>;
+  violations: string[];
+}
+
+interface Snapshot {
+  comments: number;
+  likes: number;
+  videos: Map<string, { likeCount: number; commentCount: number }>;
+}
+
+export async function snapshot(db: Kysely<Database>, videoIds: string[]): Promise<Snapshot> {
+  const c = await db.selectFrom('comments').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const l = await db.selectFrom('reactions').select((eb) => eb.fn.countAll<string>().as('n')).where('action', '=', 'like').executeTakeFirstOrThrow();
+  const rows = await db.selectFrom('videos').select(['id', 'likeCount', 'commentCount']).where('id', 'in', videoIds).execute();
+  return { comments: Number(c.n), likes: Number(l.n), videos: new Map(rows.map((r) => [r.id, { likeCount: Number(r.likeCount), commentCount: Number(r.commentCount) }])) };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
+}
+
+/** Per-video net effects, to compare with the denormalised counters. */
+interface Effects {
+  likes: Map<string, number>;
+  comments: Map<string, number>;
+}
+
+export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadResult & { effects: Effects }> {
+  const api = opts.base + opts.apiBase;
+  const deadline = Date.now() + opts.seconds * 1000;
+  const byStatus: Record<string, number> = {};
+  const latencies: Record<string, number[]> = {};
+  const writes = { comments2xx: 0, likeAdded: 0, likeRemoved: 0, reactionNoop: 0 };
+  const effects: Effects = { likes: new Map(), comments: new Map() };
+  let requests = 0;
+  let networkErrors = 0;
+  const bump = (m: Map<string, number>, k: string, d: number) => m.set(k, (m.get(k) ?? 0) + d);
+  const pick = <T>(a: T[]): T => a[Math.floor(Math.random() * a.length)]!;
+
+  async function call(kind: string, url: string, init?: RequestInit): Promise<{ status: number; body: any } | null> {
+    const t = performance.now();
+    requests++;
+    try {
+      const res = await fetch(url, init);
+      const text = await res.text();
+      (latencies[kind] ??= []).push(performance.now() - t);
+      byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
+      let body: any = null;
+      if ((res.headers.get('content-type') ?? '').includes('json')) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = null;
+        }
+      }
+      return { status: res.status, body };
+    } catch {
+      networkErrors++;
+      return null;
+    }
+  }
+
+  async function user(token: string) {
+    const auth = { authorization: `Bearer ${token}` };
+    const json = { ...auth, 'content-type': 'application/json' };
+    const liked = new Set<string>();
+    while (Date.now() < deadline) {
+      const r = Math.random();
+      const videoId = pick(fx.videoIds);
+      if (r < 0.3 && opts.pages) {
+        const which = Math.random();
+        const p = which < 0.25 ? '/' : which < 0.45 ? '/performers' : which < 0.75 ? `/videos/${videoId}` : `/performers/${pick(fx.performerUsernames)}`;
+        await call('page', opts.base + p, { headers: auth });
+      } else if (r < 0.6) {
+        const which = Math.random();
+        const u =
+          which < 0.4
+            ? `${api}/user/assets/videos/search?limit=12${Math.random() < 0.5 ? '&sort=popular' : ''}`
+            : which < 0.7
+              ? `${api}/performers/search?limit=12`
+              : `${api}/comments/search?objectType=video&objectId=${videoId}&limit=10`;
+        await call('list', u, { headers: auth });
+      } else if (r < 0.9) {
+        const add = !liked.has(videoId);
+        const res = await call(add ? 'react' : 'unreact', `${api}/reactions`, {
+          method: add ? 'POST' : 'DELETE',
+          headers: json,
+          body: JSON.stringify({ objectType: 'video', objectId: videoId, action: 'like' }),
+        });
+        if (res && res.status >= 200 && res.status < 300) {
+          if (add) liked.add(videoId);
+          else liked.delete(videoId);
+          if (res.body?.changed) {
+            if (add) writes.likeAdded++;
+            else writes.likeRemoved++;
+            bump(effects.likes, videoId, add ? 1 : -1);
+          } else writes.reactionNoop++;
+        }
+      } else {
+        const res = await call('comment', `${api}/comments`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ objectType: 'video', objectId: videoId, content: `load comment ${Math.random().toString(36).slice(2)} ✓` }),
+        });
+        if (res && res.status >= 200 && res.status < 300) {
+          writes.comments2xx++;
+          bump(effects.comments, videoId, 1);
+        }
+      }
+      if (opts.thinkMs) await new Promise((ok) => setTimeout(ok, Math.random() * opts.thinkMs!));
+    }
+  }
+
+  const started = Date.now();
+  await Promise.all(fx.tokens.map((t) => user(t)));
+  const seconds = (Date.now() - started) / 1000;
+  const byKind: LoadResult['byKind'] = {};
+  for (const [k, v] of Object.entries(latencies)) {
+    v.sort((a, b) => a - b);
+    byKind[k] = { count: v.length, p50: percentile(v, 50), p99: percentile(v, 99) };
+  }
+  const fiveXX = Object.entries(byStatus).filter(([s]) => Number(s) >= 500).reduce((a, [, n]) => a + n, 0);
+  return {
+    seconds: Math.round(seconds * 10) / 10,
+    users: fx.tokens.length,
+    requests,
+    rps: Math.round(requests / seconds),
+    byStatus,
+    byKind,
+    fiveXX,
+    networkErrors,
+    rateLimited: byStatus['429'] ?? 0,
+    writes,
+    effects,
+  };
+}
+
+/** Compares the database after the run with the snapshot before it and the counted 2xx writes. */
+export async function verifyLoad(db: Kysely<Database>, fx: LoadFixture, before: Snapshot, result: LoadResult & { effects: Effects }): Promise<LoadCheck> {
+  const after = await snapshot(db, fx.videoIds);
+  const likeCounterMismatches: LoadCheck['likeCounterMismatches'] = [];
+  const commentCounterMismatches: LoadCheck['commentCounterMismatches'] = [];
+  for (const id of fx.videoIds) {
+    const b = before.videos.get(id)!;
+    const a = after.videos.get(id)!;
+    const expectLikes = b.likeCount + (result.effects.likes.get(id) ?? 0);
+    const expectComments = b.commentCount + (result.effects.comments.get(id) ?? 0);
+    if (a.likeCount !== expectLikes) likeCounterMismatches.push({ videoId: id, expected: expectLikes, actual: a.likeCount });
+    if (a.commentCount !== expectComments) commentCounterMismatches.push({ videoId: id, expected: expectComments, actual: a.commentCount });
+  }
+  const check: LoadCheck = {
+    commentsCreatedInDb: after.comments - before.comments,
+    commentsExpected: result.writes.comments2xx,
+    likeRowsDelta: after.likes - before.likes,
+    likeRowsExpected: result.writes.likeAdded - result.writes.likeRemoved,
+    likeCounterMismatches,
+    commentCounterMismatches,
+    violations: [],
+  };
+  if (result.fiveXX) check.violations.push(`${result.fiveXX} responses were 5xx`);
+  if (result.networkErrors) check.violations.push(`${result.networkErrors} requests failed at the network level (outcome unknown)`);
+  if (check.commentsCreatedInDb !== check.commentsExpected) check.violations.push(`comments: ${check.commentsCreatedInDb} rows created, ${check.commentsExpected} answered 2xx`);
+  if (check.likeRowsDelta !== check.likeRowsExpected) check.violations.push(`like rows: ${check.likeRowsDelta} net new, ${check.likeRowsExpected} net successful operations`);
+  if (likeCounterMismatches.length) check.violations.push(`${likeCounterMismatches.length} videos' likeCount differ from the net successful reactions`);
+  if (commentCounterMismatches.length) check.violations.push(`${commentCounterMismatches.length} videos' commentCount differ from the created comments`);
+  return check;
+}
