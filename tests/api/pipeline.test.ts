@@ -98,7 +98,10 @@ describe.each(engines)('media pipeline on %s', (engine) => {
       expect(teaserRes.headers.get('content-type')).toBe('video/mp4');
       expect((await fetch(`${t.url}/media/${original.storageKey}`)).status).toBe(404);
 
-      const [job] = await jobsOf(`video:${id}`);
+      const job = await waitFor(async () => {
+        const [row] = await jobsOf(`video:${id}`);
+        return row?.status === 'done' ? row : undefined;
+      }, 'the job to be marked done');
       expect(job).toMatchObject({ type: 'video.process', status: 'done', attempts: 1, lockedBy: null, lastError: null });
 
       const state = await t.api(`/performer/assets/videos/${id}/processing`, { headers: performer.headers });
@@ -330,7 +333,11 @@ describe.each(engines)('media pipeline on %s', (engine) => {
       const restarted = await startSiblingApp(t, fastJobs);
       siblings.push(restarted);
       await waitStatus(first.body._id, 'ready');
-      const [job] = await jobsOf(`video:${first.body._id}`);
+      // The video turns ready inside the handler; the job row is marked done just after it returns.
+      const job = await waitFor(async () => {
+        const [row] = await jobsOf(`video:${first.body._id}`);
+        return row?.status === 'done' ? row : undefined;
+      }, 'the reclaimed job to be marked done');
       expect(job).toMatchObject({ status: 'done', attempts: 2, lockedBy: null });
       expect((await video(first.body._id)).teaserFileId).not.toBeNull();
       // The job whose lease is still valid belongs to its (possibly slow) worker: untouched.
