@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
-import { uploadLimits } from './admin.http.js';
+import { imageUploadLimits } from '../http/single-image.js';
 import { adminSettingsRoutes } from './settings.routes.js';
 import { adminSiteRoutes } from './site.routes.js';
 import { adminModerationRoutes } from './moderation.routes.js';
@@ -27,7 +27,7 @@ export async function adminRoutes(app: ApiApp): Promise<void> {
     requireRole(request, 'admin');
     reply.header('cache-control', 'no-store');
   });
-  await app.register(multipart, { limits: uploadLimits, throwFileSizeLimit: true });
+  await app.register(multipart, { limits: imageUploadLimits, throwFileSizeLimit: true });
   for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminOverviewRoutes]) await app.register(routes);
 
   const stop = listenForSettingsChanges(app.ctx);

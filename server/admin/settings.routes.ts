@@ -5,7 +5,8 @@ import { newId } from '../db/ids.js';
 import { upsertSetting } from '../settings/settings.repository.js';
 import { settingDefs, type SettingKey } from '../settings/settings.defaults.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { adminTx, errors, readSingleFile, uploadErrors } from './admin.http.js';
+import { adminTx, errors, uploadErrors } from './admin.http.js';
+import { readSingleImage } from '../http/single-image.js';
 import { paymentSettingsBody, settingsBody, siteImageParams } from './admin.schemas.js';
 import { announceSettingsChange } from './settings-sync.js';
 import { decryptSecret, encryptSecret } from '../settings/secrets.js';
@@ -162,7 +163,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
     },
     async (request) => {
       const { kind } = request.params;
-      const file = await readSingleFile(request);
+      const file = await readSingleImage(request);
       const image = await renderSiteImage(file, kind);
       const key = `public/site/${kind}-${newId()}.${image.ext}`;
       await ctx.storage.put(key, image.buffer);

@@ -3,7 +3,8 @@ import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
 import { listSchema } from '../http/pagination.js';
-import { adminTx, errors, okSchema, readSingleFile, uploadErrors } from './admin.http.js';
+import { adminTx, errors, okSchema, uploadErrors } from './admin.http.js';
+import { readSingleImage } from '../http/single-image.js';
 import {
   adminPage, bannerBody, bannerPatch, categoryBody, categoryPatch, commissionBody, countryBlockBody, countryParams, couponBody, couponPatch, idParams,
   packageBody, packagePatch,
@@ -92,7 +93,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
       const { id } = request.params;
       const before = await findBanner(db, id);
       if (!before) throw notFound('Banner');
-      const image = await renderSiteImage(await readSingleFile(request), 'banner');
+      const image = await renderSiteImage(await readSingleImage(request), 'banner');
       const fileId = newId();
       const key = `public/banners/${fileId}.${image.ext}`;
       await ctx.storage.put(key, image.buffer);

@@ -3,9 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { AppError, badRequest, forbidden } from '../http/errors.js';
+import { forbidden } from '../http/errors.js';
 import { listSchema } from '../http/pagination.js';
 import { apiErrorSchema } from '../http/schemas.js';
+import { imageUploadLimits, readSingleImage } from '../http/single-image.js';
 import { currentUserSchema, publicUserSchema } from '../auth/auth.schemas.js';
 import { adminUserSchema, updateProfileBody, userRefParams, userSearchQuery } from './users.schemas.js';
 import {
@@ -14,51 +15,21 @@ import {
   replaceUserImage,
   searchUsersForAdmin,
   updateProfile,
-  USER_IMAGE_MAX_BYTES,
-  userMessages,
   type UserImageKind,
 } from './users.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
 const uploadErrors = { ...errors, 413: apiErrorSchema };
 
-/** Busboy limits of an image upload: one file, a few small fields at most. */
-const uploadLimits = { files: 1, fileSize: USER_IMAGE_MAX_BYTES, fields: 10, fieldSize: 1024, parts: 12, headerPairs: 100 };
-
 const uploadDescription =
   'multipart/form-data with ONE file part (any field name, e.g. "file"), at most 5 MB. The type is sniffed from the bytes ' +
   '(JPEG, PNG, WebP, GIF, AVIF, HEIF or TIFF; anything else is 400 whatever its name or declared type); ' +
   'the picture is cover-cropped to WebP and served from /media/public/. The previous picture is deleted. Answers the updated current user.';
 
-/**
- * Reads the single file of a multipart request into memory (bounded by `uploadLimits`), with clear
- * 400/413 answers instead of the multipart plugin's terse errors.
- */
-async function readSingleFile(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data with one file field');
-  let file: Buffer | undefined;
-  try {
-    for await (const part of request.parts({ limits: uploadLimits })) {
-      if (part.type !== 'file') continue;
-      file = await part.toBuffer();
-    }
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'PAYLOAD_TOO_LARGE', userMessages.imageTooLarge);
-    if (code === 'FST_FILES_LIMIT') throw badRequest('Send one image only');
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw badRequest('Too many form fields: send one image only');
-    if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_JSON_FIELD_ERROR') throw badRequest('Malformed form field');
-    if (err instanceof Error && /multipart|boundary|part terminated/i.test(err.message)) throw badRequest('Malformed multipart/form-data body');
-    throw err;
-  }
-  if (!file?.length) throw badRequest('No image received: send one file in the multipart/form-data body');
-  return file;
-}
-
 export async function usersRoutes(app: ApiApp): Promise<void> {
   const { db, storage, logger } = app.ctx;
   // Scoped to this plugin: only the upload routes below parse multipart bodies.
-  await app.register(multipart, { limits: uploadLimits, throwFileSizeLimit: true });
+  await app.register(multipart, { limits: imageUploadLimits, throwFileSizeLimit: true });
 
   app.get(
     '/users/me',
@@ -125,7 +96,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   );
 
   const upload = (kind: UserImageKind, request: FastifyRequest, userId: string) =>
-    readSingleFile(request).then((file) => replaceUserImage({ db, storage, logger }, userId, kind, file));
+    readSingleImage(request).then((file) => replaceUserImage({ db, storage, logger }, userId, kind, file));
 
   app.post(
     '/users/avatar/upload',

@@ -23,7 +23,6 @@ import type { UpdateProfileInput } from './users.schemas.js';
 
 /** Profile rules: reading and editing one's own account, public profiles, the admin search, avatar and cover images. */
 
-export const USER_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 /** Larger pictures (in pixels) are refused before decoding, so a small "decompression bomb" file cannot exhaust memory. */
 const MAX_INPUT_PIXELS = 40_000_000;
 /** What sharp may read from an upload; SVG, PDF and raw pixel data are not accepted as profile pictures. */
@@ -38,7 +37,6 @@ const imageSpecs: Record<UserImageKind, { width: number; height: number; prefix:
 
 export const userMessages = {
   notAnImage: 'The file is not a supported image. Please upload a JPEG, PNG, WebP, GIF or AVIF picture.',
-  imageTooLarge: `The image is too large: the limit is ${USER_IMAGE_MAX_BYTES / 1024 / 1024} MB.`,
   imageTooManyPixels: 'The image dimensions are too large. Please upload a smaller picture.',
 } as const;
 
