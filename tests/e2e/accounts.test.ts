@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, screenshotPath, waitForIsland } from '../helpers/browser.js';
 
 /** The newest outbox mail (SMTP_URL unset) of a template sent to an address, polled until it is written. */
 async function outboxLink(t: TestApp, to: string, template: string, link: string): Promise<string> {
@@ -35,11 +35,7 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
   const problems: string[] = [];
   const email = 'journey.fan@example.com';
 
-  const hydrated = (island: string) =>
-    page.waitForFunction((name) => {
-      const el = document.querySelector(`astro-island[component-url*="${name}"]`);
-      return el !== null && !el.hasAttribute('ssr');
-    }, island, { timeout: 10_000 });
+  const hydrated = (island: string) => waitForIsland(page, island);
 
   beforeAll(async () => {
     t = await startTestApp('sqlite', { web: true });

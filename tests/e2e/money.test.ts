@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, screenshotPath, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 
 /**
@@ -18,11 +18,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
   let page: Page;
   const problems: string[] = [];
 
-  const hydrated = (p: Page, island: string) =>
-    p.waitForFunction((name) => {
-      const el = document.querySelector(`astro-island[component-url*="${name}"]`);
-      return el !== null && !el.hasAttribute('ssr');
-    }, island, { timeout: 10_000 });
+  const hydrated = waitForIsland;
 
   async function contextFor(token: string): Promise<BrowserContext> {
     const context = await browser.newContext();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's chromium, driven by playwright-core; never a downloaded browser. Playwright gives each launch a fresh temporary profile. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -28,4 +28,16 @@ export const screensDir = path.resolve('tests/e2e/screens');
 export function screenshotPath(name: string): string {
   fs.mkdirSync(screensDir, { recursive: true });
   return path.join(screensDir, `${name}.png`);
+}
+
+/** Waits until the first island of a component (matched in its component URL) has hydrated (no `ssr` attribute left). */
+export function waitForIsland(page: Page, island: string, timeout = 10_000) {
+  return page.waitForFunction(
+    (name) => {
+      const el = document.querySelector(`astro-island[component-url*="${name}"]`);
+      return el !== null && !el.hasAttribute('ssr');
+    },
+    island,
+    { timeout },
+  );
 }
