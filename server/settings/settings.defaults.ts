@@ -14,8 +14,8 @@ const menus: MenuItem[] = [
   { title: 'Store', path: '/store', section: 'header', ordering: 3 },
   { title: 'Blog', path: '/posts', section: 'header', ordering: 4 },
   { title: 'Contact', path: '/contact', section: 'footer', ordering: 0 },
-  { title: 'Terms of service', path: '/page/terms', section: 'footer', ordering: 1 },
-  { title: 'Privacy', path: '/page/privacy', section: 'footer', ordering: 2 },
+  { title: 'Terms of service', path: '/posts/terms', section: 'footer', ordering: 1 },
+  { title: 'Privacy', path: '/posts/privacy', section: 'footer', ordering: 2 },
 ];
 
 export const settingDefs = {

@@ -23,7 +23,7 @@ export const GET: APIRoute = async ({ locals }) => {
     db.selectFrom('products').select(['id as key', 'updatedAt']).where(productIsPublic(now)).orderBy('publishedAt', 'desc').limit(MAX_PER_KIND).execute(),
     db.selectFrom('posts').select(['id as key', 'updatedAt']).where(postIsPublic(now)).where('type', '=', 'post').orderBy('publishedAt', 'desc').limit(MAX_PER_KIND).execute(),
   ]);
-  const urls: Array<{ loc: string; lastmod?: string }> = [{ loc: `${base}/` }, { loc: `${base}/performers` }];
+  const urls: Array<{ loc: string; lastmod?: string }> = ['/', '/performers', '/videos', '/store', '/posts'].map((p) => ({ loc: `${base}${p}` }));
   const add = (prefix: string, rows: Array<{ key: string; updatedAt: string }>) => {
     for (const r of rows) urls.push({ loc: `${base}${prefix}/${encodeURIComponent(r.key)}`, lastmod: r.updatedAt });
   };

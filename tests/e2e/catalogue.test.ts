@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, screenshotPath, waitForIsland } from '../helpers/browser.js';
 import { makeTestMedia, type TestMedia } from '../helpers/uploads.js';
 import { seedDemo, type DemoCredentials } from '../../server/seed/seed.js';
 import { listPublicVideos } from '../../server/videos/videos.repository.js';
@@ -37,6 +37,9 @@ beforeAll(async () => {
   Object.assign(pages, {
     home: '/',
     performers: '/performers',
+    videos: '/videos',
+    store: '/store',
+    blog: '/posts',
     performer: `/performers/${performer.username}`,
     video: `/videos/${lockedVideo.id}`,
     ...(gallery ? { gallery: `/galleries/${gallery.id}` } : {}),
@@ -55,7 +58,7 @@ async function html(path: string, headers: Record<string, string> = {}) {
 
 describe('public pages are indexable', () => {
   it('every public page has a title, a meta description, og:title and JSON-LD, and answers without JavaScript', async () => {
-    expect(Object.keys(pages)).toEqual(expect.arrayContaining(['home', 'performers', 'performer', 'video', 'gallery', 'product', 'post']));
+    expect(Object.keys(pages)).toEqual(expect.arrayContaining(['home', 'performers', 'videos', 'store', 'blog', 'performer', 'video', 'gallery', 'product', 'post']));
     for (const [name, path] of Object.entries(pages)) {
       const { status, body } = await html(path);
       expect(status, `${name} ${path}`).toBe(200);
@@ -135,11 +138,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await media?.cleanup();
   });
 
-  const hydrated = (page: Page, island: string) =>
-    page.waitForFunction((name) => {
-      const el = document.querySelector(`astro-island[component-url*="${name}"]`);
-      return el !== null && !el.hasAttribute('ssr');
-    }, island, { timeout: 10_000 });
+  const hydrated = waitForIsland;
 
   async function newPage() {
     const context = await browser.newContext();
