@@ -25,7 +25,8 @@ import { scheduleOrphanSweep } from './media/orphans.js';
 import { registerMediaJobs } from './media/pipeline/processors.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
-import { apiRoutes } from './routes.js';
+import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
+import { installMicroCache } from './http/micro-cache.js';
 import { listCounts } from './catalogue/count-cache.js';
 import { attachRealtime, type Realtime } from './realtime/socket.js';
 import { RealtimeHub } from './realtime/hub.js';
@@ -91,6 +92,12 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app, { jsonNotFound: opts.web === false });
+  // First hook of all, so a cached answer skips every other one.
+  installMicroCache(app, {
+    ttlMs: config.pageCacheMs,
+    countryOf: (request) => ctx.geo.countryOf(request.ip, request.headers),
+    isPublicRoute: (url) => url.startsWith(config.apiBase) && PUBLIC_CACHE_ROUTES.has(url.slice(config.apiBase.length)),
+  });
 
   // 1. External plugins.
   await app.register(cookie);

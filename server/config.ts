@@ -38,6 +38,8 @@ export interface AppConfig {
   settingsCacheMs: number;
   /** How long the `total` of a public list is reused for the same filters (LIST_COUNT_CACHE_MS; 0 in tests). */
   listCountCacheMs: number;
+  /** How long anonymous GET answers (pages, public lists) are reused by the micro-cache (PAGE_CACHE_MS; 1 s, 0 in tests and = off). */
+  pageCacheMs: number;
   /** How long a shutdown waits for in-flight requests before closing their connections (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
   /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/`. */
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     settingsCacheMs: Number(env.SETTINGS_CACHE_MS ?? 2000),
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
+    pageCacheMs: Number(env.PAGE_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000)),
     listCountCacheMs: Number(env.LIST_COUNT_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000)),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',

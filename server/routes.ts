@@ -22,3 +22,33 @@ export async function apiRoutes(api: ApiApp): Promise<void> {
     await api.register(routes);
   }
 }
+
+/**
+ * GET routes whose answer to an anonymous visitor depends only on the URL and the visitor's country, so the
+ * micro-cache (server/http/micro-cache.ts) may reuse it for everyone anonymous for PAGE_CACHE_MS. A route goes
+ * here only if it reads nothing else from the request: no per-visitor state, no side effects on read.
+ * Requests with a session never use the cache, whatever this list says.
+ */
+export const PUBLIC_CACHE_ROUTES: ReadonlySet<string> = new Set([
+  '/settings/public',
+  '/countries/list',
+  '/languages/list',
+  '/phone-codes/list',
+  '/site-promo/search',
+  '/package/subscription/search',
+  '/performers/search',
+  '/performers/:id',
+  '/search/total',
+  '/user/assets/categories/search',
+  '/user/assets/videos/search',
+  '/user/assets/videos/:id',
+  '/user/assets/photos',
+  '/user/assets/gallery/:id/photos',
+  '/user/assets/galleries/search',
+  '/user/assets/galleries/:id/view',
+  '/user/assets/products/search',
+  '/user/assets/products/:id',
+  '/posts/search',
+  '/posts/:id',
+  '/comments/search',
+]);

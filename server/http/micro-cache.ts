@@ -1,0 +1,160 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+export interface MicroCacheOptions {
+  /** How long an answer is reused (PAGE_CACHE_MS); 0 turns the cache off. */
+  ttlMs: number;
+  /** Entries kept at most; the oldest go first. */
+  maxEntries?: number;
+  /** Bodies larger than this are never kept. */
+  maxBodyBytes?: number;
+  /** The visitor's country, part of the key because pages and lists filter by it. */
+  countryOf(request: FastifyRequest): string | null;
+  /** Fastify routes (by their URL pattern) whose anonymous GET answer may be kept; pages need no listing. */
+  isPublicRoute(routeUrl: string): boolean;
+}
+
+interface Entry {
+  at: number;
+  headers: OutgoingHttpHeaders;
+  body: Buffer;
+}
+
+const CACHEABLE_TYPE = /^(text\/html|application\/json|application\/xml|text\/xml|text\/plain)\b/i;
+// Headers that describe one connection or one moment, not the answer.
+const DROPPED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+const SESSION_COOKIE = /(?:^|;\s*)token=[^;]/;
+
+/**
+ * A short-lived in-process cache of anonymous GET answers (pages, and the API routes `isPublicRoute` names), in front
+ * of everything else: what nginx's micro-caching does, inside the one process. A burst of visitors on the same page
+ * costs one render per `ttlMs`; concurrent misses on one key wait for the first render instead of repeating it.
+ *
+ * Never kept or served: requests carrying a session (`token` cookie or Authorization header), so anything a
+ * signed-in user sees, entitlements and signed media URLs included, stays out; answers other than 200, answers
+ * that set a cookie or say `private`/`no-store`, other content types, and bodies over `maxBodyBytes`.
+ * The key is host + URL + country. Each instance has its own cache, so a change (a setting, a new video) shows to
+ * anonymous visitors at most `ttlMs` later.
+ */
+export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions): { clear(): void } {
+  const entries = new Map<string, Entry>();
+  const inflight = new Map<string, Promise<void>>();
+  const maxEntries = opts.maxEntries ?? 2000;
+  const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
+  if (opts.ttlMs <= 0) return { clear() {} };
+
+  const keyOf = (request: FastifyRequest): string | null => {
+    if (request.method !== 'GET') return null;
+    const h = request.headers;
+    if (h.authorization || (h.cookie && SESSION_COOKIE.test(h.cookie))) return null;
+    // Astro pages are what no Fastify route claimed; API routes opt in.
+    if (!request.is404 && !opts.isPublicRoute(request.routeOptions.url ?? '')) return null;
+    return `${h.host ?? ''}\u0000${request.url}\u0000${opts.countryOf(request) ?? ''}`;
+  };
+
+  const fresh = (key: string): Entry | undefined => {
+    const e = entries.get(key);
+    if (e && Date.now() - e.at < opts.ttlMs) return e;
+    if (e) entries.delete(key);
+    return undefined;
+  };
+
+  const store = (key: string, entry: Entry) => {
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entries.size > maxEntries) {
+      const now = Date.now();
+      for (const [k, e] of entries) if (now - e.at >= opts.ttlMs) entries.delete(k);
+      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    }
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    const key = keyOf(request);
+    if (!key) return;
+    let hit = fresh(key);
+    if (!hit && inflight.has(key)) {
+      await inflight.get(key);
+      hit = fresh(key);
+    }
+    if (hit) {
+      reply.hijack();
+      reply.raw.writeHead(200, { ...hit.headers, 'content-length': hit.body.length, 'x-cache': 'HIT' });
+      reply.raw.end(hit.body);
+      return;
+    }
+    if (inflight.has(key)) return; // the first render was not cacheable: render this one too
+    let done!: () => void;
+    inflight.set(key, new Promise<void>((resolve) => (done = resolve)));
+    reply.raw.setHeader('x-cache', 'MISS');
+    capture(reply.raw, maxBodyBytes, (entry) => {
+      if (entry) store(key, entry);
+      inflight.delete(key);
+      done();
+    });
+  });
+
+  return { clear: () => entries.clear() };
+}
+
+/** Records what is written to `res`; calls `onEnd` with a cacheable entry once the answer is complete, else null. */
+function capture(res: ServerResponse, maxBodyBytes: number, onEnd: (entry: Entry | null) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let tooBig = false;
+  let headArg: OutgoingHttpHeaders | undefined;
+  const take = (chunk: unknown, encoding?: unknown) => {
+    if (chunk == null || typeof chunk === 'function' || tooBig) return;
+    const buf = Buffer.isBuffer(chunk)
+      ? chunk
+      : chunk instanceof Uint8Array
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    size += buf.length;
+    if (size > maxBodyBytes) {
+      tooBig = true;
+      chunks.length = 0;
+    } else chunks.push(Buffer.from(buf));
+  };
+  const writeHead = res.writeHead;
+  const write = res.write;
+  const end = res.end;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const h = args.find((a, i) => i > 0 && a && typeof a === 'object');
+    if (h && !Array.isArray(h)) headArg = h as OutgoingHttpHeaders;
+    else if (Array.isArray(h)) tooBig = true; // raw header lists: not worth parsing, just do not keep
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['writeHead'];
+  res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    take(chunk, rest[0]);
+    return (write as (...a: unknown[]) => boolean).apply(this, [chunk, ...rest]);
+  } as ServerResponse['write'];
+  res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+    take(chunk, rest[0]);
+    return (end as (...a: unknown[]) => ServerResponse).apply(this, [chunk, ...rest]);
+  } as ServerResponse['end'];
+
+  let settled = false;
+  const settle = (entry: Entry | null) => {
+    if (settled) return;
+    settled = true;
+    onEnd(entry);
+  };
+  // 'finish' only follows a complete answer; a render that failed midway destroys the socket and gets 'close' only.
+  res.once('finish', () => settle(entryOf(res, headArg, chunks, tooBig)));
+  res.once('close', () => settle(null));
+}
+
+function entryOf(res: ServerResponse, headArg: OutgoingHttpHeaders | undefined, chunks: Buffer[], tooBig: boolean): Entry | null {
+  if (tooBig || res.statusCode !== 200) return null;
+  const headers: OutgoingHttpHeaders = {};
+  for (const [k, v] of Object.entries({ ...(headArg ?? {}), ...res.getHeaders() })) {
+    const name = k.toLowerCase();
+    if (v !== undefined && !DROPPED.has(name) && name !== 'x-cache') headers[name] = v;
+  }
+  if (headers['set-cookie']) return null;
+  if (/private|no-store|no-cache/i.test(String(headers['cache-control'] ?? ''))) return null;
+  if (!CACHEABLE_TYPE.test(String(headers['content-type'] ?? ''))) return null;
+  return { at: Date.now(), headers, body: Buffer.concat(chunks) };
+}
+

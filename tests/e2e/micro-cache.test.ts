@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
+
+/**
+ * The whole site (built pages + API) with the micro-cache on, as in production: anonymous pages and public lists
+ * come from memory, while anything a session sees (entitlements, signed media URLs, the user's name) never enters
+ * or leaves it. The cache's own rules are in tests/unit/micro-cache.test.ts.
+ */
+describe.each(engines)('micro-cache in the site on %s', (engine) => {
+  let t: TestApp;
+  let c: Catalogue;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { web: true, env: { PAGE_CACHE_MS: '60000', COUNTRY_HEADER: 'x-country' } });
+    c = await buildCatalogue(t.ctx);
+  });
+  afterAll(() => t?.close());
+
+  const page = async (p: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(t.url + p, { headers, redirect: 'manual' });
+    return { status: res.status, cache: res.headers.get('x-cache'), headers: res.headers, text: await res.text() };
+  };
+
+  it('serves an anonymous performer page from memory, with the security headers of the render', async () => {
+    const first = await page('/performers/alice');
+    const second = await page('/performers/alice');
+    expect(first.status).toBe(200);
+    expect([first.cache, second.cache]).toEqual(['MISS', 'HIT']);
+    expect(second.text).toBe(first.text);
+    expect(second.text).toContain('Alice Stone');
+    for (const h of ['content-security-policy', 'x-frame-options', 'content-type']) expect(second.headers.get(h)).toBe(first.headers.get(h));
+  });
+
+  it('keeps one copy per country', async () => {
+    const de = await page('/performers', { 'x-country': 'DE' });
+    const fr = await page('/performers', { 'x-country': 'FR' });
+    const de2 = await page('/performers', { 'x-country': 'DE' });
+    expect([de.cache, fr.cache, de2.cache]).toEqual(['MISS', 'MISS', 'HIT']);
+  });
+
+  it('never lets a signed-in page in or out', async () => {
+    const anonymous = await page('/performers/bob');
+    const signedIn = await page('/performers/bob', { cookie: `token=${c.subscriber.token}` });
+    expect(anonymous.cache).toBe('MISS');
+    expect(signedIn.cache).toBe(null);
+    expect(signedIn.headers.get('cache-control')).toContain('no-store');
+    expect(signedIn.text).not.toBe(anonymous.text);
+    // And the signed-in render did not replace the anonymous copy.
+    const again = await page('/performers/bob');
+    expect(again.cache).toBe('HIT');
+    expect(again.text).toBe(anonymous.text);
+  });
+
+  it('keeps the anonymous answer of a public API route, never the entitled one', async () => {
+    const id = c.videos.subs.id;
+    const subscriber = await t.api(`/user/assets/videos/${id}`, { headers: c.subscriber.headers });
+    expect(subscriber.status).toBe(200);
+    expect(subscriber.headers.get('x-cache')).toBe(null);
+    expect(subscriber.body.video?.url).toBeTruthy();
+
+    const guest = await t.api(`/user/assets/videos/${id}`);
+    const guestAgain = await t.api(`/user/assets/videos/${id}`);
+    expect([guest.headers.get('x-cache'), guestAgain.headers.get('x-cache')]).toEqual(['MISS', 'HIT']);
+    expect(guestAgain.body.locked).toBe(true);
+    expect(guestAgain.body.video).toBe(null);
+    expect(JSON.stringify(guestAgain.body)).not.toContain(subscriber.body.video.url);
+
+    const viaCookie = await t.api(`/user/assets/videos/${id}`, { headers: { cookie: `token=${c.subscriber.token}` } });
+    expect(viaCookie.headers.get('x-cache')).toBe(null);
+    expect(viaCookie.body.locked).toBe(false);
+  });
+
+  it('leaves routes that are not listed alone', async () => {
+    for (let i = 0; i < 2; i++) {
+      const me = await t.api('/users/me');
+      expect(me.status).toBe(401);
+      expect(me.headers.get('x-cache')).toBe(null);
+    }
+    const list = await t.api('/performers/search?limit=5');
+    const listAgain = await t.api('/performers/search?limit=5');
+    expect([list.headers.get('x-cache'), listAgain.headers.get('x-cache')]).toEqual(['MISS', 'HIT']);
+    expect(listAgain.body).toEqual(list.body);
+  });
+});

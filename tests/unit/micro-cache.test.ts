@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { installMicroCache } from '../../server/http/micro-cache.js';
+
+/**
+ * The micro-cache over a real HTTP server with counting routes: what it keeps, what it refuses, coalescing and
+ * expiry. The whole site with it switched on is tested in tests/api/micro-cache.test.ts.
+ */
+describe('micro-cache', () => {
+  let app: FastifyInstance;
+  let base: string;
+  const calls = new Map<string, number>();
+  const count = (name: string) => calls.set(name, (calls.get(name) ?? 0) + 1).get(name)!;
+  const TTL = 300;
+
+  beforeAll(async () => {
+    app = Fastify();
+    installMicroCache(app, {
+      ttlMs: TTL,
+      maxBodyBytes: 10_000,
+      countryOf: (request) => (request.headers['x-country'] as string | undefined) ?? null,
+      isPublicRoute: (url) => url.startsWith('/public'),
+    });
+    app.get('/public/slow', async () => {
+      const n = count('slow');
+      await new Promise((r) => setTimeout(r, 150));
+      return { n };
+    });
+    app.get('/public/json', async () => ({ n: count('json') }));
+    app.get('/public/cookie', async (_req, reply) => reply.header('set-cookie', 'a=b').send({ n: count('cookie') }));
+    app.get('/public/private', async (_req, reply) => reply.header('cache-control', 'private').send({ n: count('private') }));
+    app.get('/public/missing', async (_req, reply) => reply.code(404).send({ message: 'no', n: count('missing') }));
+    app.get('/public/big', async () => ({ n: count('big'), pad: 'x'.repeat(20_000) }));
+    app.get('/public/binary', async (_req, reply) => reply.type('image/png').send(Buffer.from([count('binary')])));
+    app.get('/public/broken', async (_req, reply) => {
+      count('broken');
+      reply.hijack();
+      reply.raw.writeHead(200, { 'content-type': 'text/html' });
+      reply.raw.write('<p>half');
+      setTimeout(() => reply.raw.destroy(), 20);
+    });
+    app.post('/public/json', async () => ({ n: count('post') }));
+    app.get('/private/json', async () => ({ n: count('unlisted') }));
+    // What no route claims stands for an Astro page.
+    app.setNotFoundHandler(async (request, reply) => reply.type('text/html').send(`<p>${request.url} ${count('page')}</p>`));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => app.close());
+
+  const get = async (p: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(base + p, { headers });
+    return { status: res.status, cache: res.headers.get('x-cache'), type: res.headers.get('content-type'), text: await res.text() };
+  };
+
+  it('keeps a listed route and an unclaimed page, and serves the same bytes and type', async () => {
+    const first = await get('/public/json');
+    const second = await get('/public/json');
+    expect([first.cache, second.cache]).toEqual(['MISS', 'HIT']);
+    expect(second.text).toBe(first.text);
+    expect(second.type).toBe(first.type);
+    expect(calls.get('json')).toBe(1);
+    expect((await get('/about')).cache).toBe('MISS');
+    const page = await get('/about');
+    expect(page.cache).toBe('HIT');
+    expect(page.text).toBe('<p>/about 1</p>');
+  });
+
+  it('renders a burst of concurrent misses once', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, () => get('/public/slow')));
+    expect(calls.get('slow')).toBe(1);
+    expect(new Set(answers.map((a) => a.text))).toEqual(new Set(['{"n":1}']));
+    expect(answers.filter((a) => a.cache === 'MISS')).toHaveLength(1);
+  });
+
+  it('expires after the TTL', async () => {
+    await get('/public/json?expiry');
+    await new Promise((r) => setTimeout(r, TTL + 50));
+    expect((await get('/public/json?expiry')).cache).toBe('MISS');
+  });
+
+  it('keys by URL and country', async () => {
+    const de = await get('/country', { 'x-country': 'DE' });
+    const fr = await get('/country', { 'x-country': 'FR' });
+    const de2 = await get('/country', { 'x-country': 'DE' });
+    expect([de.cache, fr.cache, de2.cache]).toEqual(['MISS', 'MISS', 'HIT']);
+    expect((await get('/country?x=1', { 'x-country': 'DE' })).cache).toBe('MISS');
+  });
+
+  it('never reads or fills for a request with a session', async () => {
+    const withCookie = await get('/session', { cookie: 'theme=dark; token=abc' });
+    const withHeader = await get('/session', { authorization: 'Bearer abc' });
+    expect([withCookie.cache, withHeader.cache]).toEqual([null, null]);
+    expect((await get('/session')).cache).toBe('MISS');
+    expect((await get('/session', { cookie: 'token=abc' })).cache).toBe(null);
+    // Other cookies do not matter.
+    expect((await get('/session', { cookie: 'theme=dark' })).cache).toBe('HIT');
+  });
+
+  it.each([
+    ['an answer setting a cookie', '/public/cookie', 'cookie'],
+    ['a private answer', '/public/private', 'private'],
+    ['a non-200 answer', '/public/missing', 'missing'],
+    ['a body over the size bound', '/public/big', 'big'],
+    ['a content type other than pages and JSON', '/public/binary', 'binary'],
+    ['an unlisted route', '/private/json', 'unlisted'],
+  ])('does not keep %s', async (_what, p, name) => {
+    await get(p);
+    const again = await get(p);
+    expect(again.cache).not.toBe('HIT');
+    expect(calls.get(name)).toBe(2);
+  });
+
+  it('does not keep a render that failed midway, nor answer a POST from memory', async () => {
+    await get('/public/broken').catch(() => undefined);
+    await get('/public/broken').catch(() => undefined);
+    expect(calls.get('broken')).toBe(2);
+    await get('/public/json?post');
+    const post = await fetch(`${base}/public/json?post`, { method: 'POST' });
+    expect(post.headers.get('x-cache')).toBe(null);
+    expect(await post.json()).toEqual({ n: 1 });
+  });
+});
