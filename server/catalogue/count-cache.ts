@@ -43,5 +43,10 @@ export class CountCache {
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
-/** The process's list-count cache; buildApp sets its TTL from config.listCountCacheMs. */
-export const listCounts = new CountCache(0);
+/**
+ * The process's list-count cache; buildApp sets its TTL from config.listCountCacheMs. Astro's server bundle carries
+ * its own copy of this module, so the one instance is kept on globalThis: otherwise the pages would count with a
+ * cache nobody configured (TTL 0) while only the API's copy was set.
+ */
+const registry = globalThis as typeof globalThis & { __fanstageListCounts?: CountCache };
+export const listCounts: CountCache = (registry.__fanstageListCounts ??= new CountCache(0));

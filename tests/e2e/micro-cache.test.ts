@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
+import { createUser } from '../helpers/sessions.js';
+import { listCounts } from '../../server/catalogue/count-cache.js';
 
 /**
  * The whole site (built pages + API) with the micro-cache on, as in production: anonymous pages and public lists
@@ -52,6 +54,17 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     expect(again.text).toBe(anonymous.text);
   });
 
+  it("keeps a guest's free video page, whose media URL is signed for any guest", async () => {
+    const first = await page(`/videos/${c.videos.free.id}`);
+    const second = await page(`/videos/${c.videos.free.id}`);
+    expect([first.cache, second.cache]).toEqual(['MISS', 'HIT']);
+    expect(second.text).toMatch(/\/media\/protected\/video\/[^"]*u=guest/);
+    const fan = await page(`/videos/${c.videos.free.id}`, { cookie: `token=${c.fan.token}` });
+    expect(fan.cache).toBe(null);
+    expect(fan.headers.get('cache-control')).toBe('private, no-store');
+    expect(fan.text).toContain(`u=${c.fan.id}`);
+  });
+
   it('keeps the anonymous answer of a public API route, never the entitled one', async () => {
     const id = c.videos.subs.id;
     const subscriber = await t.api(`/user/assets/videos/${id}`, { headers: c.subscriber.headers });
@@ -81,5 +94,26 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     const listAgain = await t.api('/performers/search?limit=5');
     expect([list.headers.get('x-cache'), listAgain.headers.get('x-cache')]).toEqual(['MISS', 'HIT']);
     expect(listAgain.body).toEqual(list.body);
+  });
+});
+
+/**
+ * Astro's server bundle has its own copy of the server modules; the list-count cache must still be the one
+ * buildApp configured (it once was a separate, unconfigured copy, so every page counted the whole catalogue).
+ */
+describe('list totals in pages', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('come from the count cache the app configured', async () => {
+    t = await startTestApp('sqlite', { web: true, env: { LIST_COUNT_CACHE_MS: '60000' } });
+    await createUser(t.ctx.db, 'performer', { username: 'first' });
+    const description = async () => /Browse (\d+) performers/.exec(await (await fetch(`${t.url}/performers`)).text())?.[1];
+    expect(await description()).toBe('1');
+    await createUser(t.ctx.db, 'performer', { username: 'second' });
+    // The total is reused for the TTL, then counted again.
+    expect(await description()).toBe('1');
+    listCounts.clear();
+    expect(await description()).toBe('2');
   });
 });
