@@ -1,4 +1,5 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { finished } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 export interface MicroCacheOptions {
@@ -8,6 +9,8 @@ export interface MicroCacheOptions {
   maxEntries?: number;
   /** Bodies larger than this are never kept. */
   maxBodyBytes?: number;
+  /** How long requests wait for a concurrent render of their key before rendering themselves. */
+  maxWaitMs?: number;
   /** The visitor's country, part of the key because pages and lists filter by it. */
   countryOf(request: FastifyRequest): string | null;
   /** Fastify routes (by their URL pattern) whose anonymous GET answer may be kept; pages need no listing. */
@@ -41,6 +44,7 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
   const inflight = new Map<string, Promise<void>>();
   const maxEntries = opts.maxEntries ?? 2000;
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
+  const maxWaitMs = opts.maxWaitMs ?? 5000;
   if (opts.ttlMs <= 0) return { clear() {} };
 
   const keyOf = (request: FastifyRequest): string | null => {
@@ -85,12 +89,19 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
     }
     if (inflight.has(key)) return; // the first render was not cacheable: render this one too
     let done!: () => void;
-    inflight.set(key, new Promise<void>((resolve) => (done = resolve)));
+    const waiting = new Promise<void>((resolve) => (done = resolve));
+    inflight.set(key, waiting);
+    // A render that hangs must not hold its waiters: after maxWaitMs they render for themselves.
+    const release = () => {
+      if (inflight.get(key) === waiting) inflight.delete(key);
+      done();
+    };
+    const timer = setTimeout(release, maxWaitMs).unref();
     reply.raw.setHeader('x-cache', 'MISS');
     capture(reply.raw, maxBodyBytes, (entry) => {
+      clearTimeout(timer);
       if (entry) store(key, entry);
-      inflight.delete(key);
-      done();
+      release();
     });
   });
 
@@ -134,15 +145,9 @@ function capture(res: ServerResponse, maxBodyBytes: number, onEnd: (entry: Entry
     return (end as (...a: unknown[]) => ServerResponse).apply(this, [chunk, ...rest]);
   } as ServerResponse['end'];
 
-  let settled = false;
-  const settle = (entry: Entry | null) => {
-    if (settled) return;
-    settled = true;
-    onEnd(entry);
-  };
-  // 'finish' only follows a complete answer; a render that failed midway destroys the socket and gets 'close' only.
-  res.once('finish', () => settle(entryOf(res, headArg, chunks, tooBig)));
-  res.once('close', () => settle(null));
+  // Also called when the client had already gone before this hook ran. An error (a render that failed midway
+  // destroys the socket, a client that hung up) means the answer was not complete.
+  finished(res, (err) => onEnd(err || !res.writableFinished ? null : entryOf(res, headArg, chunks, tooBig)));
 }
 
 function entryOf(res: ServerResponse, headArg: OutgoingHttpHeaders | undefined, chunks: Buffer[], tooBig: boolean): Entry | null {

@@ -15,10 +15,11 @@ describe('micro-cache', () => {
   const TTL = 300;
 
   beforeAll(async () => {
-    app = Fastify();
+    app = Fastify({ forceCloseConnections: true });
     installMicroCache(app, {
       ttlMs: TTL,
       maxBodyBytes: 10_000,
+      maxWaitMs: 3000,
       countryOf: (request) => (request.headers['x-country'] as string | undefined) ?? null,
       isPublicRoute: (url) => url.startsWith('/public'),
     });
@@ -39,6 +40,15 @@ describe('micro-cache', () => {
       reply.raw.writeHead(200, { 'content-type': 'text/html' });
       reply.raw.write('<p>half');
       setTimeout(() => reply.raw.destroy(), 20);
+    });
+    app.get('/public/hang', async () => {
+      // The first render hangs far longer than waiters wait; later ones are quick.
+      if (count('hang') === 1) await new Promise((r) => setTimeout(r, 10_000));
+      return { ok: true };
+    });
+    app.get('/public/abandoned', async () => {
+      await new Promise((r) => setTimeout(r, 100));
+      return { n: count('abandoned') };
     });
     app.post('/public/json', async () => ({ n: count('post') }));
     app.get('/private/json', async () => ({ n: count('unlisted') }));
@@ -120,5 +130,29 @@ describe('micro-cache', () => {
     const post = await fetch(`${base}/public/json?post`, { method: 'POST' });
     expect(post.headers.get('x-cache')).toBe(null);
     expect(await post.json()).toEqual({ n: 1 });
+  });
+
+  it('lets waiters render for themselves when the first render hangs', async () => {
+    const first = fetch(`${base}/public/hang`).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    const second = await get('/public/hang');
+    expect(second.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(6000);
+    void first;
+  });
+
+  it('forgets a render whose client hung up', async () => {
+    const abort = new AbortController();
+    const gone = fetch(`${base}/public/abandoned`, { signal: abort.signal }).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 10));
+    abort.abort();
+    expect(await gone).toBe('aborted');
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    const next = await get('/public/abandoned');
+    // Not held until maxWaitMs by the abandoned render.
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(next.status).toBe(200);
   });
 });
