@@ -60,6 +60,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   const settings = new SettingsService(database.db, config.settingsCacheMs);
   listCounts.ttlMs = config.listCountCacheMs;
+  // Cached totals are read on the SQLite worker thread (count-cache.ts); one app per process outside the tests.
+  const readOffThread = database.readOffThread?.bind(database);
+  listCounts.offThread = readOffThread ? async (query) => Number(((await readOffThread(query))[0] as { n?: number } | undefined)?.n ?? 0) : undefined;
   const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
   const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
   const auth = new AuthService({ db: database.db, config, settings, mailer, failures, logger });

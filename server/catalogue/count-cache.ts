@@ -2,15 +2,25 @@ import type { CompiledQuery } from 'kysely';
 
 /**
  * Reuses the `total` of a public list for a few seconds. Counting a large catalogue walks every visible row
- * (with its performer check), which costs tens of milliseconds at 100k videos, while the page itself reads 12 rows
- * from an index; the same few list shapes (home, directory, a performer's tab) are asked for over and over.
- * A total may therefore lag a just-published item by up to the TTL; pages and items themselves are never cached.
+ * (with its performer check), which costs tens of milliseconds at 100k videos and hundreds at 1M, while the page
+ * itself reads 12 rows from an index; the same few list shapes (home, directory, a performer's tab) are asked for
+ * over and over. Pages and items themselves are never cached.
+ *
+ *  - One count at a time per key: concurrent requests for a key that is not cached wait for the same count.
+ *  - Stale while revalidate: during the TTL after an entry expired, requests get the expired value at once and one
+ *    count refreshes it in the background. A total may therefore lag a just-published item by up to twice the TTL.
+ *  - `offThread`, when set (buildApp sets it for a SQLite file database), runs the counts on another thread: a
+ *    better-sqlite3 query blocks the event loop for its whole duration, so a 100 ms count would stall every
+ *    request in flight, cached or not.
  *
  * The key is the count's SQL and parameters, with the request time (the ISO timestamp every visibility rule
  * compares with) left out so that requests a millisecond apart share an entry.
  */
 export class CountCache {
   private readonly entries = new Map<string, { value: number; expiresAt: number }>();
+  private readonly inflight = new Map<string, Promise<number>>();
+  /** Runs a count query elsewhere (another thread or connection) and returns its `n`. */
+  offThread: ((query: CompiledQuery) => Promise<number>) | undefined;
 
   constructor(
     public ttlMs: number,
@@ -28,12 +38,29 @@ export class CountCache {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > now) return hit.value;
-    const value = await load();
-    // Map keeps insertion order: dropping the first key evicts the oldest entry.
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
-    return value;
+    if (hit && hit.expiresAt + this.ttlMs > now) {
+      // Stale: answer with it, refresh once in the background (a failed refresh leaves the entry to expire).
+      this.refresh(key, query, load).catch(() => {});
+      return hit.value;
+    }
+    return this.refresh(key, query, load);
+  }
+
+  private refresh(key: string, query: CompiledQuery, load: () => Promise<number>): Promise<number> {
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const offThread = this.offThread;
+    const promise = (offThread ? offThread(query) : load())
+      .then((value) => {
+        // Map keeps insertion order: dropping the first key evicts the oldest entry.
+        this.entries.delete(key);
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+        this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+        return value;
+      })
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, promise);
+    return promise;
   }
 
   clear(): void {
@@ -44,9 +71,10 @@ export class CountCache {
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 /**
- * The process's list-count cache; buildApp sets its TTL from config.listCountCacheMs. Astro's server bundle carries
- * its own copy of this module, so the one instance is kept on globalThis: otherwise the pages would count with a
- * cache nobody configured (TTL 0) while only the API's copy was set.
+ * The process's list-count cache; buildApp sets its TTL from config.listCountCacheMs (and `offThread` on SQLite).
+ * Kept on globalThis: the Astro build bundles its own copy of this module for the pages, and a module-level
+ * instance there would never be configured (page totals were counted on every render).
  */
-const registry = globalThis as typeof globalThis & { __fanstageListCounts?: CountCache };
-export const listCounts: CountCache = (registry.__fanstageListCounts ??= new CountCache(0));
+const KEY = Symbol.for('site.listCounts');
+export const listCounts: CountCache = ((globalThis as Record<symbol, unknown>)[KEY] as CountCache | undefined) ?? new CountCache(0);
+(globalThis as Record<symbol, unknown>)[KEY] = listCounts;

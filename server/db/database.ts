@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, CamelCasePlugin, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, CamelCasePlugin, type CompiledQuery, type Transaction } from 'kysely';
+import { SqliteReader } from './sqlite-reader.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -17,6 +18,11 @@ export interface DatabaseHandle {
    * index of the requested order.
    */
   optimize(): Promise<void>;
+  /**
+   * Runs a read-only query away from the event loop (SQLite file databases: a worker thread with its own
+   * connection); absent where queries are asynchronous anyway (PostgreSQL) or there is no file (`:memory:`).
+   */
+  readOffThread?(query: CompiledQuery): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -48,14 +54,18 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   const timer = setInterval(() => sqlite.pragma('optimize'), 60 * 60 * 1000);
   timer.unref();
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), plugins: [new CamelCasePlugin()] });
+  // Started on first use: most processes (tests, CLIs) never read off-thread.
+  let reader: SqliteReader | undefined;
   return {
     db,
     engine: 'sqlite',
     async optimize() {
       sqlite.pragma('optimize = 0x10002');
     },
+    ...(file === ':memory:' ? {} : { readOffThread: (query: CompiledQuery) => (reader ??= new SqliteReader(file)).all(query) }),
     async close() {
       clearInterval(timer);
+      await reader?.close();
       await db.destroy();
     },
   };

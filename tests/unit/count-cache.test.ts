@@ -16,17 +16,40 @@ describe('CountCache', () => {
     expect(loads).toBe(2);
   });
 
-  it('counts again once the entry expired, and always when the TTL is 0', async () => {
-    const cache = new CountCache(20);
+  it('answers with an expired entry once while counting again, blocks on one older than twice the TTL, always counts with TTL 0', async () => {
+    const cache = new CountCache(40);
     let loads = 0;
     const load = async () => ++loads;
     await cache.get(query('q'), load);
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 50));
+    // Stale: the old total at once, a refresh in the background.
+    expect(await cache.get(query('q'), load)).toBe(1);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(loads).toBe(2);
     expect(await cache.get(query('q'), load)).toBe(2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await cache.get(query('q'), load)).toBe(3);
     const off = new CountCache(0);
     await off.get(query('q'), load);
     await off.get(query('q'), load);
-    expect(loads).toBe(4);
+    expect(loads).toBe(5);
+  });
+
+  it('runs one count for concurrent misses of the same key', async () => {
+    const cache = new CountCache(60_000);
+    let loads = 0;
+    const load = () => new Promise<number>((r) => setTimeout(() => r(++loads), 20));
+    const totals = await Promise.all(Array.from({ length: 10 }, (_, i) => cache.get(query('q', `2026-11-23T10:00:00.${String(i).padStart(3, '0')}Z`), load)));
+    expect(totals).toEqual(Array(10).fill(1));
+    expect(loads).toBe(1);
+  });
+
+  it('uses offThread instead of the loader when set', async () => {
+    const cache = new CountCache(60_000);
+    const seen: string[] = [];
+    cache.offThread = async (q) => (seen.push(q.sql), 42);
+    expect(await cache.get(query('select count(*) as n'), async () => 1)).toBe(42);
+    expect(seen).toEqual(['select count(*) as n']);
   });
 
   it('keeps at most maxEntries, dropping the oldest', async () => {
