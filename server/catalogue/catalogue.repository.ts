@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, SqliteAdapter, type CompiledQuery, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { listCounts } from './count-cache.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { FilesTable, ObjectType } from '../db/schema.js';
@@ -79,6 +79,22 @@ export function inCategory(objectType: ObjectType, idColumn: string, categoryId:
 export function matches(column: string, q: string): RawBuilder<SqlBool> {
   const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql<SqlBool>`lower(${ref(column)}) like ${like} escape '\\'`;
+}
+
+/** The database handle is SQLite (some indexes differ per engine: FTS5 there, pg_trgm on PostgreSQL). */
+export function isSqlite(db: DbOrTrx): boolean {
+  return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/**
+ * SQLite: the videos whose title may contain `q` (FTS5 trigram index `video_search`, migration 0007), a superset of
+ * what `matches` accepts (the trigram index folds case at least as widely as lower() and LIKE), so `matches` stays the
+ * exact test. Null when the index cannot help: keywords under 3 characters have no trigram.
+ */
+export function videoTitleCandidates(q: string): RawBuilder<SqlBool> | null {
+  if ([...q].length < 3) return null;
+  const phrase = `"${q.replaceAll('"', '""')}"`;
+  return sql<SqlBool>`${ref('videos.id')} in (select vsi.video_id from video_search vs join video_search_ids vsi on vsi.n = vs.rowid where video_search match ${phrase})`;
 }
 
 /** An item by id, or by slug when no item has that id (detail endpoints accept both). */

@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_pipeline.js';
 import * as m0004 from './migrations/0004_engagement.js';
 import * as m0005 from './migrations/0005_money.js';
 import * as m0006 from './migrations/0006_admin.js';
+import * as m0007 from './migrations/0007_search.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004_engagement': m0004,
   '0005_money': m0005,
   '0006_admin': m0006,
+  '0007_search': m0007,
 };
 
 class StaticProvider implements MigrationProvider {

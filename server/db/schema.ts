@@ -95,6 +95,8 @@ export interface ContentTagsTable {
   tag: string;
   objectType: ObjectType;
   objectId: string;
+  /** The tagged item's published_at, copied by triggers (migration 0007): the sort key of "by tag, newest". */
+  publishedAt: Defaulted<string | null>;
 }
 
 export interface FilesTable extends Timestamps {

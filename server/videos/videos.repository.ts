@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, runList, videoIsPublic, type SortSpec } from '../catalogue/catalogue.repository.js';
+import {
+  checkCursor, countQuery, idOrSlug, inCategory, isSqlite, matches, page, runList, videoIsPublic, videoTitleCandidates, hasTag, type SortSpec,
+} from '../catalogue/catalogue.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
 
@@ -11,6 +13,13 @@ export const videoSorts: Record<VideoSort, SortSpec> = {
   popular: { column: 'videos.viewCount', dir: 'desc', kind: 'number' },
   price: { column: 'videos.price', dir: 'asc', kind: 'number' },
 };
+
+/**
+ * "Tagged X, newest first" walks the tag's rows in content_tags_sorted (tag, object_type, published_at, object_id):
+ * `content_tags.published_at` is the video's own `published_at` (kept by triggers, migration 0007), so this is the
+ * same order as `newest` (and the same cursor values), read from the tag's index instead of sorting its videos.
+ */
+const byTagNewest: SortSpec = { column: 'ct.publishedAt', dir: 'desc', kind: 'string' };
 
 export interface VideoFilters {
   q?: string;
@@ -32,20 +41,66 @@ export const videoColumns = [
 
 /** The page and count queries of the public video list (exported for the EXPLAIN test). */
 export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, now: string) {
+  if (f.tag && f.sort === 'newest') {
+    let base = db
+      .selectFrom('contentTags as ct')
+      .innerJoin('videos', 'videos.id', 'ct.objectId')
+      .where('ct.tag', '=', f.tag.toLowerCase())
+      .where('ct.objectType', '=', 'video')
+      .where('ct.publishedAt', '<=', now)
+      .where(videoIsPublic(now));
+    if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
+    if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
+    if (f.q) base = base.where(matches('videos.title', f.q));
+    const sort = byTagNewest;
+    return { page: page(base.select(videoColumns), sort, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  }
   let base = db.selectFrom('videos').where(videoIsPublic(now));
   if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
   if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
-  if (f.q) base = base.where(matches('videos.title', f.q));
+  const unmatched = base;
+  if (f.q) {
+    const candidates = isSqlite(db) ? videoTitleCandidates(f.q) : null;
+    if (candidates) base = base.where(candidates);
+    base = base.where(matches('videos.title', f.q));
+  }
   const sort = videoSorts[f.sort];
-  return { page: page(base.select(videoColumns), sort, 'videos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  const cursor = checkCursor(f.cursor, sort);
+  return {
+    page: page(base.select(videoColumns), sort, 'videos.id', { ...f, cursor }),
+    count: countQuery(base),
+    sort,
+    /**
+     * Keyword lists: the page looked for among the first KEYWORD_WALK rows of the order (from the cursor), which is
+     * exact when it finds a full page. A common word fills the page within a few dozen rows of the order's index;
+     * the index of candidates (FTS5) is what helps a rare word, and costs as many rows as the word matches.
+     */
+    walk: f.q
+      ? db
+          .selectFrom(page(unmatched.select(videoColumns), sort, 'videos.id', { limit: KEYWORD_WALK, offset: 0, cursor }).as('videos'))
+          .selectAll()
+          .where(matches('videos.title', f.q))
+          .orderBy(sql.ref(sort.column), sort.dir)
+          .orderBy(sql.ref('videos.id'), sort.dir)
+          .limit(f.limit)
+          .offset(cursor ? 0 : f.offset)
+      : undefined,
+  };
 }
 
-export function listPublicVideos(db: DbOrTrx, f: VideoFilters, now: string) {
-  return runList(publicVideoQueries(db, f, now), f.limit);
+const KEYWORD_WALK = 2000;
+
+export async function listPublicVideos(db: DbOrTrx, f: VideoFilters, now: string) {
+  const q = publicVideoQueries(db, f, now);
+  if (q.walk && (f.cursor ? 0 : f.offset) + f.limit <= KEYWORD_WALK) {
+    const rows = (await q.walk.execute()) as Awaited<ReturnType<typeof q.page.execute>>;
+    if (rows.length === f.limit) return runList({ ...q, page: { execute: async () => rows } }, f.limit);
+  }
+  return runList(q, f.limit);
 }
 
-export type VideoRow = Awaited<ReturnType<typeof listPublicVideos>>['rows'][number];
+export type VideoRow = Awaited<ReturnType<ReturnType<typeof publicVideoQueries>['page']['execute']>>[number];
 
 /** A video by id or slug, whatever its status, with whether it is public now (0/1 or boolean). */
 export function findVideoByKey(db: DbOrTrx, key: string, now: string) {
