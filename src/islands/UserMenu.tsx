@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import { loggedIn, logout } from '../lib/stores/auth.js';
@@ -23,7 +23,8 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
   const [leaving, setLeaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
+  // One user menu per page; a fixed id, since useId (Preact) repeats across islands and would collide with a form's fields.
+  const panelId = 'user-menu-panel';
 
   // The server's view of the session seeds the stores once, after hydration.
   useEffect(() => {

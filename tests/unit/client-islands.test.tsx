@@ -131,8 +131,8 @@ describe('LoginForm', () => {
       'GET /api/users/me': reply(200, sampleUser),
     });
     render(<LoginForm />);
-    fireEvent.change(screen.getByLabelText('Email or username'), { target: { value: '  ada@example.com ' } });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'demo-password-123' } });
+    fireEvent.input(screen.getByLabelText('Email or username'), { target: { value: '  ada@example.com ' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'demo-password-123' } });
     fireEvent.click(screen.getByLabelText('Keep me logged in'));
     fireEvent.click(screen.getByRole('button', { name: 'Log in' }));
 
@@ -148,8 +148,8 @@ describe('LoginForm', () => {
   it('shows the failure in an alert and toasts it', async () => {
     stubFetch({ 'POST /api/auth/login': reply(400, { message: 'Incorrect credentials!', code: 'INVALID_CREDENTIALS' }) });
     render(<LoginForm />);
-    fireEvent.change(screen.getByLabelText('Email or username'), { target: { value: 'ada' } });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
+    fireEvent.input(screen.getByLabelText('Email or username'), { target: { value: 'ada' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
     fireEvent.submit(screen.getByTestId('login-form'));
     expect((await screen.findByRole('alert')).textContent).toBe('Incorrect credentials!');
     expect(toasts.get().map((t) => t.message)).toEqual(['Incorrect credentials!']);
@@ -242,7 +242,7 @@ describe('VerifyEmail', () => {
     render(<VerifyEmail />);
     expect((await screen.findByRole('alert')).textContent).toBe('This link has expired. Please request a new one.');
     expect(calls[0]!.body).toEqual({ token: 'from-url' });
-    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+    fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send link' }));
     expect((await screen.findByRole('status')).textContent).toContain('A new verification link is on its way.');
     expect(calls[1]!.body).toEqual({ email: 'ada@example.com' });
@@ -261,7 +261,7 @@ describe('form field errors', () => {
     });
     render(<ProfileForm initialUser={sampleUser} />);
     await screen.findByRole('option', { name: 'France' });
-    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'A!' } });
+    fireEvent.input(screen.getByLabelText('Username'), { target: { value: 'A!' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     const input = screen.getByLabelText('Username');
     await waitFor(() => expect(input.getAttribute('aria-invalid')).toBe('true'));
@@ -275,13 +275,13 @@ describe('form field errors', () => {
   it('PasswordForm checks the confirmation before calling the API, then sends source', async () => {
     const { calls } = stubFetch({ 'PUT /api/auth/users/me/password': reply(200, { message: 'Your password has been changed.' }) });
     render(<PasswordForm source="performer" />);
-    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'old-pass-1' } });
-    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'new-pass-1' } });
-    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'different' } });
+    fireEvent.input(screen.getByLabelText('Current password'), { target: { value: 'old-pass-1' } });
+    fireEvent.input(screen.getByLabelText('New password'), { target: { value: 'new-pass-1' } });
+    fireEvent.input(screen.getByLabelText('Confirm new password'), { target: { value: 'different' } });
     fireEvent.submit(screen.getByTestId('password-form'));
     expect((await screen.findByRole('alert')).textContent).toBe('The passwords do not match');
     expect(calls).toHaveLength(0);
-    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'new-pass-1' } });
+    fireEvent.input(screen.getByLabelText('Confirm new password'), { target: { value: 'new-pass-1' } });
     fireEvent.submit(screen.getByTestId('password-form'));
     expect((await screen.findByTestId('form-success')).textContent).toContain('Your password has been changed.');
     expect(calls[0]!.body).toEqual({ password: 'new-pass-1', currentPassword: 'old-pass-1', source: 'performer' });
@@ -298,11 +298,11 @@ describe('form field errors', () => {
     });
     render(<RegisterForm initialRole="performer" />);
     expect(screen.getByLabelText('a performer')).toHaveProperty('checked', true);
-    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
-    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'ada' } });
-    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret-123' } });
-    fireEvent.change(screen.getByLabelText('Confirm password'), { target: { value: 'secret-123' } });
+    fireEvent.input(screen.getByLabelText('Name'), { target: { value: 'Ada' } });
+    fireEvent.input(screen.getByLabelText('Username'), { target: { value: 'ada' } });
+    fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'secret-123' } });
+    fireEvent.input(screen.getByLabelText('Confirm password'), { target: { value: 'secret-123' } });
     fireEvent.submit(screen.getByTestId('register-form'));
     expect((await screen.findByRole('alert')).textContent).toBe('This username is already taken.');
     expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
@@ -314,8 +314,8 @@ describe('form field errors', () => {
   it('ResetPasswordForm posts the token and the new password', async () => {
     const { calls } = stubFetch({ 'POST /api/auth/users/reset-password': reply(200, { message: 'Your password has been changed.' }) });
     render(<ResetPasswordForm token="reset-tok" />);
-    fireEvent.change(screen.getByLabelText('New password'), { target: { value: 'brand-new-1' } });
-    fireEvent.change(screen.getByLabelText('Confirm new password'), { target: { value: 'brand-new-1' } });
+    fireEvent.input(screen.getByLabelText('New password'), { target: { value: 'brand-new-1' } });
+    fireEvent.input(screen.getByLabelText('Confirm new password'), { target: { value: 'brand-new-1' } });
     fireEvent.submit(screen.getByTestId('reset-password-form'));
     expect((await screen.findByRole('status')).textContent).toContain('Your password has been changed.');
     expect(calls[0]!.body).toEqual({ token: 'reset-tok', password: 'brand-new-1' });

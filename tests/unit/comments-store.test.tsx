@@ -186,7 +186,7 @@ describe('Comments island', () => {
     stubFetch({ 'POST /api/comments': reply(201, { ...fresh, commentCount: 3 }) });
     const submit = screen.getByTestId('comment-submit') as HTMLButtonElement;
     expect(submit.disabled).toBe(true);
-    fireEvent.change(screen.getByTestId('comment-input'), { target: { value: 'typed text' } });
+    fireEvent.input(screen.getByTestId('comment-input'), { target: { value: 'typed text' } });
     fireEvent.click(submit);
     await waitFor(() => expect(screen.getByTestId('comments-total').textContent).toBe('3'));
     expect(screen.getAllByTestId('comment-text')[0]!.textContent).toBe('typed text');

@@ -57,8 +57,8 @@ describe('studio inline editors', () => {
     render(<StudioProducts initial={{ items: [product], total: 1 }} currencySymbol="$" />);
     fireEvent.click(screen.getByTestId('product-edit'));
     expect((screen.getByTestId('edit-price') as HTMLInputElement).value).toBe('15.00');
-    fireEvent.change(screen.getByTestId('edit-price'), { target: { value: '19.99' } });
-    fireEvent.change(screen.getByTestId('edit-stock'), { target: { value: '7' } });
+    fireEvent.input(screen.getByTestId('edit-price'), { target: { value: '19.99' } });
+    fireEvent.input(screen.getByTestId('edit-stock'), { target: { value: '7' } });
     fireEvent.click(screen.getByTestId('edit-save'));
     await waitFor(() => expect(screen.queryByTestId('item-editor')).toBeNull());
     expect(calls[0]!.body).toEqual({ price: 1999, stock: 7 });
@@ -82,11 +82,11 @@ describe('studio inline editors', () => {
     fireEvent.click(screen.getByTestId('edit-save'));
     expect(await screen.findByText('Enter a sale price')).toBeTruthy();
     expect(calls).toHaveLength(0);
-    fireEvent.change(screen.getByTestId('edit-title'), { target: { value: '' } });
-    fireEvent.change(screen.getByTestId('edit-price'), { target: { value: '4.99' } });
+    fireEvent.input(screen.getByTestId('edit-title'), { target: { value: '' } });
+    fireEvent.input(screen.getByTestId('edit-price'), { target: { value: '4.99' } });
     fireEvent.click(screen.getByTestId('edit-save'));
     expect(await screen.findByText('Title cannot be empty')).toBeTruthy();
-    fireEvent.change(screen.getByTestId('edit-title'), { target: { value: 'Clip two' } });
+    fireEvent.input(screen.getByTestId('edit-title'), { target: { value: 'Clip two' } });
     fireEvent.click(screen.getByTestId('edit-save'));
     await waitFor(() => expect(screen.queryByTestId('item-editor')).toBeNull());
     expect(calls[1]!.body).toEqual({ title: 'Clip two', visibility: 'sale', price: 499 });
@@ -98,8 +98,8 @@ describe('studio inline editors', () => {
     const { calls } = stubFetch({ 'PUT /api/performer/assets/posts/po1': (c) => reply(200, { ...post, ...(c.body as object) }) });
     render(<StudioPosts initial={{ items: [post], total: 1 }} />);
     fireEvent.click(screen.getByTestId('post-edit'));
-    fireEvent.change(screen.getByTestId('edit-excerpt'), { target: { value: 'Hi there' } });
-    fireEvent.change(screen.getByTestId('edit-publishedAt'), { target: { value: '' } });
+    fireEvent.input(screen.getByTestId('edit-excerpt'), { target: { value: 'Hi there' } });
+    fireEvent.input(screen.getByTestId('edit-publishedAt'), { target: { value: '' } });
     fireEvent.click(screen.getByTestId('edit-save'));
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0]!.body).toEqual({ excerpt: 'Hi there', publishedAt: null });

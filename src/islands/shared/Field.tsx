@@ -12,11 +12,17 @@ export interface FieldProps {
   error?: string | undefined;
   hint?: string | undefined;
   children: (control: ControlProps) => ReactNode;
+  /**
+   * Prepended to the generated ids. Islands run on Preact, whose useId counts per island root (there is no per-island
+   * prefix like React's identifierPrefix), so two islands on one page produce the same ids: an island that can appear
+   * more than once on a page (AdminForm) passes something unique to it here.
+   */
+  idPrefix?: string | undefined;
 }
 
 /** A labelled form field: `<label>`, the control, an optional hint and the field's error (role="alert"). */
-export function Field({ label, error, hint, children }: FieldProps) {
-  const id = useId();
+export function Field({ label, error, hint, children, idPrefix = '' }: FieldProps) {
+  const id = `${idPrefix}${useId()}`;
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
