@@ -166,6 +166,12 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
       await page.goto(`${t.url}${path}`);
       await page.getByTestId(details).locator('summary').click();
       await hydrated(page, formId);
+      // Several AdminForm islands on one page: their field ids stay unique (Preact's useId repeats per island).
+      const repeatedIds = await page.evaluate(() => {
+        const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+        return ids.filter((id, i) => ids.indexOf(id) !== i);
+      });
+      expect(repeatedIds).toEqual([]);
       const form = page.getByTestId(formId);
       await fill(form);
       await Promise.all([page.waitForEvent('load'), form.getByTestId(`${formId}-submit`).click()]);
