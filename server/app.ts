@@ -225,10 +225,6 @@ async function mountWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
     },
   });
   process.env.ASTRO_NODE_AUTOSTART = 'disabled';
-  // The page bundle loads React from node_modules, which picks its build from NODE_ENV when first loaded: unset
-  // (e.g. `npm start`) meant the development build, whose checks made every render several times slower.
-  // Tests keep NODE_ENV=test and with it React's checks.
-  process.env.NODE_ENV ??= 'production';
   const { handler } = (await import(pathToFileURL(entry).href)) as {
     handler: (req: unknown, res: unknown, next: (err?: unknown) => void, locals: App.Locals) => Promise<void>;
   };

@@ -24,7 +24,7 @@ import { seedDemo } from '../../server/seed/seed.js';
 import { generateLargeCatalogue, type Generated } from './generate.js';
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
 
-// What production runs: libraries loaded later (React, by the page bundle) pick their production builds.
+// What production runs, for any library that picks its build from NODE_ENV when loaded.
 process.env.NODE_ENV = 'production';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
