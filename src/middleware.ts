@@ -1,11 +1,26 @@
 import { defineMiddleware } from 'astro:middleware';
+import type { APIContext, MiddlewareNext } from 'astro';
 import { reachableInMaintenance, ruleFor } from './server/route-rules.js';
+import { isDatabaseUnavailable } from '../server/db/unavailable.js';
 
 /**
  * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
  * country and session, then applies the gates in order: geo-block, maintenance, page flags.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
+  try {
+    return await gate(context, next);
+  } catch (err) {
+    // The database is restarting or unreachable: a page says so with 503 (as the API does), not a 500 error page.
+    if (isDatabaseUnavailable(err)) {
+      context.locals.ctx.logger.warn({ err: (err as Error).message, path: context.url.pathname }, 'database unavailable');
+      return unavailable();
+    }
+    throw err;
+  }
+});
+
+async function gate(context: APIContext, next: MiddlewareNext): Promise<Response> {
   const { ctx } = context.locals;
   const { pathname } = context.url;
   const settings = await ctx.settings.getPublicAll();
@@ -46,4 +61,10 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const response = await next();
   if (user || rule.authenticate) response.headers.set('cache-control', 'private, no-store');
   return response;
-});
+}
+
+function unavailable(): Response {
+  const html = '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Back in a moment</title></head>'
+    + '<body><main><h1>Back in a moment</h1><p>The site is briefly unavailable. Please try again in a few seconds.</p></main></body></html>';
+  return new Response(html, { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', 'retry-after': '5', 'cache-control': 'no-store' } });
+}

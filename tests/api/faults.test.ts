@@ -266,7 +266,7 @@ describe.each(engines)('faults on %s', (engine) => {
     server = undefined;
   }, 90_000);
 
-  it.runIf(engine === 'postgres')('PostgreSQL connection cut under load: 503 JSON during the outage, full recovery without a restart', async () => {
+  it.runIf(engine === 'postgres')('PostgreSQL connection cut under load: 503 (JSON from the API, a page from pages) during the outage, full recovery without a restart', async () => {
     const schema = await createPgSchema(process.env.DATABASE_URL!, 'fo');
     const target = new URL(process.env.DATABASE_URL!);
     const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
@@ -274,7 +274,8 @@ describe.each(engines)('faults on %s', (engine) => {
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
     const d2 = fs.mkdtempSync(path.join(os.tmpdir(), 'faults-pg-'));
-    const srv = await startServerProcess({ ...serverEnv, DATA_DIR: d2, DATABASE_URL: viaProxy.toString(), PG_SCHEMA: schema.schema });
+    // With pages (npm test builds them first): a page during the outage must say 503 too.
+    const srv = await startServerProcess({ ...serverEnv, SERVE_WEB: '1', DATA_DIR: d2, DATABASE_URL: viaProxy.toString(), PG_SCHEMA: schema.schema });
     try {
       const stats = { before: new Map<string, number>(), during: new Map<string, number>(), after: new Map<string, number>() };
       let phase: keyof typeof stats = 'before';
@@ -282,11 +283,15 @@ describe.each(engines)('faults on %s', (engine) => {
       const bad: string[] = [];
       const workers = Array.from({ length: 8 }, async (_, w) => {
         while (!stop) {
-          const p = w % 2 ? '/api/performers/search?limit=5' : '/health';
+          const p = ['/health', '/api/performers/search?limit=5', '/performers'][w % 3]!;
           const res = await fetch(`${srv.url}${p}`).catch(() => null);
           const key = res ? String(res.status) : 'network';
           stats[phase].set(key, (stats[phase].get(key) ?? 0) + 1);
-          if (res && res.status >= 500) {
+          if (res && res.status >= 500 && p === '/performers') {
+            // A page: the "back in a moment" page, never Astro's 500.
+            const html = await res.text();
+            if (res.status !== 503 || !html.includes('Back in a moment')) bad.push(`${res.status} page ${html.slice(0, 100)}`);
+          } else if (res && res.status >= 500) {
             const body = await json(res);
             if (res.status !== 503 || body?.code !== 'UNAVAILABLE') bad.push(`${res.status} ${JSON.stringify(body)}`);
           } else await res?.arrayBuffer();

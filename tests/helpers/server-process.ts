@@ -4,7 +4,7 @@ import pg from 'pg';
 
 /**
  * The real server (`node --import tsx server/main.ts`) as a child process, for tests that kill -9 it, restart it
- * on the same data, or run several instances side by side. Output is kept (last 200 lines) for failure messages.
+ * on the same data, or run several instances side by side. Output is kept (last 5,000 lines) for failure messages.
  */
 export interface ServerProcess {
   url: string;
@@ -39,7 +39,7 @@ export async function startServerProcess(env: Record<string, string | undefined>
   const logs: string[] = [];
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(line);
-    if (logs.length > 200) logs.splice(0, logs.length - 200);
+    if (logs.length > 5000) logs.splice(0, logs.length - 5000);
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);

@@ -107,9 +107,11 @@ try {
     `- Writes answered 2xx: ${check.commentsExpected} comments (rows created ${check.commentsCreatedInDb}), like rows net ${check.likeRowsExpected} (in the database ${check.likeRowsDelta}); counter mismatches ${check.likeCounterMismatches.length + check.commentCounterMismatches.length}.`,
     `- Result: ${violations.length ? 'FAIL: ' + violations.join('; ') : 'pass'}.`,
     '',
+    ...(fiveHundreds ? ['Server errors logged (first 5):', '', ...server.logs.filter((l) => /"level":50|statusCode":500|Internal/.test(l)).slice(0, 5).map((l) => `    ${l.slice(0, 600)}`), ''] : []),
   ].join('\n');
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync('bench/pg-restart-report.md', md);
+  if (process.env.DEBUG_LOGS) fs.writeFileSync('/tmp/pg-restart-server.log', server.logs.join('\n'));
   console.log(md);
   process.exitCode = violations.length ? 1 : 0;
 } finally {
