@@ -35,6 +35,23 @@ describe('CountCache', () => {
     expect(loads).toBe(5);
   });
 
+  it('keeps a slow count fifty times as long as it took when that is longer than the TTL', async () => {
+    const cache = new CountCache(10);
+    let loads = 0;
+    const slow = () => new Promise<number>((r) => setTimeout(() => r(++loads), 20));
+    await cache.get(query('slow'), slow);
+    // 20 ms to count → kept ~1 s, far past the 10 ms TTL.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await cache.get(query('slow'), slow)).toBe(1);
+    expect(loads).toBe(1);
+    // A quick count lives for the TTL only.
+    await cache.get(query('quick'), async () => ++loads);
+    await new Promise((r) => setTimeout(r, 30));
+    await cache.get(query('quick'), async () => ++loads);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(loads).toBe(3);
+  });
+
   it('runs one count for concurrent misses of the same key', async () => {
     const cache = new CountCache(60_000);
     let loads = 0;
