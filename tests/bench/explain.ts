@@ -7,13 +7,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { openDatabase, type Engine } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { nowIso } from '../../server/db/ids.js';
 import { publicVideoQueries, type VideoFilters } from '../../server/videos/videos.repository.js';
 import { generateLargeCatalogue } from './generate.js';
+import { createPgSchema } from '../helpers/server-process.js';
 
 const engine = (process.env.EXPLAIN_ENGINE ?? 'sqlite') as Engine;
 const videos = Number(process.env.EXPLAIN_VIDEOS ?? 100_000);
@@ -24,17 +24,11 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-explain-'));
   const url = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
   if (engine === 'postgres' && !url) throw new Error('DATABASE_URL is required for postgres');
-  const schema = `explain_${process.pid}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  if (url) await admin(`CREATE SCHEMA ${schema}`);
-  const database = await openDatabase({ databaseUrl: url, sqliteFile: path.join(dir, 'site.db'), pgSchema: url ? schema : undefined });
+  const pgSchema = url ? await createPgSchema(url, 'explain') : undefined;
+  const schema = pgSchema?.schema;
+  const database = await openDatabase({ databaseUrl: url, sqliteFile: path.join(dir, 'site.db'), pgSchema: schema });
   try {
-    await migrateToLatest(database.db, { schema: url ? schema : undefined });
+    await migrateToLatest(database.db, { schema });
     const g = await generateLargeCatalogue(database.db, { performers, videos, bigPerformerVideos: 1000 });
     console.log(`${engine}: ${g.videos} videos, ${g.performers} performers generated in ${g.ms} ms`);
     await database.optimize();
@@ -77,7 +71,7 @@ async function main() {
     await database.close();
     if (process.env.EXPLAIN_KEEP) console.log(`kept ${url ? `schema ${schema}` : path.join(dir, 'site.db')}`);
     else {
-      if (url) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await pgSchema?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }

@@ -1,10 +1,9 @@
 /**
  * `tsx tests/bench/page-js.ts [baseUrl]`: gzipped JavaScript shipped by the home page, /performers, a performer page
  * and a video page of a running site (e.g. `npm run build && PORT=4400 DATA_DIR=$(mktemp -d) tsx server/main.ts --seed-demo`).
- * Counted like `npm run bench` does (tests/bench/run.ts `shippedJs`): every /_astro/*.js the HTML names plus their
- * static imports, followed recursively, each gzipped at level 9. `--files` lists every file with its size.
+ * Counted like `npm run bench` does (tests/bench/shipped-js.ts). `--files` lists every file with its size.
  */
-import zlib from 'node:zlib';
+import { shippedJs } from './shipped-js.js';
 
 const base = (process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'http://127.0.0.1:4400').replace(/\/$/, '');
 const listFiles = process.argv.includes('--files');
@@ -13,27 +12,6 @@ async function html(p: string): Promise<string> {
   const res = await fetch(base + p);
   if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
   return res.text();
-}
-
-async function shippedJs(p: string) {
-  const page = await html(p);
-  const seen = new Set<string>();
-  const files: Array<{ url: string; raw: number; gzip: number }> = [];
-  const queue = [...page.matchAll(/["'](\/_astro\/[^"']+?\.js)["']/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
-  while (queue.length) {
-    const url = queue.shift()!;
-    if (seen.has(url)) continue;
-    seen.add(url);
-    const res = await fetch(base + url);
-    if (!res.ok) continue;
-    const code = Buffer.from(await res.arrayBuffer());
-    files.push({ url, raw: code.length, gzip: zlib.gzipSync(code, { level: 9 }).length });
-    for (const m of code.toString('utf8').matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+?\.js)["']/g)) {
-      queue.push(new URL(m[1]!, base + url).pathname);
-    }
-  }
-  const sum = (k: 'raw' | 'gzip') => files.reduce((n, f) => n + f[k], 0);
-  return { path: p, files, raw: sum('raw'), gzip: sum('gzip') };
 }
 
 const performers = await html('/performers');
@@ -46,7 +24,7 @@ const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 console.log('| page | path | files | raw | gzip |\n|---|---|---|---|---|');
 const details: string[] = [];
 for (const [name, p] of [['home', '/'], ['performers', '/performers'], ['performer page', performer], ['video page', video]] as const) {
-  const r = await shippedJs(p);
+  const r = await shippedJs(base, p);
   console.log(`| ${name} | ${p} | ${r.files.length} | ${kib(r.raw)} | ${kib(r.gzip)} |`);
   if (listFiles) details.push(`\n${name} (${p}):`, ...r.files.sort((a, b) => b.gzip - a.gzip).map((f) => `  ${kib(f.gzip).padStart(10)}  ${f.url}`));
 }

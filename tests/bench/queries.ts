@@ -20,7 +20,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { loadConfig } from '../../server/config.js';
@@ -28,6 +27,7 @@ import { openDatabase, type Engine } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { buildApp } from '../../server/app.js';
 import { generateLargeCatalogue, type Generated } from './generate.js';
+import { createPgSchema } from '../helpers/server-process.js';
 
 const seconds = Number(process.env.QUERIES_SECONDS ?? 5);
 const connections = Number(process.env.QUERIES_CONNECTIONS ?? 50);
@@ -68,22 +68,16 @@ function targets(api: string, g: Generated): Array<[string, string]> {
 async function run(engine: Engine, size: number): Promise<Result[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-queries-'));
   const databaseUrl = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
-  const schema = `queries_${process.pid}_${size}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: databaseUrl });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  if (databaseUrl) await admin(`CREATE SCHEMA ${schema}`);
+  const pgSchema = databaseUrl ? await createPgSchema(databaseUrl, `queries_${size}`) : undefined;
+  const schema = pgSchema?.schema;
   const config = loadConfig(
     { ...process.env, NODE_ENV: 'production', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
     { port: 0, host: '127.0.0.1', databaseUrl },
   );
-  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: databaseUrl ? schema : undefined });
+  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: schema });
   const results: Result[] = [];
   try {
-    await migrateToLatest(database.db, { schema: databaseUrl ? schema : undefined });
+    await migrateToLatest(database.db, { schema });
     const g = await generateLargeCatalogue(database.db, { performers, videos: size, bigPerformerVideos: 1000 });
     console.log(`${engine} ${size}: generated in ${g.ms} ms`);
     await database.optimize();
@@ -105,7 +99,7 @@ async function run(engine: Engine, size: number): Promise<Result[]> {
       await built.close();
     }
   } finally {
-    if (databaseUrl) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pgSchema?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return results;

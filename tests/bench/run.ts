@@ -10,10 +10,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { loadConfig, type AppConfig } from '../../server/config.js';
@@ -22,6 +20,8 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
 import { seedDemo } from '../../server/seed/seed.js';
 import { generateLargeCatalogue, type Generated } from './generate.js';
+import { createPgSchema } from '../helpers/server-process.js';
+import { shippedJs } from './shipped-js.js';
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
 
 // What production runs, for any library that picks its build from NODE_ENV when loaded.
@@ -118,21 +118,15 @@ interface Site {
 async function startSite(engine: Engine, videos: number, opts: { seed: boolean }): Promise<Site> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-bench-'));
   const databaseUrl = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
-  const schema = `bench_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: databaseUrl });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  if (databaseUrl) await admin(`CREATE SCHEMA ${schema}`);
+  const pgSchema = databaseUrl ? await createPgSchema(databaseUrl, 'bench') : undefined;
+  const schema = pgSchema?.schema;
   const config = loadConfig(
     { ...process.env, NODE_ENV: 'production', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
     { port: 0, host: '127.0.0.1', databaseUrl },
   );
   const logger = pino({ level: 'warn' });
-  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: databaseUrl ? schema : undefined });
-  await migrateToLatest(database.db, { schema: databaseUrl ? schema : undefined });
+  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: schema });
+  await migrateToLatest(database.db, { schema });
   if (opts.seed) await seedDemo({ db: database.db, config, logger });
   const generated = await generateLargeCatalogue(database.db, { performers: performerCount, videos, bigPerformerVideos: 1000 });
   console.log(`${engine}: generated ${generated.performers} performers and ${generated.videos} videos in ${generated.ms} ms`);
@@ -148,7 +142,7 @@ async function startSite(engine: Engine, videos: number, opts: { seed: boolean }
       // autocannon hangs up at the deadline; let the requests still queued in the app finish before closing.
       await new Promise((r) => setTimeout(r, 1000));
       await built.close();
-      if (databaseUrl) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await pgSchema?.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -195,28 +189,9 @@ interface JsRow {
   pass: boolean | null;
 }
 
-/** JavaScript a page makes the browser load: /_astro/*.js referenced by the HTML, plus their static imports. */
-async function shippedJs(base: string, name: string, p: string, isPerformerPage: boolean): Promise<JsRow> {
-  const html = await (await fetch(base + p)).text();
-  const seen = new Set<string>();
-  const queue = [...html.matchAll(/["'](\/_astro\/[^"']+?\.js)["']/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
-  let raw = 0;
-  let gzip = 0;
-  while (queue.length) {
-    const url = queue.shift()!;
-    if (seen.has(url)) continue;
-    seen.add(url);
-    const res = await fetch(base + url);
-    if (!res.ok) continue;
-    const code = Buffer.from(await res.arrayBuffer());
-    raw += code.length;
-    gzip += zlib.gzipSync(code, { level: 9 }).length;
-    // Static imports only (`import x from"./a.js"`, `import"./b.js"`, `export * from"./c.js"`); dynamic import() is lazy.
-    for (const m of code.toString('utf8').matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+?\.js)["']/g)) {
-      queue.push(new URL(m[1]!, base + url).pathname);
-    }
-  }
-  return { page: name, path: p, files: seen.size, raw, gzip, pass: isPerformerPage ? gzip < TARGET_JS_GZIP : null };
+async function jsRow(base: string, name: string, p: string, isPerformerPage: boolean): Promise<JsRow> {
+  const { files, raw, gzip } = await shippedJs(base, p);
+  return { page: name, path: p, files: files.length, raw, gzip, pass: isPerformerPage ? gzip < TARGET_JS_GZIP : null };
 }
 
 interface GrowthRow {
@@ -272,7 +247,7 @@ async function main() {
       ['API videos/search keyword', `${api}/user/assets/videos/search?q=${site.generated.tag}&limit=12`],
     ];
     rows.push(...(await measureTargets(site, targets)));
-    if (engine === 'sqlite') for (const [name, p] of pages) js.push(await shippedJs(site.base, name, p, name.startsWith('performer page')));
+    if (engine === 'sqlite') for (const [name, p] of pages) js.push(await jsRow(site.base, name, p, name.startsWith('performer page')));
     // The 100k step of the growth measurement: the same three queries, app only.
     const g: Array<[string, autocannon.Result]> = [];
     for (const [q, p] of growthTargets(site)) g.push([q, await measureMisses(site.base + p)]);

@@ -1,0 +1,35 @@
+import zlib from 'node:zlib';
+
+export interface ShippedJs {
+  files: Array<{ url: string; raw: number; gzip: number }>;
+  raw: number;
+  gzip: number;
+}
+
+/**
+ * JavaScript a page makes the browser load: every /_astro/*.js its HTML references (scripts, island component and
+ * renderer URLs) plus their static imports (`import x from"./a.js"`, `import"./b.js"`, `export * from"./c.js"`),
+ * followed recursively; dynamic import() is lazy and not counted. Each file gzipped at level 9.
+ */
+export async function shippedJs(base: string, pagePath: string): Promise<ShippedJs> {
+  const res = await fetch(base + pagePath);
+  if (!res.ok) throw new Error(`${pagePath}: HTTP ${res.status}`);
+  const html = await res.text();
+  const seen = new Set<string>();
+  const files: ShippedJs['files'] = [];
+  const queue = [...html.matchAll(/["'](\/_astro\/[^"']+?\.js)["']/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+  while (queue.length) {
+    const url = queue.shift()!;
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const file = await fetch(base + url);
+    if (!file.ok) continue;
+    const code = Buffer.from(await file.arrayBuffer());
+    files.push({ url, raw: code.length, gzip: zlib.gzipSync(code, { level: 9 }).length });
+    for (const m of code.toString('utf8').matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+?\.js)["']/g)) {
+      queue.push(new URL(m[1]!, base + url).pathname);
+    }
+  }
+  const sum = (k: 'raw' | 'gzip') => files.reduce((n, f) => n + f[k], 0);
+  return { files, raw: sum('raw'), gzip: sum('gzip') };
+}
