@@ -38,17 +38,16 @@ describe('CountCache', () => {
   it('keeps a slow count fifty times as long as it took when that is longer than the TTL', async () => {
     const cache = new CountCache(10);
     let loads = 0;
-    const slow = () => new Promise<number>((r) => setTimeout(() => r(++loads), 20));
+    const slow = () => new Promise<number>((r) => setTimeout(() => r(++loads), 100));
     await cache.get(query('slow'), slow);
-    // 20 ms to count → kept ~1 s, far past the 10 ms TTL.
-    await new Promise((r) => setTimeout(r, 100));
+    // ≥ 100 ms to count → kept ≥ 5 s, far past the 10 ms TTL.
+    await new Promise((r) => setTimeout(r, 300));
     expect(await cache.get(query('slow'), slow)).toBe(1);
     expect(loads).toBe(1);
-    // A quick count lives for the TTL only.
+    // A quick count (a few ms at most, even on a busy machine) lives for the TTL or 50× that, then is counted again.
     await cache.get(query('quick'), async () => ++loads);
-    await new Promise((r) => setTimeout(r, 30));
+    await new Promise((r) => setTimeout(r, 700));
     await cache.get(query('quick'), async () => ++loads);
-    await new Promise((r) => setTimeout(r, 0));
     expect(loads).toBe(3);
   });
 
