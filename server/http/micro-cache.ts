@@ -39,13 +39,13 @@ const SESSION_COOKIE = /(?:^|;\s*)token=[^;]/;
  * The key is host + URL + country. Each instance has its own cache, so a change (a setting, a new video) shows to
  * anonymous visitors at most `ttlMs` later.
  */
-export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions): { clear(): void } {
+export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions): void {
   const entries = new Map<string, Entry>();
   const inflight = new Map<string, Promise<void>>();
   const maxEntries = opts.maxEntries ?? 2000;
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxWaitMs = opts.maxWaitMs ?? 5000;
-  if (opts.ttlMs <= 0) return { clear() {} };
+  if (opts.ttlMs <= 0) return;
 
   const keyOf = (request: FastifyRequest): string | null => {
     if (request.method !== 'GET') return null;
@@ -87,7 +87,8 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
       reply.raw.end(hit.body);
       return;
     }
-    if (inflight.has(key)) return; // the first render was not cacheable: render this one too
+    // The render waited for was not kept: this request renders too, and owns the key unless another waiter already does.
+    if (inflight.has(key)) return;
     let done!: () => void;
     const waiting = new Promise<void>((resolve) => (done = resolve));
     inflight.set(key, waiting);
@@ -104,8 +105,6 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
       release();
     });
   });
-
-  return { clear: () => entries.clear() };
 }
 
 /** Records what is written to `res`; calls `onEnd` with a cacheable entry once the answer is complete, else null. */
