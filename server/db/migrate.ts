@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_engagement.js';
 import * as m0005 from './migrations/0005_money.js';
 import * as m0006 from './migrations/0006_admin.js';
 import * as m0007 from './migrations/0007_search.js';
+import * as m0008 from './migrations/0008_featured.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0005_money': m0005,
   '0006_admin': m0006,
   '0007_search': m0007,
+  '0008_featured': m0008,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -79,6 +79,7 @@ function cases(): Case[] {
     ['performers price, cursor', performer({ sort: 'price', cursor: cursor(500) })],
     ['performers by category', performer({ categoryId: 'c' })],
     ['performers by keyword', performer({ q: 'ali' })],
+    ['performers featured, popular', performer({ featured: true, sort: 'popular' })],
   ];
 }
 
@@ -214,6 +215,12 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     if (engine !== 'sqlite') return;
     const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', q: 'video 12', ...page }, nowIso()).count)).join('\n');
     expect(plan).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
+  });
+
+  it('featured performers (the home page) are found through the featured index, not by walking every active performer', async () => {
+    // Without performers_featured_popular both engines walk performers_status_popular and test `featured` per row.
+    const plan = (await explain(performerListQueries(t.ctx.db, { featured: true, sort: 'popular', ...page }).page)).join('\n');
+    expect(plan).toMatch(engine === 'sqlite' ? /performers USING INDEX performers_featured_popular \(featured=\? AND status=\?\)/ : /performers_featured_popular/);
   });
 
   it('the main table of the newest-videos list is read through its own index', async () => {
