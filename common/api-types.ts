@@ -328,6 +328,22 @@ export interface PostCard {
   commentCount: number;
 }
 
+/**
+ * What a listing card shows (src/islands/catalogue/cards.tsx). A list island's server-rendered first page holds
+ * only these fields: every field of its props is serialised into the page's HTML (a full video item is ~1.7 KB
+ * there), while the items "Load more" fetches are full items, which fit the same types.
+ */
+type CardPerformer = Pick<PerformerSummary, 'username' | 'name'> | null;
+export type VideoCardData = Pick<VideoItem, '_id' | 'title' | 'thumbnail' | 'poster' | 'duration' | 'locked' | 'access' | 'price'> & {
+  performer: CardPerformer;
+  stats: Pick<ContentStats, 'views'>;
+};
+export type GalleryCardData = Pick<GalleryItem, '_id' | 'title' | 'cover' | 'photoCount' | 'locked' | 'access' | 'price'> & { performer: CardPerformer };
+export type ProductCardData = Pick<ProductItem, '_id' | 'name' | 'image' | 'type' | 'price' | 'stock'>;
+export type PhotoCardData = Pick<PhotoItem, '_id' | 'title' | 'thumbnail' | 'locked' | 'access' | 'price' | 'photo' | 'galleryId'>;
+export type PostCardData = Pick<PostCard, '_id' | 'title' | 'image' | 'excerpt' | 'publishedAt' | 'createdAt'>;
+export type PerformerCardData = Pick<PerformerCard, '_id' | 'username' | 'name' | 'avatar' | 'cover' | 'videoCount' | 'monthlyPrice'>;
+
 export interface PostDetail extends PostCard {
   /** HTML as stored (written by admins and performers): pages must sanitise it before rendering. */
   content: string;

@@ -1,20 +1,23 @@
 import { useMemo } from 'react';
 import { useStore } from '@nanostores/react';
-import type { GalleryItem, ListResult, PerformerCard, PhotoItem, PostCard, ProductItem, VideoItem } from '../../common/api-types.js';
+import type {
+  GalleryCardData, ListResult, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
+} from '../../common/api-types.js';
 import { catalogue, type ListQuery } from '../lib/api.js';
 import { createListing, type ListingFetcher } from '../lib/stores/listing.js';
 import { GalleryCardView, PerformerCardItem, PhotoCardView, PostCardView, ProductCardView, VideoCardView } from './catalogue/cards.tsx';
 
 export type ListKind = 'videos' | 'galleries' | 'products' | 'photos' | 'galleryPhotos' | 'posts' | 'performers';
 
-type AnyItem = VideoItem | GalleryItem | ProductItem | PhotoItem | PostCard | PerformerCard;
+/** What the cards show; the first page holds only these fields (src/server/list-cards.ts), later pages full items. */
+export type AnyCard = VideoCardData | GalleryCardData | ProductCardData | PhotoCardData | PostCardData | PerformerCardData;
 
 export interface LoadMoreListProps {
   kind: ListKind;
   /** Filters, sort and page size, as the page rendered the first page with. */
   query: ListQuery;
-  /** The first page (server-rendered). */
-  initial: ListResult<AnyItem>;
+  /** The first page (server-rendered), cut to the cards' fields by cardPage. */
+  initial: ListResult<AnyCard>;
   /** For `galleryPhotos`: the gallery. */
   galleryId?: string;
   currencySymbol?: string;
@@ -22,7 +25,7 @@ export interface LoadMoreListProps {
   testId?: string;
 }
 
-function fetcherFor(kind: ListKind, galleryId?: string): ListingFetcher<AnyItem> {
+function fetcherFor(kind: ListKind, galleryId?: string): ListingFetcher<AnyCard> {
   switch (kind) {
     case 'videos': return catalogue.videos;
     case 'galleries': return catalogue.galleries;
@@ -36,17 +39,17 @@ function fetcherFor(kind: ListKind, galleryId?: string): ListingFetcher<AnyItem>
 
 /** A listing whose "Load more" button appends the next page (SPEC §4); items render on the server first. */
 export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId }: LoadMoreListProps) {
-  const listing = useMemo(() => createListing<AnyItem>(fetcherFor(kind, galleryId), query, initial), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const listing = useMemo(() => createListing<AnyCard>(fetcherFor(kind, galleryId), query, initial), []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(listing.store);
-  const card = (item: AnyItem) => {
+  const card = (item: AnyCard) => {
     switch (kind) {
-      case 'videos': return <VideoCardView key={item._id} item={item as VideoItem} symbol={currencySymbol} />;
-      case 'galleries': return <GalleryCardView key={item._id} item={item as GalleryItem} symbol={currencySymbol} />;
-      case 'products': return <ProductCardView key={item._id} item={item as ProductItem} symbol={currencySymbol} />;
+      case 'videos': return <VideoCardView key={item._id} item={item as VideoCardData} symbol={currencySymbol} />;
+      case 'galleries': return <GalleryCardView key={item._id} item={item as GalleryCardData} symbol={currencySymbol} />;
+      case 'products': return <ProductCardView key={item._id} item={item as ProductCardData} symbol={currencySymbol} />;
       case 'photos':
-      case 'galleryPhotos': return <PhotoCardView key={item._id} item={item as PhotoItem} symbol={currencySymbol} />;
-      case 'posts': return <PostCardView key={item._id} item={item as PostCard} />;
-      case 'performers': return <PerformerCardItem key={item._id} item={item as PerformerCard} symbol={currencySymbol} />;
+      case 'galleryPhotos': return <PhotoCardView key={item._id} item={item as PhotoCardData} symbol={currencySymbol} />;
+      case 'posts': return <PostCardView key={item._id} item={item as PostCardData} />;
+      case 'performers': return <PerformerCardItem key={item._id} item={item as PerformerCardData} symbol={currencySymbol} />;
     }
   };
   return (

@@ -1,4 +1,4 @@
-import type { GalleryItem, PerformerCard, PhotoItem, PostCard, ProductItem, VideoItem } from '../../../common/api-types.js';
+import type { GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData } from '../../../common/api-types.js';
 import { formatMoney } from '../../../common/money.js';
 import LazyImage from './LazyImage.tsx';
 
@@ -13,7 +13,7 @@ export function duration(seconds: number | null): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-export function VideoCardView({ item, symbol }: { item: VideoItem; symbol: string }) {
+export function VideoCardView({ item, symbol }: { item: VideoCardData; symbol: string }) {
   return (
     <article className="card media-card" data-testid="video-card">
       <a href={`/videos/${item._id}`} className="media-card__link">
@@ -29,7 +29,7 @@ export function VideoCardView({ item, symbol }: { item: VideoItem; symbol: strin
   );
 }
 
-export function GalleryCardView({ item, symbol }: { item: GalleryItem; symbol: string }) {
+export function GalleryCardView({ item, symbol }: { item: GalleryCardData; symbol: string }) {
   return (
     <article className="card media-card" data-testid="gallery-card">
       <a href={`/galleries/${item._id}`} className="media-card__link">
@@ -45,7 +45,7 @@ export function GalleryCardView({ item, symbol }: { item: GalleryItem; symbol: s
   );
 }
 
-export function ProductCardView({ item, symbol }: { item: ProductItem; symbol: string }) {
+export function ProductCardView({ item, symbol }: { item: ProductCardData; symbol: string }) {
   return (
     <article className="card media-card" data-testid="product-card">
       <a href={`/products/${item._id}`} className="media-card__link">
@@ -60,7 +60,7 @@ export function ProductCardView({ item, symbol }: { item: ProductItem; symbol: s
   );
 }
 
-export function PhotoCardView({ item, symbol }: { item: PhotoItem; symbol: string }) {
+export function PhotoCardView({ item, symbol }: { item: PhotoCardData; symbol: string }) {
   const body = (
     <div className="media-card__thumb">
       <LazyImage src={item.thumbnail} alt={item.title ?? 'Photo'} width={320} height={320} />
@@ -74,7 +74,7 @@ export function PhotoCardView({ item, symbol }: { item: PhotoItem; symbol: strin
   );
 }
 
-export function PostCardView({ item }: { item: PostCard }) {
+export function PostCardView({ item }: { item: PostCardData }) {
   return (
     <article className="card media-card" data-testid="post-card">
       <a href={`/posts/${item._id}`} className="media-card__link">
@@ -87,7 +87,7 @@ export function PostCardView({ item }: { item: PostCard }) {
   );
 }
 
-export function PerformerCardItem({ item, symbol }: { item: PerformerCard; symbol: string }) {
+export function PerformerCardItem({ item, symbol }: { item: PerformerCardData; symbol: string }) {
   return (
     <article className="card performer-card" data-testid="performer-card">
       <a href={`/performers/${item.username}`} className="performer-card__link">
