@@ -11,6 +11,11 @@ export interface MicroCacheOptions {
   maxBodyBytes?: number;
   /** How long requests wait for a concurrent render of their key before rendering themselves. */
   maxWaitMs?: number;
+  /**
+   * How long past `ttlMs` an answer is kept to be served while a fresh one renders (stale while revalidate):
+   * the requests arriving during that render get the previous answer at once instead of waiting for it.
+   */
+  staleMs?: number;
   /** The visitor's country, part of the key because pages and lists filter by it. */
   countryOf(request: FastifyRequest): string | null;
   /** Fastify routes (by their URL pattern) whose anonymous GET answer may be kept; pages need no listing. */
@@ -31,7 +36,9 @@ const SESSION_COOKIE = /(?:^|;\s*)token=[^;]/;
 /**
  * A short-lived in-process cache of anonymous GET answers (pages, and the API routes `isPublicRoute` names), in front
  * of everything else: what nginx's micro-caching does, inside the one process. A burst of visitors on the same page
- * costs one render per `ttlMs`; concurrent misses on one key wait for the first render instead of repeating it.
+ * costs one render per `ttlMs`; concurrent misses on one key wait for the first render instead of repeating it,
+ * and once a key has an answer, the requests arriving while it is rendered again get the previous answer
+ * (`staleMs`, as nginx's `proxy_cache_use_stale updating`).
  *
  * Never kept or served: requests carrying a session (`token` cookie or Authorization header), so anything a
  * signed-in user sees, entitlements and signed media URLs included, stays out; answers other than 200, answers
@@ -45,6 +52,7 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
   const maxEntries = opts.maxEntries ?? 2000;
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxWaitMs = opts.maxWaitMs ?? 5000;
+  const keepMs = opts.ttlMs + (opts.staleMs ?? 10_000);
   if (opts.ttlMs <= 0) return;
 
   const keyOf = (request: FastifyRequest): string | null => {
@@ -56,11 +64,13 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
     return `${h.host ?? ''}\u0000${request.url}\u0000${opts.countryOf(request) ?? ''}`;
   };
 
-  const fresh = (key: string): Entry | undefined => {
+  /** The entry for `key` if younger than `maxAgeMs`; entries past every use are dropped on the way. */
+  const lookup = (key: string, maxAgeMs: number): Entry | undefined => {
     const e = entries.get(key);
-    if (e && Date.now() - e.at < opts.ttlMs) return e;
-    if (e) entries.delete(key);
-    return undefined;
+    if (!e) return undefined;
+    const age = Date.now() - e.at;
+    if (age >= keepMs) entries.delete(key);
+    return age < maxAgeMs ? e : undefined;
   };
 
   const store = (key: string, entry: Entry) => {
@@ -68,7 +78,7 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
     entries.set(key, entry);
     if (entries.size > maxEntries) {
       const now = Date.now();
-      for (const [k, e] of entries) if (now - e.at >= opts.ttlMs) entries.delete(k);
+      for (const [k, e] of entries) if (now - e.at >= keepMs) entries.delete(k);
       while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     }
   };
@@ -76,14 +86,21 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
   app.addHook('onRequest', async (request, reply) => {
     const key = keyOf(request);
     if (!key) return;
-    let hit = fresh(key);
+    let hit = lookup(key, opts.ttlMs);
+    let state = 'HIT';
     if (!hit && inflight.has(key)) {
-      await inflight.get(key);
-      hit = fresh(key);
+      // A fresh copy is rendering: the previous one meanwhile, else wait for it.
+      hit = lookup(key, keepMs);
+      state = 'STALE';
+      if (!hit) {
+        await inflight.get(key);
+        hit = lookup(key, opts.ttlMs);
+        state = 'HIT';
+      }
     }
     if (hit) {
       reply.hijack();
-      reply.raw.writeHead(200, { ...hit.headers, 'content-length': hit.body.length, 'x-cache': 'HIT' });
+      reply.raw.writeHead(200, { ...hit.headers, 'content-length': hit.body.length, 'x-cache': state });
       reply.raw.end(hit.body);
       return;
     }

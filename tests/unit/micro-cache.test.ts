@@ -13,6 +13,7 @@ describe('micro-cache', () => {
   const calls = new Map<string, number>();
   const count = (name: string) => calls.set(name, (calls.get(name) ?? 0) + 1).get(name)!;
   const TTL = 300;
+  const STALE = 600;
 
   beforeAll(async () => {
     app = Fastify({ forceCloseConnections: true });
@@ -20,6 +21,7 @@ describe('micro-cache', () => {
       ttlMs: TTL,
       maxBodyBytes: 10_000,
       maxWaitMs: 3000,
+      staleMs: STALE,
       countryOf: (request) => (request.headers['x-country'] as string | undefined) ?? null,
       isPublicRoute: (url) => url.startsWith('/public'),
     });
@@ -82,6 +84,28 @@ describe('micro-cache', () => {
     expect(calls.get('slow')).toBe(1);
     expect(new Set(answers.map((a) => a.text))).toEqual(new Set(['{"n":1}']));
     expect(answers.filter((a) => a.cache === 'MISS')).toHaveLength(1);
+  });
+
+  it('serves the previous answer while a fresh one renders, for at most staleMs past the TTL', async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const old = await get('/public/slow?swr');
+    await sleep(TTL + 20);
+    const renderer = get('/public/slow?swr');
+    await sleep(40);
+    const during = await Promise.all([get('/public/slow?swr'), get('/public/slow?swr')]);
+    expect(during.map((d) => [d.cache, d.text])).toEqual([['STALE', old.text], ['STALE', old.text]]);
+    const fresh = await renderer;
+    expect(fresh.cache).toBe('MISS');
+    expect(fresh.text).not.toBe(old.text);
+    expect(await get('/public/slow?swr')).toMatchObject({ cache: 'HIT', text: fresh.text });
+    // Past TTL + staleMs the old answer is gone: requests during the next render wait for it.
+    await sleep(TTL + STALE + 50);
+    const next = get('/public/slow?swr');
+    await sleep(40);
+    const waited = await get('/public/slow?swr');
+    expect(waited.cache).toBe('HIT');
+    expect(waited.text).toBe((await next).text);
+    expect(waited.text).not.toBe(fresh.text);
   });
 
   it('expires after the TTL', async () => {
