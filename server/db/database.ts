@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, CamelCasePlugin, type CompiledQuery, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, CamelCasePlugin, type CompiledQuery, type Transaction } from 'kysely';
 import { SqliteReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { YieldingSqliteDialect } from './sqlite-dialect.js';
 import type { Database } from './schema.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -54,7 +55,7 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   sqlite.pragma('optimize = 0x10002');
   const timer = setInterval(() => sqlite.pragma('optimize'), 60 * 60 * 1000);
   timer.unref();
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new CamelCasePlugin()] });
   // Started on first use: most processes (tests, CLIs) never read off-thread.
   let reader: SqliteReader | undefined;
   return {
