@@ -14,6 +14,8 @@ function pick<T, K extends keyof T>(item: T, keys: readonly K[]): Pick<T, K> {
 
 const performerOf = (p: VideoItem['performer']) => (p ? { username: p.username, name: p.name } : null);
 
+const photoCard = (p: PhotoItem): PhotoCardData => pick(p, ['_id', 'title', 'thumbnail', 'locked', 'access', 'price', 'photo', 'galleryId']);
+
 const project: Record<ListKind, (item: never) => AnyCard> = {
   videos: (v: VideoItem): VideoCardData => ({
     ...pick(v, ['_id', 'title', 'thumbnail', 'poster', 'duration', 'locked', 'access', 'price']),
@@ -22,8 +24,8 @@ const project: Record<ListKind, (item: never) => AnyCard> = {
   }),
   galleries: (g: GalleryItem): GalleryCardData => ({ ...pick(g, ['_id', 'title', 'cover', 'photoCount', 'locked', 'access', 'price']), performer: performerOf(g.performer) }),
   products: (p: ProductItem): ProductCardData => pick(p, ['_id', 'name', 'image', 'type', 'price', 'stock']),
-  photos: (p: PhotoItem): PhotoCardData => pick(p, ['_id', 'title', 'thumbnail', 'locked', 'access', 'price', 'photo', 'galleryId']),
-  galleryPhotos: (p: PhotoItem): PhotoCardData => pick(p, ['_id', 'title', 'thumbnail', 'locked', 'access', 'price', 'photo', 'galleryId']),
+  photos: photoCard,
+  galleryPhotos: photoCard,
   posts: (p: PostCard): PostCardData => pick(p, ['_id', 'title', 'image', 'excerpt', 'publishedAt', 'createdAt']),
   performers: (p: PerformerCard): PerformerCardData => pick(p, ['_id', 'username', 'name', 'avatar', 'cover', 'videoCount', 'monthlyPrice']),
 };
