@@ -22,7 +22,7 @@ import { generateLargeCatalogue, type Generated } from './generate.js';
 import { createPgSchema } from '../helpers/server-process.js';
 import { shippedJs } from './shipped-js.js';
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
-import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './loop-client.js';
+import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './load-generators.js';
 
 // What production runs, for any library that picks its build from NODE_ENV when loaded.
 process.env.NODE_ENV = 'production';
@@ -90,7 +90,7 @@ async function measure(url: string): Promise<AutocannonJson> {
 
 /**
  * Every request with a query parameter of its own, so the micro-cache never answers: the cost of a render. Through
- * loopRequests (node:http in a process of its own, see loop-client.ts for why not autocannon here), after a second of the same load so
+ * loopRequests (node:http in a process of its own, see load-generators.ts for why not autocannon here), after a second of the same load so
  * that the JIT has compiled the render path and list totals are counted.
  */
 async function measureMisses(url: string): Promise<LoopResult> {
@@ -323,7 +323,7 @@ async function main() {
     `As deployed: anonymous GETs go through the micro-cache (PAGE_CACHE_MS, ${pageCacheMs} ms; server/http/micro-cache.ts), so a page or`,
     'public list is rendered about once a second whatever the traffic. The "miss" columns give every request a query parameter of its',
     'own, so nothing is ever answered from memory: what a render costs (signed-in visitors, long-tail URLs). Targets apply to the deployed columns.',
-    `Misses are measured with ${connections} node:http keep-alive loops in a process of their own, after one second of the same load (tests/bench/loop-client.ts says why not autocannon).`,
+    `Misses are measured with ${connections} node:http keep-alive loops in a process of their own, after one second of the same load (tests/bench/load-generators.ts says why not autocannon).`,
     '',
     '| engine | target | path | req/s | p50 ms | p99 ms | miss req/s | miss p99 ms | non-2xx | errors | body bytes | ceiling req/s | ceiling p99 ms | ratio | target |',
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
