@@ -26,7 +26,8 @@ import { registerMediaJobs } from './media/pipeline/processors.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
-import { installMicroCache } from './http/micro-cache.js';
+import { createMicroCache } from './http/micro-cache.js';
+import { clientIpOf, proxyTrust } from './http/client-ip.js';
 import { listCounts } from './catalogue/count-cache.js';
 import { attachRealtime, type Realtime } from './realtime/socket.js';
 import { RealtimeHub } from './realtime/hub.js';
@@ -85,22 +86,27 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     realtime: new RealtimeHub(),
   };
 
+  // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.
+  const trust = proxyTrust(config.trustProxy);
+  const microCache = createMicroCache({
+    ttlMs: config.pageCacheMs,
+    countryOf: (raw) => ctx.geo.countryOf(clientIpOf(raw, trust), raw.headers),
+    isPublicRoute: (url) => url.startsWith(config.apiBase) && PUBLIC_CACHE_ROUTES.has(url.slice(config.apiBase.length)),
+  });
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,
-    trustProxy: config.trustProxy,
+    trustProxy: trust ?? false,
     // On close, idle keep-alive sockets are dropped at once; busy ones finish their request first.
     forceCloseConnections: 'idle',
+    // Cached answers leave from the server's request listener, before Fastify builds a request.
+    serverFactory: microCache.serverFactory,
   });
   app.decorate('ctx', ctx);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app, { jsonNotFound: opts.web === false });
-  // First hook of all, so a cached answer skips every other one.
-  installMicroCache(app, {
-    ttlMs: config.pageCacheMs,
-    countryOf: (request) => ctx.geo.countryOf(request.ip, request.headers),
-    isPublicRoute: (url) => url.startsWith(config.apiBase) && PUBLIC_CACHE_ROUTES.has(url.slice(config.apiBase.length)),
-  });
+  // First hook of all, so a cached answer that reaches Fastify (one waiting for a render) skips every other one.
+  microCache.install(app);
 
   // 1. External plugins.
   await app.register(cookie);

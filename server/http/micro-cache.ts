@@ -1,6 +1,6 @@
-import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { finished } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerFactory } from 'fastify';
 
 export interface MicroCacheOptions {
   /** How long an answer is reused (PAGE_CACHE_MS); 0 turns the cache off. */
@@ -17,7 +17,7 @@ export interface MicroCacheOptions {
    */
   staleMs?: number;
   /** The visitor's country, part of the key because pages and lists filter by it. */
-  countryOf(request: FastifyRequest): string | null;
+  countryOf(request: IncomingMessage): string | null;
   /** Fastify routes (by their URL pattern) whose anonymous GET answer may be kept; pages need no listing. */
   isPublicRoute(routeUrl: string): boolean;
 }
@@ -33,6 +33,23 @@ const CACHEABLE_TYPE = /^(text\/html|application\/json|application\/xml|text\/xm
 const DROPPED = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 const SESSION_COOKIE = /(?:^|;\s*)token=[^;]/;
 
+export interface MicroCache {
+  /**
+   * Answers `req` from memory if it can (a fresh answer, or the previous one while a fresh one renders) and says
+   * whether it did. Meant for the HTTP server's request listener, before Fastify builds a request at all: a hit
+   * then costs what a plain node:http answer costs. Only keys the Fastify hook stored are found, and it stores
+   * only what routing said may be kept, so this path needs no routing of its own.
+   */
+  answer(req: IncomingMessage, res: ServerResponse): boolean;
+  /**
+   * Fastify's `serverFactory`: an HTTP server whose request listener answers hits itself and hands the rest to
+   * Fastify. Routing, request objects and hooks cost about as much again as sending a small cached answer.
+   */
+  serverFactory: FastifyServerFactory;
+  /** The onRequest hook: hits that reached Fastify, waiting on a render in flight, and storing what misses render. */
+  install(app: FastifyInstance): void;
+}
+
 /**
  * A short-lived in-process cache of anonymous GET answers (pages, and the API routes `isPublicRoute` names), in front
  * of everything else: what nginx's micro-caching does, inside the one process. A burst of visitors on the same page
@@ -46,22 +63,27 @@ const SESSION_COOKIE = /(?:^|;\s*)token=[^;]/;
  * The key is host + URL + country. Each instance has its own cache, so a change (a setting, a new video) shows to
  * anonymous visitors at most `ttlMs` later.
  */
-export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions): void {
+export function createMicroCache(opts: MicroCacheOptions): MicroCache {
   const entries = new Map<string, Entry>();
   const inflight = new Map<string, Promise<void>>();
   const maxEntries = opts.maxEntries ?? 2000;
   const maxBodyBytes = opts.maxBodyBytes ?? 1024 * 1024;
   const maxWaitMs = opts.maxWaitMs ?? 5000;
   const keepMs = opts.ttlMs + (opts.staleMs ?? 10_000);
-  if (opts.ttlMs <= 0) return;
+  const enabled = opts.ttlMs > 0;
+
+  /** The key of an anonymous GET, or null; whether its route may be kept is the hook's question. */
+  const anonymousKey = (req: IncomingMessage): string | null => {
+    if (req.method !== 'GET') return null;
+    const h = req.headers;
+    if (h.authorization || (h.cookie && SESSION_COOKIE.test(h.cookie))) return null;
+    return `${h.host ?? ''}\u0000${req.url}\u0000${opts.countryOf(req) ?? ''}`;
+  };
 
   const keyOf = (request: FastifyRequest): string | null => {
-    if (request.method !== 'GET') return null;
-    const h = request.headers;
-    if (h.authorization || (h.cookie && SESSION_COOKIE.test(h.cookie))) return null;
     // Astro pages are what no Fastify route claimed; API routes opt in.
     if (!request.is404 && !opts.isPublicRoute(request.routeOptions.url ?? '')) return null;
-    return `${h.host ?? ''}\u0000${request.url}\u0000${opts.countryOf(request) ?? ''}`;
+    return anonymousKey(request.raw);
   };
 
   /** The entry for `key` if younger than `maxAgeMs`; entries past every use are dropped on the way. */
@@ -71,6 +93,19 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
     const age = Date.now() - e.at;
     if (age >= keepMs) entries.delete(key);
     return age < maxAgeMs ? e : undefined;
+  };
+
+  /** A fresh answer, else the previous one while a fresh one renders. */
+  const usable = (key: string): { entry: Entry; state: 'HIT' | 'STALE' } | undefined => {
+    const fresh = lookup(key, opts.ttlMs);
+    if (fresh) return { entry: fresh, state: 'HIT' };
+    const stale = inflight.has(key) ? lookup(key, keepMs) : undefined;
+    return stale ? { entry: stale, state: 'STALE' } : undefined;
+  };
+
+  const send = (res: ServerResponse, entry: Entry, state: string) => {
+    res.writeHead(200, { ...entry.headers, 'content-length': entry.body.length, 'x-cache': state });
+    res.end(entry.body);
   };
 
   const store = (key: string, entry: Entry) => {
@@ -83,45 +118,67 @@ export function installMicroCache(app: FastifyInstance, opts: MicroCacheOptions)
     }
   };
 
-  app.addHook('onRequest', async (request, reply) => {
-    const key = keyOf(request);
-    if (!key) return;
-    let hit = lookup(key, opts.ttlMs);
-    let state = 'HIT';
-    if (!hit && inflight.has(key)) {
-      // A fresh copy is rendering: the previous one meanwhile, else wait for it.
-      hit = lookup(key, keepMs);
-      state = 'STALE';
-      if (!hit) {
-        await inflight.get(key);
-        hit = lookup(key, opts.ttlMs);
-        state = 'HIT';
-      }
-    }
-    if (hit) {
-      reply.hijack();
-      reply.raw.writeHead(200, { ...hit.headers, 'content-length': hit.body.length, 'x-cache': state });
-      reply.raw.end(hit.body);
-      return;
-    }
-    // The render waited for was not kept: this request renders too, and owns the key unless another waiter already does.
-    if (inflight.has(key)) return;
-    let done!: () => void;
-    const waiting = new Promise<void>((resolve) => (done = resolve));
-    inflight.set(key, waiting);
-    // A render that hangs must not hold its waiters: after maxWaitMs they render for themselves.
-    const release = () => {
-      if (inflight.get(key) === waiting) inflight.delete(key);
-      done();
-    };
-    const timer = setTimeout(release, maxWaitMs).unref();
-    reply.raw.setHeader('x-cache', 'MISS');
-    capture(reply.raw, maxBodyBytes, (entry) => {
-      clearTimeout(timer);
-      if (entry) store(key, entry);
-      release();
-    });
-  });
+  const answer = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!enabled || entries.size === 0) return false;
+    const key = anonymousKey(req);
+    const found = key ? usable(key) : undefined;
+    if (!found) return false;
+    send(res, found.entry, found.state);
+    return true;
+  };
+
+  return {
+    answer,
+
+    serverFactory(handler, o) {
+      const server = http.createServer((req, res) => {
+        if (!answer(req, res)) handler(req, res);
+      });
+      // What Fastify sets on a server it creates itself (its options carry the defaults by now).
+      const t = o as { keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number };
+      server.keepAliveTimeout = t.keepAliveTimeout;
+      server.requestTimeout = t.requestTimeout;
+      server.setTimeout(t.connectionTimeout);
+      return server;
+    },
+
+    install(app) {
+      if (!enabled) return;
+      app.addHook('onRequest', async (request, reply) => {
+        const key = keyOf(request);
+        if (!key) return;
+        let found = usable(key);
+        if (!found && inflight.has(key)) {
+          // A fresh copy is rendering and there is no previous one: wait for it.
+          await inflight.get(key);
+          const fresh = lookup(key, opts.ttlMs);
+          if (fresh) found = { entry: fresh, state: 'HIT' };
+        }
+        if (found) {
+          reply.hijack();
+          send(reply.raw, found.entry, found.state);
+          return;
+        }
+        // The render waited for was not kept: this request renders too, and owns the key unless another waiter already does.
+        if (inflight.has(key)) return;
+        let done!: () => void;
+        const waiting = new Promise<void>((resolve) => (done = resolve));
+        inflight.set(key, waiting);
+        // A render that hangs must not hold its waiters: after maxWaitMs they render for themselves.
+        const release = () => {
+          if (inflight.get(key) === waiting) inflight.delete(key);
+          done();
+        };
+        const timer = setTimeout(release, maxWaitMs).unref();
+        reply.raw.setHeader('x-cache', 'MISS');
+        capture(reply.raw, maxBodyBytes, (entry) => {
+          clearTimeout(timer);
+          if (entry) store(key, entry);
+          release();
+        });
+      });
+    },
+  };
 }
 
 /** Records what is written to `res`; calls `onEnd` with a cacheable entry once the answer is complete, else null. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { installMicroCache } from '../../server/http/micro-cache.js';
+import { createMicroCache } from '../../server/http/micro-cache.js';
 
 /**
  * The micro-cache over a real HTTP server with counting routes: what it keeps, what it refuses, coalescing and
@@ -10,21 +10,27 @@ import { installMicroCache } from '../../server/http/micro-cache.js';
 describe('micro-cache', () => {
   let app: FastifyInstance;
   let base: string;
+  /** Requests that reached Fastify's hooks: hits answered by the server's listener never do. */
+  let reachedFastify = 0;
   const calls = new Map<string, number>();
   const count = (name: string) => calls.set(name, (calls.get(name) ?? 0) + 1).get(name)!;
   const TTL = 300;
   const STALE = 600;
 
   beforeAll(async () => {
-    app = Fastify({ forceCloseConnections: true });
-    installMicroCache(app, {
+    const cache = createMicroCache({
       ttlMs: TTL,
       maxBodyBytes: 10_000,
       maxWaitMs: 3000,
       staleMs: STALE,
-      countryOf: (request) => (request.headers['x-country'] as string | undefined) ?? null,
+      countryOf: (req) => (req.headers['x-country'] as string | undefined) ?? null,
       isPublicRoute: (url) => url.startsWith('/public'),
     });
+    app = Fastify({ forceCloseConnections: true, serverFactory: cache.serverFactory, keepAliveTimeout: 4321 });
+    app.addHook('onRequest', async () => {
+      reachedFastify++;
+    });
+    cache.install(app);
     app.get('/public/slow', async () => {
       const n = count('slow');
       await new Promise((r) => setTimeout(r, 150));
@@ -77,6 +83,20 @@ describe('micro-cache', () => {
     const page = await get('/about');
     expect(page.cache).toBe('HIT');
     expect(page.text).toBe('<p>/about 1</p>');
+  });
+
+  it('answers hits from the server listener, before Fastify, on a server set up as Fastify would', async () => {
+    await get('/public/json?listener');
+    const before = reachedFastify;
+    const hits = await Promise.all(Array.from({ length: 5 }, () => get('/public/json?listener')));
+    expect(hits.map((h) => h.cache)).toEqual(['HIT', 'HIT', 'HIT', 'HIT', 'HIT']);
+    expect(reachedFastify).toBe(before);
+    // Misses, sessions and other methods go through Fastify.
+    await get('/public/json?listener', { cookie: 'token=abc' });
+    await fetch(`${base}/public/json?listener`, { method: 'POST' });
+    await get('/public/json?listener-other');
+    expect(reachedFastify).toBe(before + 3);
+    expect(app.server.keepAliveTimeout).toBe(4321);
   });
 
   it('renders a burst of concurrent misses once', async () => {
@@ -151,9 +171,10 @@ describe('micro-cache', () => {
     await get('/public/broken').catch(() => undefined);
     expect(calls.get('broken')).toBe(2);
     await get('/public/json?post');
+    const posted = calls.get('post') ?? 0;
     const post = await fetch(`${base}/public/json?post`, { method: 'POST' });
     expect(post.headers.get('x-cache')).toBe(null);
-    expect(await post.json()).toEqual({ n: 1 });
+    expect(await post.json()).toEqual({ n: posted + 1 });
   });
 
   it('lets waiters render for themselves when the first render hangs', async () => {
