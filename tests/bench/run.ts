@@ -34,13 +34,12 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const performerCount = Number(process.env.BENCH_PERFORMERS ?? 10_000);
 const videoCount = Number(process.env.BENCH_VIDEOS ?? 100_000);
 /**
- * Largest step of the growth measurement. Generating 1M videos took ~2 min on SQLite on this machine (under other
- * load), so it runs by default there (BENCH_SCALE_MAX=100000 skips it); on PostgreSQL the bulk load goes over the
- * wire and takes longer, so 1M is opt-in there (BENCH_PG_SCALE_MAX=1000000).
+ * Largest step of the growth measurement (the issue asks for 10k → 1M). Generating 1M videos took 70 s on SQLite
+ * and 137 s on PostgreSQL on this machine; BENCH_SCALE_MAX / BENCH_PG_SCALE_MAX=100000 skip it for a quicker run.
  */
 const scaleMax: Record<Engine, number> = {
   sqlite: Number(process.env.BENCH_SCALE_MAX ?? 1_000_000),
-  postgres: Number(process.env.BENCH_PG_SCALE_MAX ?? 100_000),
+  postgres: Number(process.env.BENCH_PG_SCALE_MAX ?? 1_000_000),
 };
 const stepsFor = (engine: Engine) => [10_000, 100_000, 1_000_000].filter((n) => n <= Math.max(scaleMax[engine], 10_000));
 const scaleSteps = [...new Set([...stepsFor('sqlite'), ...stepsFor('postgres')])];
@@ -321,7 +320,7 @@ async function main() {
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map((r) => `| ${r.engine} | ${r.name} | \`${r.path}\` | ${r.rps} | ${r.p50} | ${r.p99} | ${r.missRps} | ${r.missP99} | ${r.non2xx} | ${r.errors} | ${r.bytes} | ${r.ceilingRps} | ${r.ceilingP99} | ${r.ratio} | ${pf(r.pass)} |`),
     '',
-    `## p99 growth of \`GET /user/assets/videos/search\` (${sizes.join(' → ')} videos; the 1M step is ${scaleMax.sqlite >= 1_000_000 ? 'on' : 'off (BENCH_SCALE_MAX=1000000)'} for SQLite and ${scaleMax.postgres >= 1_000_000 ? 'on' : 'off (opt-in: BENCH_PG_SCALE_MAX=1000000)'} for PostgreSQL)`,
+    `## p99 growth of \`GET /user/assets/videos/search\` (${sizes.join(' → ')} videos; the 1M step is ${scaleMax.sqlite >= 1_000_000 ? 'on' : 'off (BENCH_SCALE_MAX)'} for SQLite and ${scaleMax.postgres >= 1_000_000 ? 'on' : 'off (BENCH_PG_SCALE_MAX)'} for PostgreSQL)`,
     '',
     `App only (no ceiling), micro-cache never answering (every URL new, node:http loops as for the miss columns), so this is the query itself; 10k performers at every size, one of them holding 1,000 videos.`,
     `Each size is a database of its own served by a server process of its own (as deployed), all up at once and measured in ${growthRounds} interleaved rounds, each round in another order of sizes (tests/bench/growth.ts);`,
