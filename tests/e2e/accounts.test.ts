@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
 
 /** The newest outbox mail (SMTP_URL unset) of a template sent to an address, polled until it is written. */
 async function outboxLink(t: TestApp, to: string, template: string, link: string): Promise<string> {
@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
   it('updates the profile and the avatar, and changes the password', async () => {
     await page.goto(`${t.url}/account/profile`);
     await hydrated('ProfileForm');
-    await page.screenshot({ path: screenshotPath('account-profile'), fullPage: true });
+    await saveScreen(page, 'account-profile', { fullPage: true });
     await page.getByLabel('Bio').fill('Here for the journey');
     await page.getByTestId('profile-submit').click();
     await expect.poll(() => page.getByTestId('toast').last().textContent()).toContain('updated');
@@ -134,7 +134,7 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
     await page.getByLabel('Current password').fill('journey-pass-1');
     await page.getByTestId('password-submit').click();
     await expect.poll(() => page.getByTestId('form-success').count()).toBe(1);
-    await page.screenshot({ path: screenshotPath('accounts-password') });
+    await saveScreen(page, 'accounts-password');
   }, 60_000);
 
   it('logs out: the session ends on the server and protected pages send the visitor to login', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 
 /**
@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
     const res = await page.goto(`${t.url}/admin`);
     expect(res?.status()).toBe(200);
     expect(await page.locator('[data-testid="chart-signups"] svg path').count()).toBeGreaterThan(0);
-    await page.screenshot({ path: screenshotPath('admin-dashboard'), fullPage: true });
+    await saveScreen(page, 'admin-dashboard', { fullPage: true });
   });
 
   it('turns maintenance on: guests get the maintenance layout (503), the admin keeps working', async () => {
@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
     const res = await guest.goto(`${t.url}/`);
     expect(res?.status()).toBe(503);
     expect(await guest.locator('body.layout-maintenance').count()).toBe(1);
-    await guest.screenshot({ path: screenshotPath('admin-maintenance-guest') });
+    await saveScreen(guest, 'admin-maintenance-guest');
     const adminHome = await page.goto(`${t.url}/admin/coupons`);
     expect(adminHome?.status()).toBe(200);
     const audit = await t.ctx.db.selectFrom('auditLog').selectAll().where('action', '=', 'settings.update').where('actorId', '=', admin.id).execute();
@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
     expect(await guest.locator('header a', { hasText: 'Hot deals' }).count()).toBeGreaterThan(0);
     expect(await guest.locator('footer a', { hasText: 'Imprint' }).count()).toBe(1);
     expect(await guest.locator('footer', { hasText: 'Run by the journey admin' }).count()).toBe(1);
-    await guest.screenshot({ path: screenshotPath('admin-menu-footer-guest') });
+    await saveScreen(guest, 'admin-menu-footer-guest');
     await guest.close();
   });
 
@@ -202,7 +202,7 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
     });
     expect(await page.getByTestId(`order-delivery-${orderId}`).textContent()).toContain('ADMIN-TRACK-1');
     expect(await t.ctx.db.selectFrom('orders').select(['deliveryStatus', 'trackingCode']).where('id', '=', orderId).executeTakeFirstOrThrow()).toEqual({ deliveryStatus: 'shipping', trackingCode: 'ADMIN-TRACK-1' });
-    await page.screenshot({ path: screenshotPath('admin-orders-delivery'), fullPage: true });
+    await saveScreen(page, 'admin-orders-delivery', { fullPage: true });
     const actions = (await t.ctx.db.selectFrom('auditLog').select('action').where('actorId', '=', admin.id).execute()).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(['order.delivery']));
     expect(problems).toEqual([]);

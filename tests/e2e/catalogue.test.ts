@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
 import { makeTestMedia, type TestMedia } from '../helpers/uploads.js';
 import { seedDemo, type DemoCredentials } from '../../server/seed/seed.js';
 import { listPublicVideos } from '../../server/videos/videos.repository.js';
@@ -164,7 +164,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await page.waitForURL(`**/performers/${performer.username}`);
     expect(await page.getByTestId('performer-name').textContent()).toBeTruthy();
     expect(await page.getByTestId('performer-prices').textContent()).toContain('Monthly');
-    await page.screenshot({ path: screenshotPath('performer-profile-guest'), fullPage: true });
+    await saveScreen(page, 'performer-profile-guest', { fullPage: true });
 
     // Lazy images get their src 200 ms after they scroll into view.
     await hydrated(page, 'LoadMoreList');
@@ -179,7 +179,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     expect(await page.content()).not.toContain('/media/protected/');
     const raw = await html(`/videos/${lockedVideo.id}`);
     expect(raw.body).not.toContain('/media/protected/');
-    await page.screenshot({ path: screenshotPath('catalogue-locked-video') });
+    await saveScreen(page, 'catalogue-locked-video');
 
     // The demo fan subscribes (the row the paywall reads), then logs in.
     const fan = await t.ctx.db.selectFrom('users').select('id').where('email', '=', creds.fan.email).executeTakeFirstOrThrow();
@@ -207,13 +207,13 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
       .poll(() => player.evaluate((v: HTMLVideoElement) => ({ src: v.currentSrc, ready: v.readyState, time: v.currentTime, error: v.error?.code ?? null })), { timeout: 15_000 })
       .toMatchObject({ src: expect.stringContaining('/media/protected/video/'), ready: expect.any(Number) });
     await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState >= 2 || v.currentTime > 0), { timeout: 15_000 }).toBe(true);
-    await page.screenshot({ path: screenshotPath('catalogue-playing-video') });
+    await saveScreen(page, 'catalogue-playing-video');
     // Screenshots of the other main pages for reviewers (tests/e2e/screens/, not committed).
     const gallery = await t.ctx.db.selectFrom('galleries').select('id').where('status', '=', 'active').executeTakeFirst();
-    if (gallery) await page.goto(`${t.url}/galleries/${gallery.id}`).then(() => page.screenshot({ path: screenshotPath('gallery'), fullPage: true }));
+    if (gallery) await page.goto(`${t.url}/galleries/${gallery.id}`).then(() => saveScreen(page, 'gallery', { fullPage: true }));
     const post = await t.ctx.db.selectFrom('posts').select('id').where('status', '=', 'published').where('type', '=', 'post').executeTakeFirst();
-    if (post) await page.goto(`${t.url}/posts/${post.id}`).then(() => page.screenshot({ path: screenshotPath('post'), fullPage: true }));
-    await page.goto(`${t.url}/search?q=video`).then(() => page.screenshot({ path: screenshotPath('search'), fullPage: true }));
+    if (post) await page.goto(`${t.url}/posts/${post.id}`).then(() => saveScreen(page, 'post', { fullPage: true }));
+    await page.goto(`${t.url}/search?q=video`).then(() => saveScreen(page, 'search', { fullPage: true }));
     await context.close();
   }, 90_000);
 
@@ -222,7 +222,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await login(page, creds.performer.email);
     await page.goto(`${t.url}/studio/videos`);
     await hydrated(page, 'StudioVideos');
-    await page.screenshot({ path: screenshotPath('studio-videos'), fullPage: true });
+    await saveScreen(page, 'studio-videos', { fullPage: true });
     await page.getByTestId('video-file').setInputFiles(media.video);
     await page.getByTestId('video-title-input').fill('Studio journey clip');
     await page.getByLabel('Tags').fill('journey, e2e');
@@ -233,7 +233,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     const row = page.locator('[data-testid="studio-video"]', { hasText: 'Studio journey clip' });
     await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => row.getByTestId('processing-status').textContent(), { timeout: 60_000 }).toBe('ready');
-    await page.screenshot({ path: screenshotPath('catalogue-studio-upload') });
+    await saveScreen(page, 'catalogue-studio-upload');
     const saved = await t.ctx.db.selectFrom('videos').select(['processingStatus', 'tags']).where('title', '=', 'Studio journey clip').executeTakeFirstOrThrow();
     expect(saved.processingStatus).toBe('ready');
     expect(saved.tags).toContain('journey');
@@ -246,7 +246,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await editor.getByTestId('edit-title').fill('Studio journey clip, edited');
     await editor.getByTestId('edit-visibility').selectOption('sale');
     await editor.getByTestId('edit-price').fill('4.99');
-    await page.screenshot({ path: screenshotPath('studio-video-edit'), fullPage: true });
+    await saveScreen(page, 'studio-video-edit', { fullPage: true });
     await editor.getByTestId('edit-save').click();
     await expect.poll(() => editor.count()).toBe(0);
     const edited = page.locator('[data-testid="studio-video"]', { hasText: 'Studio journey clip, edited' });

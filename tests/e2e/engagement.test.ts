@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
 import { buildEngagement, type Engagement } from '../helpers/engagement-fixture.js';
 import { startInstance } from '../helpers/realtime-client.js';
 import type { TestUser } from '../helpers/sessions.js';
@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
     expect(await alice.page.getByTestId('comments-total').textContent()).toBe('1');
     // Same document: no reload happened.
     expect(await bob.page.evaluate(() => (window as unknown as { __marker?: number }).__marker)).toBe(42);
-    await bob.page.screenshot({ path: screenshotPath('engagement-live-comment') });
+    await saveScreen(bob.page, 'engagement-live-comment');
   }, 60_000);
 
   it('a script payload is shown as text and never runs, live, after reload and in the server-rendered page', async () => {
@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
 
     await bob.page.goto(`${t.url}/account/favourites`);
     expect(await bob.page.getByTestId('reacted-item').count()).toBe(1);
-    await bob.page.screenshot({ path: screenshotPath('account-favourites'), fullPage: true });
+    await saveScreen(bob.page, 'account-favourites', { fullPage: true });
     expect(await bob.page.getByTestId('reacted-item').first().textContent()).toContain('Public video');
     await bob.page.goto(`${t.url}/account/watch-later`);
     expect(await bob.page.getByTestId('reacted-item').count()).toBe(1);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
 import { seedDemo } from '../../server/seed/seed.js';
 
 describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
     await page.waitForFunction(() => document.querySelector('astro-island[component-url*="BackToTop"]')?.hasAttribute('ssr') === false, null, { timeout: 10_000 });
     await page.mouse.wheel(0, 800);
     await expect.poll(() => page.locator('.back-to-top').count()).toBe(1);
-    await page.screenshot({ path: screenshotPath('home'), fullPage: false });
+    await saveScreen(page, 'home', { fullPage: false });
     expect(consoleErrors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
   });
 
@@ -59,11 +59,11 @@ describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
     const res = await page.goto(t.url + '/performers');
     expect(res?.status()).toBe(503);
     await expect.poll(() => page.locator('body.layout-maintenance img[alt="Under construction"]').count()).toBe(1);
-    await page.screenshot({ path: screenshotPath('maintenance') });
+    await saveScreen(page, 'maintenance');
     await t.ctx.db.updateTable('settings').set({ value: 'false' }).where('key', '=', 'maintenanceMode').execute();
     const back = await page.goto(t.url + '/performers');
     expect(back?.status()).toBe(200);
-    await page.screenshot({ path: screenshotPath('performers'), fullPage: true });
+    await saveScreen(page, 'performers', { fullPage: true });
   });
 
   it('a visitor from a blocked country sees the geo-block layout', async () => {
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
     expect(res?.status()).toBe(451);
     expect(await french.locator('h1').textContent()).toBe("We've sorry.");
     expect(await french.locator('main p').textContent()).toBe('Website content is not available on your country');
-    await french.screenshot({ path: screenshotPath('geo-block') });
+    await saveScreen(french, 'geo-block');
     // Visitors from elsewhere are not affected.
     const res2 = await page.goto(t.url + '/performers');
     expect(res2?.status()).toBe(200);

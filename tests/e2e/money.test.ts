@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, screenshotPath, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 
 /**
@@ -51,33 +51,33 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
 
     await page.goto(`${t.url}/performers/${w.perf.username}`);
     await hydrated(page, 'SubscribeButton');
-    await page.screenshot({ path: screenshotPath('performer-profile'), fullPage: true });
+    await saveScreen(page, 'performer-profile', { fullPage: true });
     expect(await page.getByTestId('subscribe-monthly').textContent()).toContain('$10.00');
     await page.getByTestId('subscribe-monthly').click();
     await page.waitForURL('**/payments/sandbox/**');
     expect(await page.getByTestId('sandbox-amount').textContent()).toBe('$10.00');
     await hydrated(page, 'SandboxPay');
-    await page.screenshot({ path: screenshotPath('money-sandbox') });
+    await saveScreen(page, 'money-sandbox');
     await page.getByTestId('sandbox-approve').click();
     await page.waitForURL('**/payments/result/**');
     await expect.poll(() => page.getByTestId('payment-result').getAttribute('data-status')).toBe('success');
 
     await page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
     expect(await page.getByTestId('lock-box').count()).toBe(0);
-    await page.screenshot({ path: screenshotPath('video-unlocked'), fullPage: true });
+    await saveScreen(page, 'video-unlocked', { fullPage: true });
     const video = await page.request.get(`${t.url}/api/user/assets/videos/${w.videos.subsVideo.id}`);
     expect((await video.json()).locked).toBe(false);
 
     await page.goto(`${t.url}/account/subscriptions`);
     await hydrated(page, 'SubscriptionsList');
     expect(await page.getByTestId('subscription-row').getAttribute('data-live')).toBe('true');
-    await page.screenshot({ path: screenshotPath('account-subscriptions'), fullPage: true });
+    await saveScreen(page, 'account-subscriptions', { fullPage: true });
   }, 60_000);
 
   it('buys a product with a coupon through the cart and sees the order', async () => {
     await page.goto(`${t.url}/products/${w.products.mug.id}`);
     await hydrated(page, 'AddToCartButton');
-    await page.screenshot({ path: screenshotPath('product'), fullPage: true });
+    await saveScreen(page, 'product', { fullPage: true });
     await page.getByTestId('add-to-cart').click();
     await expect.poll(() => page.getByTestId('in-cart').count()).toBe(1);
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? 'null'))).toMatchObject({ total: 1, items: [{ _id: expect.any(String), quantity: 1 }] });
@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await page.goto(`${t.url}/cart`);
     await hydrated(page, 'Cart');
     await expect.poll(() => page.getByTestId('cart-subtotal').textContent()).toBe('$15.00');
-    await page.screenshot({ path: screenshotPath('cart'), fullPage: true });
+    await saveScreen(page, 'cart', { fullPage: true });
     await page.getByTestId('cart-quantity').fill('2');
     await expect.poll(() => page.getByTestId('cart-subtotal').textContent()).toBe('$30.00');
     expect(await page.getByTestId('cart-count').textContent()).toContain('2 items');
@@ -101,7 +101,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await page.getByTestId('coupon-apply').click();
     await expect.poll(() => page.getByTestId('checkout-total').textContent()).toBe('$27.00');
     await page.getByTestId('shipping-address').fill('7 Journey Road, Testville 12345');
-    await page.screenshot({ path: screenshotPath('checkout'), fullPage: true });
+    await saveScreen(page, 'checkout', { fullPage: true });
     await page.getByTestId('checkout-submit').click();
 
     await page.waitForURL('**/payments/sandbox/**');
@@ -121,13 +121,13 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await page.waitForURL('**/account/orders/**');
     expect(await page.getByTestId('order-total').textContent()).toBe('$27.00');
     expect(await page.getByTestId('order-item').count()).toBe(1);
-    await page.screenshot({ path: screenshotPath('account-order'), fullPage: true });
+    await saveScreen(page, 'account-order', { fullPage: true });
     const stock = await t.ctx.db.selectFrom('products').select('stock').where('id', '=', w.products.mug.id).executeTakeFirstOrThrow();
     expect(stock.stock).toBe(3);
 
     await page.goto(`${t.url}/account/transactions`);
     expect(await page.getByTestId('transaction-row').count()).toBe(2);
-    await page.screenshot({ path: screenshotPath('account-transactions'), fullPage: true });
+    await saveScreen(page, 'account-transactions', { fullPage: true });
   }, 60_000);
 
   it('the performer sees the earnings and ships the order', async () => {
@@ -140,11 +140,11 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     expect(await studio.getByTestId('earning-gross').textContent()).toBe('$37.00');
     expect(await studio.getByTestId('earning-row').count()).toBe(2);
     expect(await studio.locator('[data-testid="earning-chart"] rect').count()).toBe(1);
-    await studio.screenshot({ path: screenshotPath('money-earnings'), fullPage: true });
+    await saveScreen(studio, 'money-earnings', { fullPage: true });
 
     await studio.goto(`${t.url}/studio/orders`);
     await hydrated(studio, 'OrderDelivery');
-    await studio.screenshot({ path: screenshotPath('studio-orders'), fullPage: true });
+    await saveScreen(studio, 'studio-orders', { fullPage: true });
     await studio.getByTestId('delivery-status').selectOption('shipping');
     await studio.getByTestId('tracking-code').fill('TRACK-42');
     await studio.getByTestId('delivery-save').click();
@@ -189,7 +189,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await page.goto(`${t.url}/products/${w.products.ebook.id}`);
     expect(await page.getByTestId('product-owned').count()).toBe(1);
     await hydrated(page, 'DownloadButton');
-    await page.screenshot({ path: screenshotPath('product-download'), fullPage: true });
+    await saveScreen(page, 'product-download', { fullPage: true });
     const [fromProduct] = await Promise.all([page.waitForEvent('download'), page.getByTestId('product-download').click()]);
     expect(fromProduct.suggestedFilename()).toMatch(/\.pdf$/);
     expect(problems.filter((m) => !m.includes('/api/coupons/NOPE/apply-coupon'))).toEqual([]);

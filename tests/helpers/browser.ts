@@ -25,9 +25,34 @@ export async function launchBrowser(): Promise<{ browser: Browser; close(): Prom
 }
 
 export const screensDir = path.resolve('tests/e2e/screens');
-export function screenshotPath(name: string): string {
+
+/**
+ * A screenshot for reviewers in tests/e2e/screens/<name>.png (not committed). Lazy images get their `src` only 200 ms
+ * after they come into view (SPEC §9), so the page is scrolled through first and the shot waits (3 s at most) until
+ * every lazy image in the shot has loaded: otherwise a full-page shot showed empty avatars and thumbnails.
+ */
+export async function saveScreen(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   fs.mkdirSync(screensDir, { recursive: true });
-  return path.join(screensDir, `${name}.png`);
+  const fullPage = opts.fullPage ?? false;
+  if (fullPage) {
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+        window.scrollTo(0, y);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      window.scrollTo(0, 0);
+    });
+  }
+  await page
+    .waitForFunction(
+      (all) => [...document.querySelectorAll<HTMLImageElement>('img[data-lazy]')]
+        .filter((img) => all || img.getBoundingClientRect().top < window.innerHeight)
+        .every((img) => img.dataset.lazy === 'loaded' && img.complete),
+      fullPage,
+      { timeout: 3000 },
+    )
+    .catch(() => undefined);
+  await page.screenshot({ path: path.join(screensDir, `${name}.png`), fullPage });
 }
 
 /** Waits until the first island of a component (matched in its component URL) has hydrated (no `ssr` attribute left). */

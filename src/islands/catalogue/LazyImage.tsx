@@ -13,11 +13,14 @@ export interface LazyImageProps {
 
 /**
  * Lazy image: rendered without `src` and given it 200 ms after it scrolled into view; a `<noscript>` copy with
- * `loading="lazy"` serves visitors (and crawlers) without JavaScript.
+ * `loading="lazy"` serves visitors (and crawlers) without JavaScript. No image, or one that fails to load, is an
+ * empty placeholder of the same shape.
  */
 export default function LazyImage({ src, alt, width, height, className }: LazyImageProps) {
   const ref = useRef<HTMLImageElement>(null);
   const [shown, setShown] = useState(false);
+  // A file that is missing or unreadable shows the placeholder, not a broken-image icon over the alt text.
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
     const el = ref.current;
     if (!el || !src || shown) return;
@@ -45,7 +48,7 @@ export default function LazyImage({ src, alt, width, height, className }: LazyIm
     };
   }, [src, shown]);
   // An empty SVG keeps the aspect ratio through its viewBox: no style attribute, which the page CSP refuses.
-  if (!src) return <svg className={`media-placeholder ${className ?? ''}`} viewBox={`0 0 ${width ?? 16} ${height ?? 9}`} aria-hidden="true" />;
+  if (!src || failed) return <svg className={`media-placeholder ${className ?? ''}`} viewBox={`0 0 ${width ?? 16} ${height ?? 9}`} aria-hidden="true" />;
   return (
     <>
       <img
@@ -58,6 +61,7 @@ export default function LazyImage({ src, alt, width, height, className }: LazyIm
         className={className}
         decoding="async"
         data-lazy={shown ? 'loaded' : 'pending'}
+        onError={shown ? () => setFailed(true) : undefined}
       />
       <noscript>
         <img src={src} alt={alt} width={width} height={height} className={className} loading="lazy" decoding="async" />
