@@ -12,7 +12,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { sql } from 'kysely';
 import { loadConfig, type AppConfig } from '../../server/config.js';
 import { openDatabase, type DatabaseHandle, type Engine } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
@@ -23,7 +22,7 @@ import { createPgSchema } from '../helpers/server-process.js';
 import { shippedJs } from './shipped-js.js';
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
 import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './load-generators.js';
-import { measureGrowth, type GrowthCell } from './growth.js';
+import { measureGrowth, settlePostgres, type GrowthCell } from './growth.js';
 
 // What production runs, for any library that picks its build from NODE_ENV when loaded.
 process.env.NODE_ENV = 'production';
@@ -149,9 +148,7 @@ async function startSite(engine: Engine, videos: number, opts: { seed: boolean }
   console.log(`${engine}: generated ${generated.performers} performers and ${generated.videos} videos in ${generated.ms} ms`);
   // What the running site does at start and hourly: refresh the planner's statistics after the bulk load.
   await database.optimize();
-  // What an import of this size is followed by: VACUUM sets the visibility map (index-only scans) and keeps
-  // autovacuum from starting on the new rows in the middle of the measurements.
-  if (engine === 'postgres') await sql`VACUUM ANALYZE`.execute(database.db);
+  if (engine === 'postgres') await settlePostgres(database.db);
   const built = await buildApp({ config, database, logger });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;

@@ -164,11 +164,11 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await page.waitForURL(`**/performers/${performer.username}`);
     expect(await page.getByTestId('performer-name').textContent()).toBeTruthy();
     expect(await page.getByTestId('performer-prices').textContent()).toContain('Monthly');
-    await saveScreen(page, 'performer-profile-guest', { fullPage: true });
 
-    // Lazy images get their src 200 ms after they scroll into view.
+    // Lazy images get their src 200 ms after they scroll into view (timing in tests/unit/lazy-image.test.tsx).
     await hydrated(page, 'LoadMoreList');
     await expect.poll(() => page.locator('[data-testid="performer-videos"] img[data-lazy="loaded"]').count(), { timeout: 5_000 }).toBeGreaterThan(0);
+    await saveScreen(page, 'performer-profile-guest', { fullPage: true });
 
     await page.locator(`a[href="/videos/${lockedVideo.id}"]`).first().click();
     await page.waitForURL(`**/videos/${lockedVideo.id}`);
