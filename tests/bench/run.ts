@@ -131,7 +131,7 @@ interface Site {
 }
 
 /** A fresh database (SQLite file or PostgreSQL schema), demo data, `videos` generated videos, optimized, served. */
-async function startSite(engine: Engine, videos: number, opts: { seed: boolean }): Promise<Site> {
+async function startSite(engine: Engine, videos: number): Promise<Site> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-bench-'));
   const databaseUrl = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
   const pgSchema = databaseUrl ? await createPgSchema(databaseUrl, 'bench') : undefined;
@@ -143,7 +143,7 @@ async function startSite(engine: Engine, videos: number, opts: { seed: boolean }
   const logger = pino({ level: 'warn' });
   const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: schema });
   await migrateToLatest(database.db, { schema });
-  if (opts.seed) await seedDemo({ db: database.db, config, logger });
+  await seedDemo({ db: database.db, config, logger });
   const generated = await generateLargeCatalogue(database.db, { performers: performerCount, videos, bigPerformerVideos: 1000 });
   console.log(`${engine}: generated ${generated.performers} performers and ${generated.videos} videos in ${generated.ms} ms`);
   // What the running site does at start and hourly: refresh the planner's statistics after the bulk load.
@@ -223,7 +223,7 @@ async function main() {
   const growthCells = new Map<string, Map<number, GrowthCell>>();
 
   for (const engine of engines) {
-    const site = await startSite(engine, videoCount, { seed: true });
+    const site = await startSite(engine, videoCount);
     generateMs[`${engine} ${videoCount}`] = site.generated.ms;
     const api = site.config.apiBase;
     const video = await site.database.db
