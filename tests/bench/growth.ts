@@ -5,17 +5,10 @@
  * the median p99 of the rounds kept per size. Measured one size after another, the same query's p99 at one size
  * moved 2× between runs on this 2-core machine, more than any effect of the catalogue's size.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../server/db/schema.js';
-import { loadConfig } from '../../server/config.js';
-import { openDatabase, type Engine } from '../../server/db/database.js';
-import { migrateToLatest } from '../../server/db/migrate.js';
-import { createPgSchema, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { generateLargeCatalogue, type Generated } from './generate.js';
+import type { Engine } from '../../server/db/database.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { prepareBenchDatabase } from './bench-database.js';
+import type { Generated } from './generate.js';
 import type { LoopResult } from './load-generators.js';
 
 export interface GrowthCell {
@@ -39,59 +32,37 @@ interface SizedServer {
   drop(): Promise<void>;
 }
 
-/**
- * What a bulk import of this size is followed by before it serves: VACUUM sets the visibility map (index-only scans)
- * and keeps autovacuum from starting on the new rows mid-measurement; CHECKPOINT writes the import's dirty pages
- * now, not during the measurements (a 1M-row load passes max_wal_size, and the checkpoint it requests spreads its
- * writes over minutes).
- */
-export async function settlePostgres(db: Kysely<Database>): Promise<void> {
-  await sql`VACUUM ANALYZE`.execute(db);
-  // Needs superuser or pg_checkpoint; without it the figures are only noisier.
-  await sql`CHECKPOINT`.execute(db).catch((err: Error) => console.warn(`CHECKPOINT refused (${err.message}); measuring anyway`));
-}
-
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : Math.round((s[m - 1]! + s[m]!) / 2);
 };
 
-/** A database of `size` generated videos (no demo data), statistics refreshed, served by its own process. */
+/** A database of `size` generated videos (no demo data), served by a process of its own. */
 async function startSized(engine: Engine, size: number, performers: number): Promise<SizedServer> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-growth-'));
-  const databaseUrl = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
-  const pgSchema = databaseUrl ? await createPgSchema(databaseUrl, 'growth') : undefined;
-  const config = loadConfig({ ...process.env, APP_SECRET: 'bench-secret', DATA_DIR: dir, DATABASE_URL: databaseUrl ?? '' }, { databaseUrl });
-  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: pgSchema?.schema });
-  let generated: Generated;
-  try {
-    await migrateToLatest(database.db, { schema: pgSchema?.schema });
-    generated = await generateLargeCatalogue(database.db, { performers, videos: size, bigPerformerVideos: 1000 });
-    await database.optimize();
-    if (engine === 'postgres') await settlePostgres(database.db);
-  } finally {
-    await database.close();
-  }
+  const prepared = await prepareBenchDatabase(engine, { videos: size, performers, seedDemo: false });
+  await prepared.database.close();
   const server = await startServerProcess(
     {
       NODE_ENV: 'production',
       APP_SECRET: 'bench-secret',
-      DATA_DIR: dir,
-      DATABASE_URL: databaseUrl,
-      PG_SCHEMA: pgSchema?.schema,
+      DATA_DIR: prepared.dir,
+      DATABASE_URL: prepared.databaseUrl,
+      PG_SCHEMA: prepared.pgSchema,
       LOG_LEVEL: 'warn',
       // Nothing to process; an idle worker would only poll.
       JOBS_WORKER: '0',
     },
     { timeoutMs: 120_000 },
-  );
+  ).catch(async (err) => {
+    await prepared.drop();
+    throw err;
+  });
   return {
-    size, generated, server,
+    size, generated: prepared.generated, server,
     async drop() {
       await server.stop();
-      await pgSchema?.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await prepared.drop();
     },
   };
 }

@@ -9,20 +9,17 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { loadConfig, type AppConfig } from '../../server/config.js';
-import { openDatabase, type DatabaseHandle, type Engine } from '../../server/db/database.js';
-import { migrateToLatest } from '../../server/db/migrate.js';
+import type { AppConfig } from '../../server/config.js';
+import type { DatabaseHandle, Engine } from '../../server/db/database.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
-import { seedDemo } from '../../server/seed/seed.js';
-import { generateLargeCatalogue, type Generated } from './generate.js';
-import { createPgSchema } from '../helpers/server-process.js';
+import type { Generated } from './generate.js';
 import { shippedJs } from './shipped-js.js';
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
 import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './load-generators.js';
-import { measureGrowth, settlePostgres, type GrowthCell } from './growth.js';
+import { measureGrowth, type GrowthCell } from './growth.js';
+import { prepareBenchDatabase } from './bench-database.js';
 
 // What production runs, for any library that picks its build from NODE_ENV when loaded.
 process.env.NODE_ENV = 'production';
@@ -130,26 +127,11 @@ interface Site {
   close(): Promise<void>;
 }
 
-/** A fresh database (SQLite file or PostgreSQL schema), demo data, `videos` generated videos, optimized, served. */
+/** A fresh database (SQLite file or PostgreSQL schema) with demo data and `videos` generated videos, served here. */
 async function startSite(engine: Engine, videos: number): Promise<Site> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-bench-'));
-  const databaseUrl = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
-  const pgSchema = databaseUrl ? await createPgSchema(databaseUrl, 'bench') : undefined;
-  const schema = pgSchema?.schema;
-  const config = loadConfig(
-    { ...process.env, NODE_ENV: 'production', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
-    { port: 0, host: '127.0.0.1', databaseUrl },
-  );
-  const logger = pino({ level: 'warn' });
-  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: schema });
-  await migrateToLatest(database.db, { schema });
-  await seedDemo({ db: database.db, config, logger });
-  const generated = await generateLargeCatalogue(database.db, { performers: performerCount, videos, bigPerformerVideos: 1000 });
+  const { config, database, generated, drop } = await prepareBenchDatabase(engine, { videos, performers: performerCount, seedDemo: true });
   console.log(`${engine}: generated ${generated.performers} performers and ${generated.videos} videos in ${generated.ms} ms`);
-  // What the running site does at start and hourly: refresh the planner's statistics after the bulk load.
-  await database.optimize();
-  if (engine === 'postgres') await settlePostgres(database.db);
-  const built = await buildApp({ config, database, logger });
+  const built = await buildApp({ config, database, logger: pino({ level: 'warn' }) });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   return {
@@ -158,8 +140,7 @@ async function startSite(engine: Engine, videos: number): Promise<Site> {
       // autocannon hangs up at the deadline; let the requests still queued in the app finish before closing.
       await new Promise((r) => setTimeout(r, 1000));
       await built.close();
-      await pgSchema?.drop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      await drop();
     },
   };
 }
