@@ -36,6 +36,7 @@ import { AuthService } from './auth/auth.service.js';
 import { LoginFailures } from './auth/login-failures.js';
 import { installAuthHook } from './http/auth.js';
 import { installNulGuard } from './http/nul-guard.js';
+import { installSiteGates } from './http/site-gates.js';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -151,6 +152,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     async (api) => {
       installErrorHandler(api);
       installAuthHook(api, auth, () => config.publicUrl);
+      // After the auth hook: an admin's session passes the country block and maintenance mode.
+      installSiteGates(api, ctx, config.apiBase);
       installNulGuard(api);
       await apiRoutes(api as unknown as ApiApp);
       api.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -173,7 +176,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   await app.register(protectedMediaRoutes, { ctx });
   if (opts.web !== false) await mountWeb(app, ctx);
 
-  const realtime = await attachRealtime(app.server, ctx);
+  const realtime = await attachRealtime(app.server, ctx, { clientIp: (raw) => clientIpOf(raw, trust) });
   // The worker runs in this process (JOBS_WORKER=0 turns it off, e.g. on web-only instances).
   if (config.pipeline.jobs.worker) jobs.start();
   // Instances that run the worker also remove media files a crash left without a row (server/media/orphans.ts).

@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import type { APIContext, MiddlewareNext } from 'astro';
 import { reachableInMaintenance, ruleFor } from './server/route-rules.js';
 import { isDatabaseUnavailable } from '../server/db/unavailable.js';
+import { siteGate } from '../server/http/site-gates.js';
 
 /**
  * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
@@ -43,13 +44,10 @@ async function gate(context: APIContext, next: MiddlewareNext): Promise<Response
 
   const country = ctx.geo.countryOf(context.locals.clientIp, Object.fromEntries(context.request.headers));
   context.locals.country = country;
-  if (pathname !== '/blocked' && (await ctx.geo.isBlocked(country)) && user?.role !== 'admin') {
-    return context.rewrite('/blocked');
-  }
-
-  if (settings.maintenanceMode && pathname !== '/maintenance' && user?.role !== 'admin' && !reachableInMaintenance(pathname)) {
-    return context.rewrite('/maintenance');
-  }
+  // The same decision as the API, media and socket.io (server/http/site-gates.ts); pages answer with a page.
+  const refusal = await siteGate(ctx, { country, role: user?.role }, { skipMaintenance: reachableInMaintenance(pathname) });
+  if (refusal?.code === 'COUNTRY_BLOCKED' && pathname !== '/blocked') return context.rewrite('/blocked');
+  if (refusal?.code === 'MAINTENANCE' && pathname !== '/maintenance') return context.rewrite('/maintenance');
 
   const rule = ruleFor(pathname);
   if (rule.authenticate && !user && !rule.noredirect) {

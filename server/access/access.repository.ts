@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { ObjectType } from '../db/schema.js';
-import { photoIsPublic, productIsPublic, videoIsPublic } from '../catalogue/catalogue.repository.js';
+import { photoIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 
 /**
  * The two facts access decisions read: live subscriptions and live entitlements. Both lookups are served by
@@ -60,37 +60,37 @@ export async function entitledObjectKeys(
 // "public" rule the lists use (server/catalogue/catalogue.repository.ts), as 0/1 or a boolean depending on the engine.
 
 /** A video and its full file, when `fileId` is that video's full file. */
-export function findVideoFile(db: DbOrTrx, videoId: string, fileId: string, now: string) {
+export function findVideoFile(db: DbOrTrx, videoId: string, fileId: string, a: Audience) {
   return db
     .selectFrom('videos')
     .leftJoin('files', 'files.id', 'videos.fileId')
     .select(['videos.id', 'videos.performerId', 'videos.access', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
-    .select(videoIsPublic(now).as('visible'))
+    .select(videoIsPublic(a).as('visible'))
     .where('videos.id', '=', videoId)
     .where('videos.fileId', '=', fileId)
     .executeTakeFirst();
 }
 
 /** A photo, its gallery's access and its full file, when `fileId` is that photo's full file. */
-export function findPhotoFile(db: DbOrTrx, photoId: string, fileId: string, now: string) {
+export function findPhotoFile(db: DbOrTrx, photoId: string, fileId: string, a: Audience) {
   return db
     .selectFrom('photos')
     .leftJoin('galleries', 'galleries.id', 'photos.galleryId')
     .leftJoin('files', 'files.id', 'photos.fileId')
     .select(['photos.id', 'photos.performerId', 'photos.galleryId', 'galleries.access as galleryAccess', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
-    .select(photoIsPublic(now).as('visible'))
+    .select(photoIsPublic(a).as('visible'))
     .where('photos.id', '=', photoId)
     .where('photos.fileId', '=', fileId)
     .executeTakeFirst();
 }
 
 /** A product and its digital file, when `fileId` is that product's digital file. */
-export function findProductFile(db: DbOrTrx, productId: string, fileId: string, now: string) {
+export function findProductFile(db: DbOrTrx, productId: string, fileId: string, a: Audience) {
   return db
     .selectFrom('products')
     .leftJoin('files', 'files.id', 'products.digitalFileId')
     .select(['products.id', 'products.performerId', 'products.type', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
-    .select(productIsPublic(now).as('visible'))
+    .select(productIsPublic(a).as('visible'))
     .where('products.id', '=', productId)
     .where('products.digitalFileId', '=', fileId)
     .executeTakeFirst();

@@ -2,6 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { Access, ObjectType } from '../db/schema.js';
 import type { Role } from '../../common/api-types.js';
 import type { MediaGrant } from '../media/signed-urls.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { entitledObjectKeys, findPhotoFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
 
 /**
@@ -137,11 +138,18 @@ export type ProtectedFileCheck =
   | { ok: false; status: 403 | 404; code: string; message: string };
 
 /**
- * May `viewer` read the file a signed URL names, right now? The file must still be the item's full file, the
- * item must be public (or the viewer its performer or an admin), and the access rules must open it.
+ * May `viewer`, from `country`, read the file a signed URL names, right now? The file must still be the item's full
+ * file, the item must be public to them (its performer does not block their country), or the viewer its performer
+ * or an admin, and the access rules must open it.
  */
-export async function openProtectedFile(db: DbOrTrx, viewer: Viewer, grant: Pick<MediaGrant, 'objectType' | 'objectId' | 'fileId'>, now = new Date()): Promise<ProtectedFileCheck> {
-  const at = now.toISOString();
+export async function openProtectedFile(
+  db: DbOrTrx,
+  viewer: Viewer,
+  grant: Pick<MediaGrant, 'objectType' | 'objectId' | 'fileId'>,
+  country: string | null,
+  now = new Date(),
+): Promise<ProtectedFileCheck> {
+  const at = audienceOf(viewer, country, now.toISOString());
   const gone: ProtectedFileCheck = { ok: false, status: 404, code: 'NOT_FOUND', message: 'File not found' };
   let subject: AccessSubject;
   let row: { visible: unknown; storageKey: string | null; fileStatus: string | null; originalName: string | null };

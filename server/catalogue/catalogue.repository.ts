@@ -5,6 +5,7 @@ import type { FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
+import { nowIso } from '../db/ids.js';
 import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js';
 
 /**
@@ -13,56 +14,86 @@ import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js
  * batch lookups (files, performer cards) that turn a page of rows into API items.
  *
  * Public means: the item is active (posts: published) and published at or before now, videos and photos are
- * processed, a scheduled video's time has come, a photo's gallery is itself public, and the performer is active.
+ * processed, a scheduled video's time has come, a photo's gallery is itself public, and the performer is active,
+ * approved and does not block the visitor's country (see `Audience`).
  * Everything here is written so that the list queries stay on an index (tests/api/explain.test.ts).
  */
 
 const ref = (column: string) => sql.ref(column);
 
-/** The item's performer exists, is active and approved (a primary-key probe per row). */
-export function performerIsActive(performerIdColumn: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from performers pa where pa.id = ${ref(performerIdColumn)} and pa.status = 'active' and pa.approved = 1)`;
+/**
+ * Whom "public" is decided for. Public depends on the moment (publication dates, schedules) and on the visitor:
+ * a performer may block visitors from some countries (performer_blocked_countries), and their content then does
+ * not exist for those visitors: absent from every list and count, 404 on every detail, comment thread and
+ * protected file. Build one with `audienceOf` from the request's viewer and country; `everyone(now)` is the
+ * audience of country-agnostic readers (sitemap, payment bookkeeping).
+ */
+export interface Audience {
+  now: string;
+  /** The visitor's country when a performer's country block applies to them; null: unknown, or an admin. */
+  country: string | null;
+  /** The signed-in user: a performer always sees their own content, whatever their country. */
+  selfId: string | null;
 }
 
-/** The performer blocks visitors from `country` (performer_blocked_countries, a primary-key probe). */
-export function performerBlocksCountry(performerIdColumn: string, country: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from performer_blocked_countries pbc where pbc.performer_id = ${ref(performerIdColumn)} and pbc.country_code = ${country})`;
+/** The audience of a request: admins are never country-blocked, performers never for their own content. */
+export function audienceOf(viewer: { id: string; role: string } | null, country: string | null | undefined, now: string = nowIso()): Audience {
+  return { now, country: viewer?.role === 'admin' ? null : (country?.toUpperCase() ?? null), selfId: viewer?.id ?? null };
 }
 
-/** Whether performer `performerId` blocks visitors from `country` (null: unknown country, never blocked). */
-export async function isBlockedByPerformer(db: DbOrTrx, performerId: string, country: string | null | undefined): Promise<boolean> {
-  if (!country) return false;
-  const row = await db
-    .selectFrom('performerBlockedCountries')
-    .select('performerId')
-    .where('performerId', '=', performerId)
-    .where('countryCode', '=', country.toUpperCase())
-    .executeTakeFirst();
-  return Boolean(row);
+/** Readers that are nobody in particular: no country block applies. */
+export function everyone(now: string = nowIso()): Audience {
+  return { now, country: null, selfId: null };
 }
 
-export function videoIsPublic(now: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${ref('videos.status')} = 'active' and ${ref('videos.processingStatus')} = 'ready' and ${ref('videos.publishedAt')} <= ${now} and (${ref('videos.scheduledAt')} is null or ${ref('videos.scheduledAt')} <= ${now}) and ${performerIsActive('videos.performerId')})`;
+/**
+ * The performer `performerIdColumn` does not block the audience's country (or is the audience itself). A primary-key
+ * probe of performer_blocked_countries (performer_id, country_code) per row; no clause at all for an unknown country.
+ */
+export function performerOpenTo(performerIdColumn: string, a: Audience): RawBuilder<SqlBool> {
+  if (!a.country) return sql<SqlBool>`1 = 1`;
+  const notBlocked = sql<SqlBool>`not exists (select 1 from performer_blocked_countries pbc where pbc.performer_id = ${ref(performerIdColumn)} and pbc.country_code = ${a.country})`;
+  return a.selfId ? sql<SqlBool>`(${ref(performerIdColumn)} = ${a.selfId} or ${notBlocked})` : notBlocked;
 }
 
-export function galleryIsPublic(now: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${ref('galleries.status')} = 'active' and ${ref('galleries.publishedAt')} <= ${now} and ${performerIsActive('galleries.performerId')})`;
+/**
+ * The item's performer exists, is active and approved, and does not block the audience's country: THE performer
+ * half of every "public" rule below (a primary-key probe per row, and one more when the country is known).
+ */
+export function performerIsVisible(performerIdColumn: string, a: Audience): RawBuilder<SqlBool> {
+  const open = a.country ? sql<SqlBool>` and ${performerOpenTo('pa.id', a)}` : sql<SqlBool>``;
+  return sql<SqlBool>`exists (select 1 from performers pa where pa.id = ${ref(performerIdColumn)} and pa.status = 'active' and pa.approved = 1${open})`;
+}
+
+export function videoIsPublic(a: Audience): RawBuilder<SqlBool> {
+  const { now } = a;
+  return sql<SqlBool>`(${ref('videos.status')} = 'active' and ${ref('videos.processingStatus')} = 'ready' and ${ref('videos.publishedAt')} <= ${now} and (${ref('videos.scheduledAt')} is null or ${ref('videos.scheduledAt')} <= ${now}) and ${performerIsVisible('videos.performerId', a)})`;
+}
+
+export function galleryIsPublic(a: Audience): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('galleries.status')} = 'active' and ${ref('galleries.publishedAt')} <= ${a.now} and ${performerIsVisible('galleries.performerId', a)})`;
 }
 
 /** A photo is public when active and processed, and either its gallery is public or (outside a gallery) it is published. */
-export function photoIsPublic(now: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${ref('photos.status')} = 'active' and ${ref('photos.processingStatus')} = 'ready' and ${performerIsActive('photos.performerId')} and (
+export function photoIsPublic(a: Audience): RawBuilder<SqlBool> {
+  const { now } = a;
+  return sql<SqlBool>`(${ref('photos.status')} = 'active' and ${ref('photos.processingStatus')} = 'ready' and ${performerIsVisible('photos.performerId', a)} and (
     (${ref('photos.galleryId')} is null and ${ref('photos.publishedAt')} <= ${now})
     or exists (select 1 from galleries pg where pg.id = ${ref('photos.galleryId')} and pg.status = 'active' and pg.published_at <= ${now})))`;
 }
 
-export function productIsPublic(now: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${ref('products.status')} = 'active' and ${ref('products.publishedAt')} <= ${now} and ${performerIsActive('products.performerId')})`;
+export function productIsPublic(a: Audience): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('products.status')} = 'active' and ${ref('products.publishedAt')} <= ${a.now} and ${performerIsVisible('products.performerId', a)})`;
 }
 
-/** Posts and pages: published, and when written by a performer, that performer is active. */
-export function postIsPublic(now: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${ref('posts.status')} = 'published' and ${ref('posts.publishedAt')} <= ${now} and (${ref('posts.performerId')} is null or ${performerIsActive('posts.performerId')}))`;
+/** Posts and pages: published, and when written by a performer, that performer is visible. */
+export function postIsPublic(a: Audience): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('posts.status')} = 'published' and ${ref('posts.publishedAt')} <= ${a.now} and (${ref('posts.performerId')} is null or ${performerIsVisible('posts.performerId', a)}))`;
+}
+
+/** A performer (the performers table itself) is listed and shown: active, approved, and open to the audience. */
+export function performerIsPublic(a: Audience): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${ref('performers.status')} = 'active' and ${ref('performers.approved')} = 1 and ${performerOpenTo('performers.id', a)})`;
 }
 
 /** Tags are stored lower-case in content_tags (tag, object_type, object_id is its primary key). */

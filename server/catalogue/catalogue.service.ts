@@ -5,14 +5,16 @@ import { mediaSigner, type MediaUrlSigner, type ProtectedObjectType } from '../m
 import type { SignedMedia } from '../../common/api-types.js';
 import type { MediaFile } from './catalogue.repository.js';
 
-/** What the catalogue services need: the database and the media URL signer. */
+/** What the catalogue services need: the database, the media URL signer, and the visitor's country. */
 export interface CatalogueDeps {
   db: DbOrTrx;
   signer: MediaUrlSigner;
+  /** The visitor's country (null: unknown): content of performers who block it does not exist for this visitor. */
+  country: string | null;
 }
 
-export function catalogueDeps(ctx: Pick<AppContext, 'db' | 'config'>): CatalogueDeps {
-  return { db: ctx.db, signer: mediaSigner(ctx.config) };
+export function catalogueDeps(ctx: Pick<AppContext, 'db' | 'config'>, country: string | null): CatalogueDeps {
+  return { db: ctx.db, signer: mediaSigner(ctx.config), country };
 }
 
 /**

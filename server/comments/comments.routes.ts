@@ -85,7 +85,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
     },
     async (request, reply) => {
       if (request.user) reply.header('cache-control', 'private, no-store');
-      return searchComments(app.ctx.db, request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) });
+      return searchComments(app.ctx.db, request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }, request.country);
     },
   );
 
@@ -103,7 +103,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const comment = await createComment(deps(), user, request.body);
+      const comment = await createComment(deps(), user, request.body, request.country);
       return reply.status(201).send(comment);
     },
   );

@@ -9,6 +9,7 @@ import { makeThumbnail } from '../media/images.js';
 import { publicMediaUrl, type Storage } from '../media/storage.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { canManage, type Viewer } from '../access/access.service.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
 import { adjustCounter, findTarget, type Target } from '../reactions/targets.repository.js';
@@ -74,9 +75,9 @@ export function toCommentItem(r: CommentRow): CommentItem {
   };
 }
 
-/** The object if the viewer may see it (public, or its performer / an admin); otherwise 404. */
-async function visibleTarget(db: Db, viewer: Viewer, objectType: EngagementObjectType, objectId: string): Promise<Target> {
-  const target = await findTarget(db, objectType, objectId, nowIso());
+/** The object if the viewer (from `country`) may see it (public to them, or its performer / an admin); otherwise 404. */
+async function visibleTarget(db: Db, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string): Promise<Target> {
+  const target = await findTarget(db, objectType, objectId, audienceOf(viewer, country));
   if (!target || (!target.visible && !(target.performerId && canManage(viewer, target.performerId)) && viewer?.role !== 'admin')) {
     throw notFound(commentMessages.objectNotFound);
   }
@@ -94,8 +95,9 @@ export async function searchComments(
   db: Db,
   viewer: Viewer,
   q: { objectType: EngagementObjectType; objectId: string; limit: number; offset: number; cursor?: Cursor },
+  country: string | null,
 ): Promise<CommentSearchResult> {
-  const target = await visibleTarget(db, viewer, q.objectType, q.objectId);
+  const target = await visibleTarget(db, viewer, country, q.objectType, q.objectId);
   const { rows, total } = await listComments(db, q);
   const last = rows.at(-1);
   return {
@@ -110,9 +112,10 @@ export async function createComment(
   deps: CommentDeps,
   user: SessionUser,
   input: { objectType: EngagementObjectType; objectId: string; content: string },
+  country: string | null,
 ): Promise<CommentItem & { commentCount: number }> {
   const { db, realtime } = deps;
-  const target = await visibleTarget(db, user, input.objectType, input.objectId);
+  const target = await visibleTarget(db, user, country, input.objectType, input.objectId);
   const now = nowIso();
   const id = newId();
   const notifyPerformer = target.performerId && target.performerId !== user.id ? target.performerId : null;
@@ -223,7 +226,7 @@ export async function removeComment(deps: CommentDeps, user: SessionUser, id: st
   if (!row) throw notFound(commentMessages.notFound);
   const objectType = row.objectType as EngagementObjectType;
   if (row.userId !== user.id) {
-    const target = await findTarget(db, objectType, row.objectId, nowIso());
+    const target = await findTarget(db, objectType, row.objectId, audienceOf(user, null));
     if (!canModerate(user, target)) throw forbidden(commentMessages.notAllowedToDelete);
   }
   const result = await db.transaction().execute(async (trx) => {

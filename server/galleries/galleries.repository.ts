@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, matches, page, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, matches, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
 
@@ -31,8 +31,8 @@ const galleryColumns = [
 ] as const;
 
 /** The page and count queries of the public gallery list (exported for the EXPLAIN test). */
-export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, now: string) {
-  let base = db.selectFrom('galleries').where(galleryIsPublic(now));
+export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
+  let base = db.selectFrom('galleries').where(galleryIsPublic(a));
   if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
   if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
@@ -41,18 +41,18 @@ export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, now: string
   return { page: page(base.select(galleryColumns), sort, 'galleries.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
-export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, now: string) {
-  return runList(publicGalleryQueries(db, f, now), f.limit);
+export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
+  return runList(publicGalleryQueries(db, f, a), f.limit);
 }
 
 export type GalleryRow = Awaited<ReturnType<typeof listPublicGalleries>>['rows'][number];
 
-/** A gallery by id or slug, whatever its status, with whether it is public now. */
-export function findGalleryByKey(db: DbOrTrx, key: string, now: string) {
+/** A gallery by id or slug, whatever its status, with whether it is public to `a` now. */
+export function findGalleryByKey(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('galleries')
     .select(galleryColumns)
-    .select(galleryIsPublic(now).as('visible'))
+    .select(galleryIsPublic(a).as('visible'))
     .where(idOrSlug('galleries.id', 'galleries.slug', key))
     .orderBy(sql`case when ${sql.ref('galleries.id')} = ${key} then 0 else 1 end`)
     .orderBy('galleries.id', 'desc')

@@ -38,7 +38,7 @@ export async function galleriesRoutes(app: ApiApp): Promise<void> {
         response: { 200: listSchema(galleryItemSchema) },
       },
     },
-    async (request) => searchGalleries(catalogueDeps(app.ctx), request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
+    async (request) => searchGalleries(catalogueDeps(app.ctx, request.country), request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
   );
 
   app.get(
@@ -51,6 +51,6 @@ export async function galleriesRoutes(app: ApiApp): Promise<void> {
         response: { 200: galleryItemSchema },
       },
     },
-    async (request) => getGallery(catalogueDeps(app.ctx), request.user, request.params.id),
+    async (request) => getGallery(catalogueDeps(app.ctx, request.country), request.user, request.params.id),
   );
 }

@@ -1,7 +1,6 @@
-import { nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
 import { canManage, gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
-import { loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
+import { audienceOf, loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
 import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { GalleryItem, ListResult } from '../../common/api-types.js';
 import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
@@ -25,13 +24,13 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[]):
 }
 
 export async function searchGalleries(deps: CatalogueDeps, viewer: Viewer, filters: GalleryFilters): Promise<ListResult<GalleryItem>> {
-  const { rows, total, nextCursor } = await listPublicGalleries(deps.db, filters, nowIso());
+  const { rows, total, nextCursor } = await listPublicGalleries(deps.db, filters, audienceOf(viewer, deps.country));
   return { items: await toItems(deps, viewer, rows), total, nextCursor };
 }
 
-/** A public gallery; its performer and admins also get it while not public. */
+/** A gallery public to this visitor; its performer and admins also get it while not public. */
 export async function getGallery(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<GalleryItem> {
-  const row = await findGalleryByKey(deps.db, key, nowIso());
+  const row = await findGalleryByKey(deps.db, key, audienceOf(viewer, deps.country));
   if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Gallery');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;

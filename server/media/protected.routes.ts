@@ -4,13 +4,15 @@ import { readSessionToken } from '../http/auth.js';
 import { openProtectedFile, type Viewer } from '../access/access.service.js';
 import { sendStoredObject } from './media.routes.js';
 import { mediaSigner, PROTECTED_MEDIA_PREFIX } from './signed-urls.js';
+import { sendRefusal, siteGate } from '../http/site-gates.js';
 
 /**
  * `GET /media/protected/<objectType>/<objectId>/<fileId>?u&e&s`: full videos, full photos and digital downloads.
- * Every request (each Range request of a playing video included) is checked: signature, expiry, that the
- * session (token cookie or Authorization header) is the user the URL was signed for, and the access rules as
- * they are now. A URL signed for a guest opens for anyone, with a guest's rights (free items only).
- * Failures answer 403 JSON (404 when the item or file no longer exists); success streams with Range support.
+ * Every request (each Range request of a playing video included) is checked: the site gates (country block 451,
+ * maintenance 503; admins pass, server/http/site-gates.ts), signature, expiry, that the session (token cookie or
+ * Authorization header) is the user the URL was signed for, and the access rules as they are now, the item's
+ * performer's own country block included (404, as for a missing item). A URL signed for a guest opens for anyone,
+ * with a guest's rights (free items only). Failures answer JSON; success streams with Range support.
  */
 export async function protectedMediaRoutes(app: FastifyInstance, opts: { ctx: AppContext }): Promise<void> {
   const { ctx } = opts;
@@ -21,6 +23,11 @@ export async function protectedMediaRoutes(app: FastifyInstance, opts: { ctx: Ap
     `${PROTECTED_MEDIA_PREFIX}/:objectType/:objectId/:fileId`,
     { schema: { hide: true } },
     async (request, reply) => {
+      const session = readSessionToken(request);
+      const user = session ? await ctx.auth.authenticate(session.token) : null;
+      const country = ctx.geo.countryOf(request.ip, request.headers);
+      const refusal = await siteGate(ctx, { country, role: user?.role });
+      if (refusal) return sendRefusal(reply, refusal);
       const verified = mediaSigner(ctx.config).verify(request.params, request.query);
       if (!verified.ok) {
         return verified.reason === 'expired'
@@ -30,12 +37,10 @@ export async function protectedMediaRoutes(app: FastifyInstance, opts: { ctx: Ap
       const { grant } = verified;
       let viewer: Viewer = null;
       if (grant.userId) {
-        const session = readSessionToken(request);
-        const user = session ? await ctx.auth.authenticate(session.token) : null;
         if (!user || user.id !== grant.userId) return deny(reply, 'MEDIA_URL_OTHER_USER', 'This link was made for another account');
         viewer = user;
       }
-      const check = await openProtectedFile(ctx.db, viewer, grant);
+      const check = await openProtectedFile(ctx.db, viewer, grant, country);
       if (!check.ok) return reply.status(check.status).header('cache-control', 'no-store').send({ message: check.message, code: check.code });
       if (check.download) {
         const name = (check.fileName ?? 'download').replace(/["\\\r\n]/g, '_');

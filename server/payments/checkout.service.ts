@@ -7,6 +7,7 @@ import type { SessionUser } from '../auth/auth.service.js';
 import { validCoupon } from '../coupons/coupons.service.js';
 import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
+import { everyone } from '../catalogue/catalogue.repository.js';
 import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
 import type { Money } from './money.js';
 import { hasEntitlement, productsForSale } from './fulfilment.repository.js';
@@ -181,7 +182,7 @@ export async function checkoutSubscription(money: Money, user: SessionUser, inpu
 /** POST /payment/purchase-video/{id}: a video for sale, not already owned. */
 export async function checkoutVideo(money: Money, user: SessionUser, videoKey: string, input: { couponCode?: string | null }) {
   const { db } = money.ctx;
-  const video = await findVideoByKey(db, videoKey, nowIso());
+  const video = await findVideoByKey(db, videoKey, everyone());
   if (!video || Number(video.visible) !== 1) throw notFound('Video');
   if (!video.isSale || video.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This video is not for sale');
   if (video.performerId === user.id) throw badRequest('You cannot buy your own video');

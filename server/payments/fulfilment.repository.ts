@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type { ObjectType } from '../db/schema.js';
-import { productIsPublic } from '../catalogue/catalogue.repository.js';
+import { everyone, productIsPublic } from '../catalogue/catalogue.repository.js';
 
 /** SQL of what a payment gives: stock taken from products, and entitlements (what the paywall reads). */
 
@@ -105,11 +105,12 @@ export async function hasEntitlement(db: DbOrTrx, userId: string, objectType: Ob
 
 /** Products by id with whether each is public now (0/1 or boolean) — the cart's checkout reads these. */
 export function productsForSale(db: DbOrTrx, ids: readonly string[], now: string) {
+  const a = everyone(now);
   if (!ids.length) return Promise.resolve([]);
   return db
     .selectFrom('products')
     .select(['id', 'name', 'type', 'price', 'stock', 'performerId', 'digitalFileId'])
-    .select(productIsPublic(now).as('visible'))
+    .select(productIsPublic(a).as('visible'))
     .where('id', 'in', [...ids])
     .execute();
 }

@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { DEFAULT_AVATAR, type PerformerCard } from '../../common/api-types.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, matches, page, performerBlocksCountry, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, matches, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';
 
@@ -11,8 +11,8 @@ export interface PerformerQuery {
   q?: string;
   categoryId?: string;
   featured?: boolean;
-  /** The visitor's country: performers blocking it are left out. */
-  country?: string | null;
+  /** Whom the list is for: performers blocking the visitor's country are left out (catalogue.repository.ts). */
+  audience: Audience;
   sort: PerformerSort;
   limit: number;
   offset: number;
@@ -22,10 +22,7 @@ export interface PerformerQuery {
 function baseQuery(db: DbOrTrx, q: PerformerQuery) {
   // Only active, approved performers are listed (registration creates approved = 0).
   let query = db.selectFrom('performers').where('performers.status', '=', 'active').where('performers.approved', '=', 1);
-  if (q.country) {
-    const country = q.country;
-    query = query.where((eb) => eb.not(performerBlocksCountry('performers.id', country)));
-  }
+  if (q.audience.country) query = query.where(performerOpenTo('performers.id', q.audience));
   if (q.q) {
     const keyword = q.q;
     query = query.where((eb) => eb.or([matches('performers.displayName', keyword), matches('performers.username', keyword)]));
@@ -72,13 +69,14 @@ export async function searchPerformers(db: DbOrTrx, q: PerformerQuery): Promise<
   return { items: rows.map(toCard), total, nextCursor };
 }
 
-/** A performer by id or username, whatever the status, with the profile page's fields. */
-export function findPerformerByKey(db: DbOrTrx, key: string) {
+/** A performer by id or username, whatever the status, with the profile page's fields and whether it is public to `a`. */
+export function findPerformerByKey(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('performers')
     .innerJoin('users', 'users.id', 'performers.id')
     .selectAll('performers')
     .select(['users.avatarPath', 'users.coverPath'])
+    .select(performerIsPublic(a).as('visible'))
     .where((eb) => eb.or([eb('performers.id', '=', key), eb('performers.username', '=', key.toLowerCase())]))
     .orderBy(sql`case when ${sql.ref('performers.id')} = ${key} then 0 else 1 end`)
     .limit(1)

@@ -4,6 +4,7 @@ import { decodeCursor, listSchema, pageQuery } from '../http/pagination.js';
 import { searchPerformers } from './performers.repository.js';
 import { getPerformerProfile } from './performers.service.js';
 import { idParams } from '../catalogue/catalogue.schemas.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 
 export const performerCardSchema = z.object({
   _id: z.string(),
@@ -52,7 +53,7 @@ export async function performersRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request) =>
-      searchPerformers(app.ctx.db, { ...request.query, country: app.ctx.geo.countryOf(request.ip, request.headers), cursor: decodeCursor(request.query.cursor) }),
+      searchPerformers(app.ctx.db, { ...request.query, audience: audienceOf(request.user, request.country), cursor: decodeCursor(request.query.cursor) }),
   );
 
   app.get(
@@ -65,6 +66,6 @@ export async function performersRoutes(app: ApiApp): Promise<void> {
         response: { 200: performerProfileSchema },
       },
     },
-    async (request) => getPerformerProfile(app.ctx.db, request.user, request.params.id, { country: app.ctx.geo.countryOf(request.ip, request.headers) }),
+    async (request) => getPerformerProfile(app.ctx.db, request.user, request.params.id, request.country),
   );
 }

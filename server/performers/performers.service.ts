@@ -4,17 +4,15 @@ import { canManage, isSubscribed, type Viewer } from '../access/access.service.j
 import { categoriesOf } from '../categories/categories.repository.js';
 import type { PerformerProfile } from '../../common/api-types.js';
 import { findPerformerByKey, tagsOf, toCard } from './performers.repository.js';
-import { isBlockedByPerformer } from '../catalogue/catalogue.repository.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 
 /**
  * `GET /performers/{id}`: an active, approved performer by id or username (the performer and admins also see an
  * inactive or unapproved one). A visitor from a country the performer blocks gets 404, like a missing performer.
  */
-export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: string, opts: { country?: string | null } = {}): Promise<PerformerProfile> {
-  const row = await findPerformerByKey(db, key);
-  const manages = !!row && canManage(viewer, row.id);
-  if (!row || ((row.status !== 'active' || row.approved !== 1) && !manages)) throw notFound('Performer');
-  if (!manages && (await isBlockedByPerformer(db, row.id, opts.country))) throw notFound('Performer');
+export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: string, country: string | null): Promise<PerformerProfile> {
+  const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
+  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.id))) throw notFound('Performer');
   const [categories, tags, subscribed] = await Promise.all([categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), isSubscribed(db, viewer, row.id)]);
   return {
     ...toCard(row),

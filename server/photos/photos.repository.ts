@@ -1,7 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { Access } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, inCategory, matches, page, photoIsPublic, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, inCategory, matches, page, photoIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 
 export type PhotoSort = 'position' | 'newest';
 
@@ -32,9 +32,9 @@ const photoColumns = [
 ] as const;
 
 /** The page and count queries of a photo list; needs `galleryId` or `performerId` (exported for the EXPLAIN test). */
-export function photoQueries(db: DbOrTrx, f: PhotoFilters, now: string) {
+export function photoQueries(db: DbOrTrx, f: PhotoFilters, a: Audience) {
   let base = db.selectFrom('photos');
-  if (!(f.includeUnpublished && f.galleryId)) base = base.where(photoIsPublic(now));
+  if (!(f.includeUnpublished && f.galleryId)) base = base.where(photoIsPublic(a));
   if (f.galleryId) base = base.where('photos.galleryId', '=', f.galleryId);
   if (f.performerId) base = base.where('photos.performerId', '=', f.performerId);
   if (f.tag) base = base.where(hasTag('gallery', 'photos.galleryId', f.tag));
@@ -44,8 +44,8 @@ export function photoQueries(db: DbOrTrx, f: PhotoFilters, now: string) {
   return { page: page(base.select(photoColumns), sort, 'photos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
-export function listPhotos(db: DbOrTrx, f: PhotoFilters, now: string) {
-  return runList(photoQueries(db, f, now), f.limit, { cacheTotal: !f.includeUnpublished });
+export function listPhotos(db: DbOrTrx, f: PhotoFilters, a: Audience) {
+  return runList(photoQueries(db, f, a), f.limit, { cacheTotal: !f.includeUnpublished });
 }
 
 export type PhotoRow = Awaited<ReturnType<typeof listPhotos>>['rows'][number];

@@ -44,7 +44,7 @@ export async function photosRoutes(app: ApiApp): Promise<void> {
     async (request) => {
       const { galleryId, performerId, sort } = request.query;
       if (!galleryId && !performerId) throw badRequest('Give galleryId or performerId');
-      return searchPhotos(catalogueDeps(app.ctx), request.user, {
+      return searchPhotos(catalogueDeps(app.ctx, request.country), request.user, {
         ...request.query,
         sort: sort ?? (galleryId ? 'position' : 'newest'),
         cursor: decodeCursor(request.query.cursor),
@@ -64,7 +64,7 @@ export async function photosRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request) =>
-      galleryPhotos(catalogueDeps(app.ctx), request.user, request.params.id, {
+      galleryPhotos(catalogueDeps(app.ctx, request.country), request.user, request.params.id, {
         ...request.query,
         sort: request.query.sort ?? 'position',
         cursor: decodeCursor(request.query.cursor),

@@ -1,7 +1,6 @@
-import { nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, photoSubject, type Viewer } from '../access/access.service.js';
-import { loadFiles } from '../catalogue/catalogue.repository.js';
+import { audienceOf, loadFiles } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import { findGalleryByKey } from '../galleries/galleries.repository.js';
 import type { ListResult, PhotoItem } from '../../common/api-types.js';
@@ -32,16 +31,16 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: PhotoRow[]): P
 
 /** `GET /user/assets/photos`: public photos of a gallery or of a performer. */
 export async function searchPhotos(deps: CatalogueDeps, viewer: Viewer, filters: PhotoFilters): Promise<ListResult<PhotoItem>> {
-  const { rows, total, nextCursor } = await listPhotos(deps.db, { ...filters, includeUnpublished: false }, nowIso());
+  const { rows, total, nextCursor } = await listPhotos(deps.db, { ...filters, includeUnpublished: false }, audienceOf(viewer, deps.country));
   return { items: await toItems(deps, viewer, rows), total, nextCursor };
 }
 
 /** `GET /user/assets/gallery/{id}/photos`: a public gallery's photos; its performer and admins see every photo of it. */
 export async function galleryPhotos(deps: CatalogueDeps, viewer: Viewer, key: string, filters: Omit<PhotoFilters, 'galleryId' | 'performerId'>): Promise<ListResult<PhotoItem>> {
-  const now = nowIso();
-  const gallery = await findGalleryByKey(deps.db, key, now);
+  const audience = audienceOf(viewer, deps.country);
+  const gallery = await findGalleryByKey(deps.db, key, audience);
   const manage = !!gallery && canManage(viewer, gallery.performerId);
   if (!gallery || (Number(gallery.visible) !== 1 && !manage)) throw notFound('Gallery');
-  const { rows, total, nextCursor } = await listPhotos(deps.db, { ...filters, galleryId: gallery.id, includeUnpublished: manage }, now);
+  const { rows, total, nextCursor } = await listPhotos(deps.db, { ...filters, galleryId: gallery.id, includeUnpublished: manage }, audience);
   return { items: await toItems(deps, viewer, rows), total, nextCursor };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, postIsPublic, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 
 export type PostSort = 'newest' | 'popular';
 
@@ -29,8 +29,8 @@ const cardColumns = [
 ] as const;
 
 /** The page and count queries of the public post list (exported for the EXPLAIN test). */
-export function publicPostQueries(db: DbOrTrx, f: PostFilters, now: string) {
-  let base = db.selectFrom('posts').where('posts.type', '=', f.type).where(postIsPublic(now));
+export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
+  let base = db.selectFrom('posts').where('posts.type', '=', f.type).where(postIsPublic(a));
   if (f.performerId) base = base.where('posts.performerId', '=', f.performerId);
   if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
@@ -39,20 +39,20 @@ export function publicPostQueries(db: DbOrTrx, f: PostFilters, now: string) {
   return { page: page(base.select(cardColumns), sort, 'posts.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
-export function listPublicPosts(db: DbOrTrx, f: PostFilters, now: string) {
-  return runList(publicPostQueries(db, f, now), f.limit);
+export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {
+  return runList(publicPostQueries(db, f, a), f.limit);
 }
 
 export type PostCardRow = Awaited<ReturnType<typeof listPublicPosts>>['rows'][number];
 
-/** A public post or page by id or slug. */
-export function findPublicPost(db: DbOrTrx, key: string, now: string) {
+/** A post or page by id or slug that is public to `a`. */
+export function findPublicPost(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('posts')
     .select(cardColumns)
     .select('posts.content')
     .where(idOrSlug('posts.id', 'posts.slug', key))
-    .where(postIsPublic(now))
+    .where(postIsPublic(a))
     .orderBy(sql`case when ${sql.ref('posts.id')} = ${key} then 0 else 1 end`)
     .limit(1)
     .executeTakeFirst();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { decodeCursor, listSchema } from '../http/pagination.js';
 import { contentListQuery, idParams } from '../catalogue/catalogue.schemas.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { getPost, searchPosts } from './posts.service.js';
 
 export const postCardSchema = z.object({
@@ -35,12 +36,12 @@ export async function postsRoutes(app: ApiApp): Promise<void> {
         response: { 200: listSchema(postCardSchema) },
       },
     },
-    async (request) => searchPosts(app.ctx.db, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
+    async (request) => searchPosts(app.ctx.db, { ...request.query, cursor: decodeCursor(request.query.cursor) }, audienceOf(request.user, request.country)),
   );
 
   app.get(
     '/posts/:id',
     { schema: { tags: ['posts'], summary: 'A published post or page by id or slug', params: idParams, response: { 200: postDetailSchema } } },
-    async (request) => getPost(app.ctx.db, request.params.id),
+    async (request) => getPost(app.ctx.db, request.params.id, audienceOf(request.user, request.country)),
   );
 }

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { ContentStatus } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, productIsPublic, runList, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 
 export type ProductSort = 'newest' | 'popular' | 'price';
 
@@ -45,8 +45,8 @@ function filtered(db: DbOrTrx, f: ProductFilters) {
 }
 
 /** The page and count queries of the public product list (exported for the EXPLAIN test). */
-export function publicProductQueries(db: DbOrTrx, f: ProductFilters, now: string) {
-  const base = filtered(db, f).where(productIsPublic(now));
+export function publicProductQueries(db: DbOrTrx, f: ProductFilters, a: Audience) {
+  const base = filtered(db, f).where(productIsPublic(a));
   const sort = productSorts[f.sort];
   return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
@@ -59,8 +59,8 @@ export function ownProductQueries(db: DbOrTrx, performerId: string, f: Omit<Prod
   return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
-export function listPublicProducts(db: DbOrTrx, f: ProductFilters, now: string) {
-  return runList(publicProductQueries(db, f, now), f.limit);
+export function listPublicProducts(db: DbOrTrx, f: ProductFilters, a: Audience) {
+  return runList(publicProductQueries(db, f, a), f.limit);
 }
 
 export function listOwnProducts(db: DbOrTrx, performerId: string, f: Omit<ProductFilters, 'performerId'> & { status?: ContentStatus }) {
@@ -69,12 +69,12 @@ export function listOwnProducts(db: DbOrTrx, performerId: string, f: Omit<Produc
 
 export type ProductRow = Awaited<ReturnType<typeof listPublicProducts>>['rows'][number];
 
-/** A product by id or slug, whatever its status, with whether it is public now. */
-export function findProductByKey(db: DbOrTrx, key: string, now: string) {
+/** A product by id or slug, whatever its status, with whether it is public to `a` now. */
+export function findProductByKey(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('products')
     .select(productColumns)
-    .select(productIsPublic(now).as('visible'))
+    .select(productIsPublic(a).as('visible'))
     .where(idOrSlug('products.id', 'products.slug', key))
     .orderBy(sql`case when ${sql.ref('products.id')} = ${key} then 0 else 1 end`)
     .orderBy('products.id', 'desc')

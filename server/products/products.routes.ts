@@ -44,13 +44,13 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
         response: { 200: listSchema(productItemSchema) },
       },
     },
-    async (request) => searchProducts(catalogueDeps(app.ctx), request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
+    async (request) => searchProducts(catalogueDeps(app.ctx, request.country), request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
   );
 
   app.get(
     '/user/assets/products/:id',
     { schema: { tags: ['products'], summary: 'A product by id or slug', params: idParams, response: { 200: productItemSchema } } },
-    async (request) => getProduct(catalogueDeps(app.ctx), request.user, request.params.id),
+    async (request) => getProduct(catalogueDeps(app.ctx, request.country), request.user, request.params.id),
   );
 
   app.get(
@@ -63,7 +63,7 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
         response: { 200: downloadLinkSchema },
       },
     },
-    async (request) => productDownloadLink(catalogueDeps(app.ctx), requireUser(request), request.params.id),
+    async (request) => productDownloadLink(catalogueDeps(app.ctx, request.country), requireUser(request), request.params.id),
   );
 
   app.get(
@@ -77,7 +77,7 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request) =>
-      searchOwnProducts(catalogueDeps(app.ctx), requireRole(request, 'performer', 'admin'), { ...request.query, cursor: decodeCursor(request.query.cursor) }),
+      searchOwnProducts(catalogueDeps(app.ctx, request.country), requireRole(request, 'performer', 'admin'), { ...request.query, cursor: decodeCursor(request.query.cursor) }),
   );
 
   app.get(
@@ -85,6 +85,6 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
     {
       schema: { tags: ['products', 'performer'], summary: "The performer's own product in any state", params: idParams, response: { 200: productItemSchema } },
     },
-    async (request) => getOwnProduct(catalogueDeps(app.ctx), requireRole(request, 'performer', 'admin'), request.params.id),
+    async (request) => getOwnProduct(catalogueDeps(app.ctx, request.country), requireRole(request, 'performer', 'admin'), request.params.id),
   );
 }

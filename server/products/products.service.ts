@@ -1,8 +1,7 @@
 import type { ContentStatus } from '../db/schema.js';
-import { nowIso } from '../db/ids.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { canManage, checkAccess, loadAccessView, productSubject, type Viewer } from '../access/access.service.js';
-import { loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
+import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { DownloadLink, ListResult, ProductItem } from '../../common/api-types.js';
 import { findProductByKey, listOwnProducts, listPublicProducts, type ProductFilters, type ProductRow } from './products.repository.js';
@@ -20,13 +19,13 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[]):
 }
 
 export async function searchProducts(deps: CatalogueDeps, viewer: Viewer, filters: ProductFilters): Promise<ListResult<ProductItem>> {
-  const { rows, total, nextCursor } = await listPublicProducts(deps.db, filters, nowIso());
+  const { rows, total, nextCursor } = await listPublicProducts(deps.db, filters, audienceOf(viewer, deps.country));
   return { items: await toItems(deps, viewer, rows), total, nextCursor };
 }
 
-/** A public product; its performer and admins also get it while not public. */
+/** A product public to this visitor; its performer and admins also get it while not public. */
 export async function getProduct(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<ProductItem> {
-  const row = await findProductByKey(deps.db, key, nowIso());
+  const row = await findProductByKey(deps.db, key, audienceOf(viewer, deps.country));
   if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Product');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;
@@ -44,7 +43,7 @@ export async function searchOwnProducts(
 }
 
 export async function getOwnProduct(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<ProductItem> {
-  const row = await findProductByKey(deps.db, key, nowIso());
+  const row = await findProductByKey(deps.db, key, audienceOf(viewer, deps.country));
   if (!row || !canManage(viewer, row.performerId)) throw notFound('Product');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;
@@ -52,7 +51,7 @@ export async function getOwnProduct(deps: CatalogueDeps, viewer: NonNullable<Vie
 
 /** A signed, short-lived link to a digital product's file: buyers (and the performer, admins) only. */
 export async function productDownloadLink(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<DownloadLink> {
-  const row = await findProductByKey(deps.db, key, nowIso());
+  const row = await findProductByKey(deps.db, key, audienceOf(viewer, deps.country));
   if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Product');
   if (row.type !== 'digital' || !row.digitalFileId) throw notFound('Download');
   const decision = await checkAccess(deps.db, viewer, productSubject(row));

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import { galleryIsPublic, videoIsPublic } from '../catalogue/catalogue.repository.js';
+import { galleryIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/api-types.js';
 
 /** SQL of reactions: one row per (user, object type, action, object), enforced by the `reactions_unique` index. */
@@ -68,7 +68,7 @@ export async function searchReactions(db: DbOrTrx, userId: string, f: ReactionFi
 }
 
 /**
- * The user's reactions of one action to videos or galleries that are public now, newest first (on the
+ * The user's reactions of one action to videos or galleries that are public to `a` now, newest first (on the
  * reactions_user_list index). Hidden or deleted items are left out of the list and of the total.
  */
 export async function listReactedContent(
@@ -77,12 +77,12 @@ export async function listReactedContent(
   objectType: 'video' | 'gallery',
   action: ReactionAction,
   page: { limit: number; offset: number },
-  now: string,
+  a: Audience,
 ) {
   const visible =
     objectType === 'video'
-      ? sql<boolean>`exists (select 1 from videos where videos.id = ${sql.ref('reactions.objectId')} and ${videoIsPublic(now)})`
-      : sql<boolean>`exists (select 1 from galleries where galleries.id = ${sql.ref('reactions.objectId')} and ${galleryIsPublic(now)})`;
+      ? sql<boolean>`exists (select 1 from videos where videos.id = ${sql.ref('reactions.objectId')} and ${videoIsPublic(a)})`
+      : sql<boolean>`exists (select 1 from galleries where galleries.id = ${sql.ref('reactions.objectId')} and ${galleryIsPublic(a)})`;
   const base = db
     .selectFrom('reactions')
     .where('reactions.userId', '=', userId)

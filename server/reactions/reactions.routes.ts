@@ -97,7 +97,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
         response: { 200: reactionResultSchema, ...errors },
       },
     },
-    async (request) => addReaction(deps(), requireUser(request), request.body),
+    async (request) => addReaction(deps(), requireUser(request), request.body, request.country),
   );
 
   app.delete(
@@ -148,8 +148,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
-      const country = app.ctx.geo.countryOf(request.ip, request.headers as Record<string, string | string[] | undefined>);
-      return listReactedVideos(app.ctx, user, request.query.action, request.query, country);
+      return listReactedVideos(app.ctx, user, request.query.action, request.query, request.country);
     },
   );
 
@@ -166,7 +165,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
-      return listReactedGalleries(app.ctx, user, request.query.action, request.query);
+      return listReactedGalleries(app.ctx, user, request.query.action, request.query, request.country);
     },
   );
 }

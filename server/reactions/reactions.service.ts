@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { canManage, type Viewer } from '../access/access.service.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
@@ -57,10 +58,10 @@ function checkCombination(input: ReactionInput): void {
   }
 }
 
-/** Adds the reaction (a no-op when present). The object must be visible to the user. */
-export async function addReaction(deps: ReactionDeps, user: SessionUser, input: ReactionInput): Promise<ReactionResult> {
+/** Adds the reaction (a no-op when present). The object must be visible to the user (from `country`). */
+export async function addReaction(deps: ReactionDeps, user: SessionUser, input: ReactionInput, country: string | null): Promise<ReactionResult> {
   checkCombination(input);
-  const target = await findTarget(deps.db, input.objectType, input.objectId, nowIso());
+  const target = await findTarget(deps.db, input.objectType, input.objectId, audienceOf(user, country));
   if (!target || (!target.visible && !(target.performerId && canManage(user, target.performerId)) && user.role !== 'admin')) throw notFound('Content');
   const key: ReactionKey = { userId: user.id, ...input };
   const counter = counterOf[input.action];
@@ -124,27 +125,33 @@ async function loadItems<T>(rows: Array<{ objectId: string }>, load: (id: string
   return new Map(loaded.filter((x): x is readonly [string, T] => x !== null));
 }
 
-/** `country`: the viewer's, so videos of performers who block it drop out as on the video page. */
+/** `country`: the viewer's, so videos of performers who block it drop out (of the page and the total) as everywhere. */
 export async function listReactedVideos(
   ctx: Ctx,
   user: SessionUser,
   action: ReactionAction,
   page: { limit: number; offset: number },
-  country: string | null = null,
+  country: string | null,
 ): Promise<ListResult<ReactedVideo>> {
-  const { rows, total } = await listReactedContent(ctx.db, user.id, 'video', action, page, nowIso());
-  const deps = catalogueDeps(ctx);
+  const { rows, total } = await listReactedContent(ctx.db, user.id, 'video', action, page, audienceOf(user, country));
+  const deps = catalogueDeps(ctx, country);
   const viewer: Viewer = { id: user.id, role: user.role };
-  const items = await loadItems<VideoItem>(rows, (id) => getVideo(deps, viewer, id, { country }));
+  const items = await loadItems<VideoItem>(rows, (id) => getVideo(deps, viewer, id));
   return {
     items: rows.filter((r) => items.has(r.objectId)).map((r) => ({ _id: r.id, action: r.action, createdAt: r.createdAt, objectId: r.objectId, video: items.get(r.objectId)! })),
     total,
   };
 }
 
-export async function listReactedGalleries(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }): Promise<ListResult<ReactedGallery>> {
-  const { rows, total } = await listReactedContent(ctx.db, user.id, 'gallery', action, page, nowIso());
-  const deps = catalogueDeps(ctx);
+export async function listReactedGalleries(
+  ctx: Ctx,
+  user: SessionUser,
+  action: ReactionAction,
+  page: { limit: number; offset: number },
+  country: string | null,
+): Promise<ListResult<ReactedGallery>> {
+  const { rows, total } = await listReactedContent(ctx.db, user.id, 'gallery', action, page, audienceOf(user, country));
+  const deps = catalogueDeps(ctx, country);
   const viewer: Viewer = { id: user.id, role: user.role };
   const items = await loadItems<GalleryItem>(rows, (id) => getGallery(deps, viewer, id));
   return {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import { galleryIsPublic, postIsPublic, productIsPublic, videoIsPublic } from '../catalogue/catalogue.repository.js';
+import { galleryIsPublic, performerIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { EngagementObjectType } from '../../common/api-types.js';
 
 /**
@@ -15,7 +15,7 @@ export interface Target {
   /** The performer who owns the object (a performer owns itself); null for site posts. */
   performerId: string | null;
   title: string;
-  /** Whether anyone may see it now (published, active, its performer active). */
+  /** Whether the audience may see it now (published, active, its performer visible to the audience). */
   visible: boolean;
 }
 
@@ -28,17 +28,17 @@ const tables = {
 } as const satisfies Record<EngagementObjectType, string>;
 
 /** An object by id (not slug), visible or not; undefined when there is no such row. */
-export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, now: string): Promise<Target | undefined> {
+export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, a: Audience): Promise<Target | undefined> {
   let row: { id: string; performerId: string | null; title: string; visible: unknown } | undefined;
   switch (objectType) {
     case 'video':
-      row = await db.selectFrom('videos').select(['videos.id', 'videos.performerId', 'videos.title']).select(videoIsPublic(now).as('visible')).where('videos.id', '=', objectId).executeTakeFirst();
+      row = await db.selectFrom('videos').select(['videos.id', 'videos.performerId', 'videos.title']).select(videoIsPublic(a).as('visible')).where('videos.id', '=', objectId).executeTakeFirst();
       break;
     case 'gallery':
       row = await db
         .selectFrom('galleries')
         .select(['galleries.id', 'galleries.performerId', 'galleries.title'])
-        .select(galleryIsPublic(now).as('visible'))
+        .select(galleryIsPublic(a).as('visible'))
         .where('galleries.id', '=', objectId)
         .executeTakeFirst();
       break;
@@ -46,18 +46,18 @@ export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, 
       row = await db
         .selectFrom('products')
         .select(['products.id', 'products.performerId', 'products.name as title'])
-        .select(productIsPublic(now).as('visible'))
+        .select(productIsPublic(a).as('visible'))
         .where('products.id', '=', objectId)
         .executeTakeFirst();
       break;
     case 'post':
-      row = await db.selectFrom('posts').select(['posts.id', 'posts.performerId', 'posts.title']).select(postIsPublic(now).as('visible')).where('posts.id', '=', objectId).executeTakeFirst();
+      row = await db.selectFrom('posts').select(['posts.id', 'posts.performerId', 'posts.title']).select(postIsPublic(a).as('visible')).where('posts.id', '=', objectId).executeTakeFirst();
       break;
     case 'performer':
       row = await db
         .selectFrom('performers')
         .select(['performers.id', 'performers.id as performerId', 'performers.displayName as title'])
-        .select(sql<number>`case when ${sql.ref('performers.status')} = 'active' then 1 else 0 end`.as('visible'))
+        .select(performerIsPublic(a).as('visible'))
         .where('performers.id', '=', objectId)
         .executeTakeFirst();
       break;

@@ -1,4 +1,4 @@
-import type { Server as HttpServer, IncomingHttpHeaders } from 'node:http';
+import type { Server as HttpServer, IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
 import { ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
 import { SESSION_COOKIE } from '../http/auth.js';
+import { siteGate } from '../http/site-gates.js';
 import { objectRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
 import { unreadNotificationCount } from './notifications.js';
 
@@ -35,8 +36,17 @@ const loginPayload = z.object({ token: z.string().max(512).optional() }).optiona
  * else the `token` session cookie the browser sends with the handshake (accepted only when the handshake's
  * Origin, if any, is this site: a page of another site must not ride on the visitor's cookie). A socket
  * without a valid session is a guest: it may watch objects but joins no user room.
+ *
+ * The site gates apply to the handshake as to every other way in (server/http/site-gates.ts): a visitor from a
+ * blocked country, or anyone but an admin in maintenance mode, gets a connect_error whose message says why and
+ * whose `data` is `{ code, status }` (COUNTRY_BLOCKED 451, MAINTENANCE 503). `clientIp` gives the visitor's
+ * address as Fastify's request.ip does (the same proxy trust).
  */
-export async function attachRealtime(server: HttpServer, ctx: AppContext): Promise<Realtime> {
+export async function attachRealtime(
+  server: HttpServer,
+  ctx: AppContext,
+  opts: { clientIp: (raw: IncomingMessage) => string | undefined },
+): Promise<Realtime> {
   const io: RealtimeServer = new Server(server, {
     path: ctx.config.socketPath,
     transports: ['websocket', 'polling'],
@@ -60,18 +70,30 @@ export async function attachRealtime(server: HttpServer, ctx: AppContext): Promi
     const token = handshakeToken(socket, ctx.config.publicUrl);
     socket.data.token = token;
     socket.data.user = null;
-    if (!token) return next();
-    ctx.auth.authenticate(token).then(
-      (user) => {
+    const authenticated = token
+      ? ctx.auth.authenticate(token).catch((err) => {
+          // The database is unreachable: connect as a guest rather than refuse; auth/login retries later.
+          log.warn({ err: (err as Error).message }, 'socket authentication failed');
+          return null;
+        })
+      : Promise.resolve(null);
+    authenticated
+      .then(async (user) => {
         socket.data.user = user;
-        next();
-      },
-      (err) => {
-        // The database is unreachable: connect as a guest rather than refuse; auth/login retries later.
-        log.warn({ err: (err as Error).message }, 'socket authentication failed');
-        next();
-      },
-    );
+        const country = ctx.geo.countryOf(opts.clientIp(socket.request), socket.handshake.headers);
+        const refusal = await siteGate(ctx, { country, role: user?.role });
+        if (!refusal) return next();
+        const err = new Error(refusal.message) as Error & { data?: unknown };
+        err.data = { code: refusal.code, status: refusal.status };
+        next(err);
+      })
+      .catch((err: unknown) => {
+        // The gates could not be read (database down): refuse, as the API answers 503; the client retries by itself.
+        log.warn({ err: (err as Error).message }, 'socket site gate failed');
+        const refused = new Error('Service temporarily unavailable, please retry') as Error & { data?: unknown };
+        refused.data = { code: 'UNAVAILABLE', status: 503 };
+        next(refused);
+      });
   });
 
   io.on('connection', (socket: AppSocket) => {

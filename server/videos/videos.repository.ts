@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Cursor } from '../http/pagination.js';
 import {
-  checkCursor, countQuery, idOrSlug, inCategory, isSqlite, matches, page, runList, videoIsPublic, videoTitleCandidates, hasTag, type SortSpec,
+  checkCursor, countQuery, idOrSlug, inCategory, isSqlite, matches, page, runList, videoIsPublic, videoTitleCandidates, hasTag, type Audience, type SortSpec,
 } from '../catalogue/catalogue.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
@@ -40,22 +40,22 @@ export const videoColumns = [
 ] as const;
 
 /** The page and count queries of the public video list (exported for the EXPLAIN test). */
-export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, now: string) {
+export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
   if (f.tag && f.sort === 'newest') {
     let base = db
       .selectFrom('contentTags as ct')
       .innerJoin('videos', 'videos.id', 'ct.objectId')
       .where('ct.tag', '=', f.tag.toLowerCase())
       .where('ct.objectType', '=', 'video')
-      .where('ct.publishedAt', '<=', now)
-      .where(videoIsPublic(now));
+      .where('ct.publishedAt', '<=', a.now)
+      .where(videoIsPublic(a));
     if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
     if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
     if (f.q) base = base.where(matches('videos.title', f.q));
     const sort = byTagNewest;
     return { page: page(base.select(videoColumns), sort, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
   }
-  let base = db.selectFrom('videos').where(videoIsPublic(now));
+  let base = db.selectFrom('videos').where(videoIsPublic(a));
   if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
   if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
@@ -91,8 +91,8 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, now: string) {
 
 const KEYWORD_WALK = 2000;
 
-export async function listPublicVideos(db: DbOrTrx, f: VideoFilters, now: string) {
-  const q = publicVideoQueries(db, f, now);
+export async function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
+  const q = publicVideoQueries(db, f, a);
   if (q.walk && (f.cursor ? 0 : f.offset) + f.limit <= KEYWORD_WALK) {
     const rows = (await q.walk.execute()) as Awaited<ReturnType<typeof q.page.execute>>;
     if (rows.length === f.limit) return runList({ ...q, page: { execute: async () => rows } }, f.limit);
@@ -102,12 +102,12 @@ export async function listPublicVideos(db: DbOrTrx, f: VideoFilters, now: string
 
 export type VideoRow = Awaited<ReturnType<ReturnType<typeof publicVideoQueries>['page']['execute']>>[number];
 
-/** A video by id or slug, whatever its status, with whether it is public now (0/1 or boolean). */
-export function findVideoByKey(db: DbOrTrx, key: string, now: string) {
+/** A video by id or slug, whatever its status, with whether it is public to `a` now (0/1 or boolean). */
+export function findVideoByKey(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('videos')
     .select(videoColumns)
-    .select(videoIsPublic(now).as('visible'))
+    .select(videoIsPublic(a).as('visible'))
     .where(idOrSlug('videos.id', 'videos.slug', key))
     .orderBy(sql`case when ${sql.ref('videos.id')} = ${key} then 0 else 1 end`)
     .orderBy('videos.id', 'desc')

@@ -46,7 +46,7 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
         response: { 200: listSchema(videoItemSchema) },
       },
     },
-    async (request) => searchVideos(catalogueDeps(app.ctx), request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
+    async (request) => searchVideos(catalogueDeps(app.ctx, request.country), request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }),
   );
 
   app.get(
@@ -59,7 +59,7 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
         response: { 200: videoItemSchema },
       },
     },
-    async (request) => getVideo(catalogueDeps(app.ctx), request.user, request.params.id, { country: app.ctx.geo.countryOf(request.ip, request.headers) }),
+    async (request) => getVideo(catalogueDeps(app.ctx, request.country), request.user, request.params.id),
   );
 
   app.get(
@@ -72,6 +72,6 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
         response: { 200: videoItemSchema },
       },
     },
-    async (request) => getOwnVideo(catalogueDeps(app.ctx), requireRole(request, 'performer', 'admin'), request.params.id),
+    async (request) => getOwnVideo(catalogueDeps(app.ctx, request.country), requireRole(request, 'performer', 'admin'), request.params.id),
   );
 }

@@ -1,7 +1,6 @@
-import { nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/access.service.js';
-import { isBlockedByPerformer, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
+import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { ListResult, VideoItem } from '../../common/api-types.js';
 import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
@@ -23,26 +22,24 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[]): P
 }
 
 export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters: VideoFilters): Promise<ListResult<VideoItem>> {
-  const { rows, total, nextCursor } = await listPublicVideos(deps.db, filters, nowIso());
+  const { rows, total, nextCursor } = await listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country));
   return { items: await toItems(deps, viewer, rows), total, nextCursor };
 }
 
 /**
- * A public video; its performer and admins also get it while draft, scheduled or processing. A visitor from a
- * country the performer blocks gets 404.
+ * A video public to this visitor (a visitor from a country the performer blocks gets 404); its performer and admins
+ * also get it while draft, scheduled or processing.
  */
-export async function getVideo(deps: CatalogueDeps, viewer: Viewer, key: string, opts: { country?: string | null } = {}): Promise<VideoItem> {
-  const row = await findVideoByKey(deps.db, key, nowIso());
-  const manages = !!row && canManage(viewer, row.performerId);
-  if (!row || (Number(row.visible) !== 1 && !manages)) throw notFound('Video');
-  if (!manages && (await isBlockedByPerformer(deps.db, row.performerId, opts.country))) throw notFound('Video');
+export async function getVideo(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<VideoItem> {
+  const row = await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country));
+  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Video');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;
 }
 
 /** Performer studio: the performer's own video in any state (admins: any video). */
 export async function getOwnVideo(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<VideoItem> {
-  const row = await findVideoByKey(deps.db, key, nowIso());
+  const row = await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country));
   if (!row || !canManage(viewer, row.performerId)) throw notFound('Video');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { nowIso } from '../../server/db/ids.js';
-import { galleryIsPublic, postIsPublic, productIsPublic, videoIsPublic } from '../../server/catalogue/catalogue.repository.js';
+import { everyone, galleryIsPublic, postIsPublic, productIsPublic, videoIsPublic } from '../../server/catalogue/catalogue.repository.js';
 
 /** At most this many URLs per kind (the sitemap protocol allows 50,000 per file). */
 const MAX_PER_KIND = 10_000;
@@ -14,7 +14,8 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 export const GET: APIRoute = async ({ locals }) => {
   const { ctx } = locals;
   const { db } = ctx;
-  const now = nowIso();
+  // Shared caches keep it ten minutes for everyone: the list ignores performers' country blocks (the pages obey them).
+  const now = everyone(nowIso());
   const base = ctx.config.publicUrl;
   const [performers, videos, galleries, products, posts] = await Promise.all([
     db.selectFrom('performers').select(['username as key', 'updatedAt']).where('status', '=', 'active').where('approved', '=', 1).orderBy('createdAt', 'desc').limit(MAX_PER_KIND).execute(),

@@ -2,7 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { AstroGlobal } from 'astro';
 import { AppError } from '../../server/http/errors.js';
 import { catalogueDeps, type CatalogueDeps } from '../../server/catalogue/catalogue.service.js';
-import { isBlockedByPerformer } from '../../server/catalogue/catalogue.repository.js';
+import { audienceOf, type Audience } from '../../server/catalogue/catalogue.repository.js';
 import type { Viewer } from '../../server/access/access.service.js';
 
 /** Server-side helpers of the catalogue pages (never shipped to the browser). */
@@ -19,9 +19,15 @@ export function setPublicCache(Astro: AstroGlobal, value = PUBLIC_CACHE): void {
   Astro.response.headers.append('vary', 'Cookie');
 }
 
-export function pageDeps(Astro: AstroGlobal): { deps: CatalogueDeps; viewer: Viewer; country: string | null } {
-  const { ctx, user, country } = Astro.locals;
-  return { deps: catalogueDeps(ctx), viewer: user ? { id: user.id, role: user.role } : null, country: country ?? null };
+/**
+ * What a catalogue page reads with: the services' deps, the viewer, the visitor's country, and the audience for
+ * "public" (performers' country blocks apply through it, server/catalogue/catalogue.repository.ts).
+ */
+export function pageDeps(Astro: AstroGlobal): { deps: CatalogueDeps; viewer: Viewer; country: string | null; audience: Audience } {
+  const { ctx, user } = Astro.locals;
+  const country = Astro.locals.country ?? null;
+  const viewer: Viewer = user ? { id: user.id, role: user.role } : null;
+  return { deps: catalogueDeps(ctx, country), viewer, country, audience: audienceOf(viewer, country) };
 }
 
 /** Runs a service call; a 404 (or 403) AppError becomes `null` so the page can rewrite to /404. */
@@ -32,13 +38,6 @@ export async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
     if (err instanceof AppError && (err.statusCode === 404 || err.statusCode === 403)) return null;
     throw err;
   }
-}
-
-/** The visitor's country is blocked by this performer (their own performer and admins are never blocked). */
-export async function blockedFor(Astro: AstroGlobal, performerId: string): Promise<boolean> {
-  const { ctx, user, country } = Astro.locals;
-  if (user && (user.role === 'admin' || user.id === performerId)) return false;
-  return isBlockedByPerformer(ctx.db, performerId, country);
 }
 
 /** Stored post HTML, sanitised: formatting, links and images only; no scripts, styles, handlers or iframes. */

@@ -4,6 +4,7 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import type { Db } from '../../server/db/database.js';
 import { nowIso } from '../../server/db/ids.js';
+import { everyone, type Audience } from '../../server/catalogue/catalogue.repository.js';
 import { publicVideoQueries, type VideoFilters } from '../../server/videos/videos.repository.js';
 import { publicGalleryQueries, type GalleryFilters } from '../../server/galleries/galleries.repository.js';
 import { photoQueries, type PhotoFilters } from '../../server/photos/photos.repository.js';
@@ -24,7 +25,7 @@ import { performerListQueries, type PerformerQuery } from '../../server/performe
 const page = { limit: 12, offset: 0 };
 const cursor = (v: string | number) => ({ v, id: 'ffffffffffffffffffffffffffffffff' });
 
-type Case = [name: string, build: (db: Db, c: Catalogue, now: string) => { page: Compilable; count: Compilable }];
+type Case = [name: string, build: (db: Db, c: Catalogue, now: Audience) => { page: Compilable; count: Compilable }];
 
 function cases(): Case[] {
   const video = (f: Partial<VideoFilters>): Case[1] => (db, _c, now) => publicVideoQueries(db, { sort: 'newest', ...page, ...f }, now);
@@ -33,7 +34,7 @@ function cases(): Case[] {
   const product = (f: Partial<ProductFilters>): Case[1] => (db, _c, now) => publicProductQueries(db, { sort: 'newest', ...page, ...f }, now);
   const post = (f: Partial<PostFilters>): Case[1] => (db, _c, now) => publicPostQueries(db, { type: 'post', sort: 'newest', ...page, ...f }, now);
   const category = (f: Partial<CategoryFilters>): Case[1] => (db) => categoryQueries(db, { sort: 'ordering', ...page, ...f });
-  const performer = (f: Partial<PerformerQuery>): Case[1] => (db) => performerListQueries(db, { sort: 'newest', ...page, ...f });
+  const performer = (f: Partial<PerformerQuery>): Case[1] => (db, _c, audience) => performerListQueries(db, { sort: 'newest', ...page, audience, ...f });
   return [
     ['videos newest', video({})],
     ['videos newest, cursor', video({ cursor: cursor('2030-01-01T00:00:00.000Z') })],
@@ -95,6 +96,8 @@ async function fill(db: Db): Promise<void> {
   const performers = rows(100, (i) => ({ id: `fp${String(i).padStart(30, '0')}`, i }));
   await insert('users', performers.map((p) => ({ id: p.id, email: `${p.id}@x.test`, username: `filler${p.i}`, name: `Filler ${p.i}`, passwordHash: 'x', role: 'performer', createdAt: at(p.i), updatedAt: at(p.i) })));
   await insert('performers', performers.map((p) => ({ id: p.id, username: `filler${p.i}`, displayName: `Filler ${p.i}`, status: p.i % 7 === 0 ? 'inactive' : 'active', subscriberCount: p.i * 3, monthlyPrice: 100 + p.i, createdAt: at(p.i), updatedAt: at(p.i) })));
+  // Some performers block a country: the lists of a visitor from there probe performer_blocked_countries per row.
+  await insert('performerBlockedCountries', performers.filter((p) => p.i % 5 === 0).flatMap((p) => ['DE', 'FR'].map((countryCode) => ({ performerId: p.id, countryCode }))));
   const categories = rows(40, (i) => ({ id: `fc${String(i).padStart(30, '0')}`, name: `Cat ${i}`, slug: `cat-${i}`, group: (['performer', 'video', 'gallery', 'product', 'post'] as const)[i % 5], ordering: i, status: i % 9 === 0 ? 'inactive' : 'active', createdAt: at(i), updatedAt: at(i) }));
   await insert('categories', categories);
   const perf = (i: number) => performers[i % 100]!.id;
@@ -192,8 +195,15 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     }
   }
 
-  it.each(cases())('%s', async (name, build) => {
-    const queries = build(t.ctx.db, c, nowIso());
+  /** A visitor from a country some performers block (the lists then leave those performers' items out). */
+  const fromBlockedCountry = (): Audience => ({ now: nowIso(), country: 'DE', selfId: null });
+  const everyCase = [
+    ...cases().map(([name, build]): [string, Case[1], () => Audience] => [name, build, () => everyone()]),
+    ...cases().map(([name, build]): [string, Case[1], () => Audience] => [`${name} (visitor from a country some performers block)`, build, fromBlockedCountry]),
+  ];
+
+  it.each(everyCase)('%s', async (name, build, audience) => {
+    const queries = build(t.ctx.db, c, audience());
     const table = name.startsWith('studio products') ? 'products' : name.split(' ')[0] === 'pages' ? 'posts' : name.split(' ')[0]!;
     for (const query of [queries.page, queries.count]) {
       // The query runs (a broken query must not pass as "indexed"), then its plan is checked.
@@ -206,25 +216,25 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     // PostgreSQL chooses by cost: with this table's 50 rows per tag it sorts them (as cheap); tests/bench/explain.ts
     // shows it walking content_tags_sorted at 100k videos.
     if (engine !== 'sqlite') return;
-    const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', tag: 'tag1', ...page }, nowIso()).page)).join('\n');
+    const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', tag: 'tag1', ...page }, everyone()).page)).join('\n');
     expect(plan).toMatch(/content_tags_sorted/);
     expect(plan).not.toMatch(engine === 'sqlite' ? /TEMP B-TREE/ : /Sort Key/);
   });
 
   it('videos by keyword: SQLite looks candidates up in the FTS5 trigram index', async () => {
     if (engine !== 'sqlite') return;
-    const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', q: 'video 12', ...page }, nowIso()).count)).join('\n');
+    const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', q: 'video 12', ...page }, everyone()).count)).join('\n');
     expect(plan).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
   });
 
   it('featured performers (the home page) are found through the featured index, not by walking every active performer', async () => {
     // Without performers_featured_popular both engines walk performers_status_popular and test `featured` per row.
-    const plan = (await explain(performerListQueries(t.ctx.db, { featured: true, sort: 'popular', ...page }).page)).join('\n');
+    const plan = (await explain(performerListQueries(t.ctx.db, { featured: true, sort: 'popular', ...page, audience: everyone() }).page)).join('\n');
     expect(plan).toMatch(engine === 'sqlite' ? /performers USING INDEX performers_featured_popular \(featured=\? AND status=\?\)/ : /performers_featured_popular/);
   });
 
   it('the main table of the newest-videos list is read through its own index', async () => {
-    const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', ...page }, nowIso()).page)).join('\n');
+    const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', ...page }, everyone()).page)).join('\n');
     expect(plan).toMatch(engine === 'sqlite' ? /videos USING INDEX videos_status_published/ : /videos_status_published/);
   });
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { CompiledQuery, sql, type Compilable } from 'kysely';
 import { openDatabase, type Engine } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
-import { nowIso } from '../../server/db/ids.js';
+import { everyone } from '../../server/catalogue/catalogue.repository.js';
 import { publicVideoQueries, type VideoFilters } from '../../server/videos/videos.repository.js';
 import { generateLargeCatalogue } from './generate.js';
 import { createPgSchema } from '../helpers/server-process.js';
@@ -61,7 +61,7 @@ async function main() {
       return res.rows.map((r) => `    ${String(engine === 'sqlite' ? r.detail : Object.values(r)[0])}`).join('\n');
     };
     for (const [name, f] of cases) {
-      const q = publicVideoQueries(db, { ...base, ...f }, nowIso());
+      const q = publicVideoQueries(db, { ...base, ...f }, everyone());
       for (const [kind, query] of [['page', q.page], ['count', q.count]] as const) {
         console.log(`\n## ${name} — ${kind}: median ${await time(query)} ms\n${await plan(query)}`);
         if (process.env.EXPLAIN_SQL) console.log(query.compile().sql);

@@ -5,6 +5,7 @@ import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helper
 import { makeTestMedia, type TestMedia } from '../helpers/uploads.js';
 import { seedDemo, type DemoCredentials } from '../../server/seed/seed.js';
 import { listPublicVideos } from '../../server/videos/videos.repository.js';
+import { everyone } from '../../server/catalogue/catalogue.repository.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 
 /**
@@ -26,7 +27,7 @@ beforeAll(async () => {
   creds = seeded.credentials!;
   const row = await t.ctx.db.selectFrom('performers').select(['id', 'username']).where('username', '=', creds.performer.username).executeTakeFirstOrThrow();
   performer = row;
-  const { rows } = await listPublicVideos(t.ctx.db, { performerId: performer.id, sort: 'newest', limit: 12, offset: 0 }, nowIso());
+  const { rows } = await listPublicVideos(t.ctx.db, { performerId: performer.id, sort: 'newest', limit: 12, offset: 0 }, everyone());
   const locked = rows.find((r) => r.access === 'subscribers');
   if (!locked) throw new Error('the demo performer has no subscriber-only video');
   lockedVideo = { id: locked.id, title: locked.title, access: locked.access, price: locked.price };

@@ -12,9 +12,9 @@ export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /** A socket.io client in Node, websocket only, no automatic reconnection (tests that need it say so). */
 export function connectSocket(
   url: string,
-  opts: { token?: string; cookie?: string; origin?: string; reconnection?: boolean; transports?: string[] } = {},
+  opts: { token?: string; cookie?: string; origin?: string; reconnection?: boolean; transports?: string[]; headers?: Record<string, string> } = {},
 ): Promise<TestSocket> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...opts.headers };
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.origin) headers.origin = opts.origin;
   const socket: TestSocket = io(url, {
