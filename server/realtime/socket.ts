@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import type { ClientToServerEvents, EngagementObjectType, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
 import { ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
 import { SESSION_COOKIE } from '../http/auth.js';
-import { objectRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
+import { objectRoom, sessionRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
 import { unreadNotificationCount } from './notifications.js';
 import { openDiscussion } from '../comments/discussion.js';
 
@@ -82,10 +82,11 @@ export async function attachRealtime(server: HttpServer, ctx: AppContext): Promi
     /** Bumped whenever the socket's user changes, so a check made for the previous user is not applied. */
     let generation = 0;
     let authCalls: number[] = [];
-    if (socket.data.user) void joinUser(socket, socket.data.user.id);
+    if (socket.data.user) void joinUser(socket, socket.data.user);
 
-    async function joinUser(s: AppSocket, userId: string): Promise<void> {
-      await s.join(userRoom(userId));
+    async function joinUser(s: AppSocket, user: { id: string; sessionId: string }): Promise<void> {
+      const userId = user.id;
+      await s.join([userRoom(userId), sessionRoom(user.sessionId)]);
       try {
         s.emit('notification/count', { count: await unreadNotificationCount(ctx.db, userId) });
       } catch {
@@ -94,7 +95,10 @@ export async function attachRealtime(server: HttpServer, ctx: AppContext): Promi
     }
 
     function leaveUser(s: AppSocket): void {
-      if (s.data.user) void s.leave(userRoom(s.data.user.id));
+      if (s.data.user) {
+        void s.leave(userRoom(s.data.user.id));
+        void s.leave(sessionRoom(s.data.user.sessionId));
+      }
       s.data.user = null;
     }
 
@@ -168,11 +172,11 @@ export async function attachRealtime(server: HttpServer, ctx: AppContext): Promi
             await recheckWatched(before !== null);
             return reply({ ok: false, userId: null, message: 'Invalid session' });
           }
-          if (socket.data.user && socket.data.user.id !== user.id) leaveUser(socket);
+          if (socket.data.user && (socket.data.user.id !== user.id || socket.data.user.sessionId !== user.sessionId)) leaveUser(socket);
           socket.data.user = user;
           socket.data.token = token;
           await recheckWatched(before !== user.id);
-          await joinUser(socket, user.id);
+          await joinUser(socket, user);
           reply({ ok: true, userId: user.id });
         },
         (err) => {

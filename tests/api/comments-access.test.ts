@@ -7,6 +7,7 @@ import { daysFromNow, entitle, makeGallery, makeProduct, subscribe } from '../he
 import { ask, collect, connectSocket, nextEvent, sleep, type TestSocket } from '../helpers/realtime-client.js';
 import { postForm } from '../helpers/uploads.js';
 import { countComments } from '../../server/comments/comments.repository.js';
+import { hashPassword } from '../../server/auth/password.js';
 import type { EngagementObjectType } from '../../common/api-types.js';
 
 /**
@@ -278,6 +279,30 @@ describe.each(engines)('comments follow access on %s', (engine) => {
     // Renewed: watching again opens it.
     await t.ctx.db.updateTable('subscriptions').set({ status: 'active', expiresAt: daysFromNow(30) }).where('userId', '=', u.id).execute();
     expect(await ask(byWatch, 'object/watch', { objectType: 'video', objectId: e.subsVideo.id })).toEqual({ ok: true });
+  });
+
+  it('signing out over HTTP drops the sockets of that session; a password change drops those of the other sessions', async () => {
+    const u = await createUser(t.ctx.db, 'user');
+    await subscribe(t.ctx.db, u.id, e.star.id);
+    await t.ctx.db.updateTable('users').set({ passwordHash: await hashPassword('old-password-1') }).where('id', '=', u.id).execute();
+    const other = await createSession(t.ctx.db, u.id);
+    const third = await createSession(t.ctx.db, u.id);
+    const [signingOut, kept, elsewhere] = [await watching(u.token), await watching(other), await watching(third)];
+    const ended = (s: TestSocket) => new Promise<string>((resolve) => s.once('disconnect', (reason) => resolve(reason)));
+    const outGone = ended(signingOut);
+    expect((await call('POST', '/auth/logout', u)).status).toBe(204);
+    expect(await outGone).toBe('io server disconnect');
+    expect(kept.connected).toBe(true);
+
+    const elsewhereGone = ended(elsewhere);
+    const changed = await call('PUT', '/auth/users/me/password', { token: other }, { currentPassword: 'old-password-1', password: 'new-password-2' });
+    expect(changed.status).toBe(200);
+    expect(await elsewhereGone).toBe('io server disconnect');
+    // The session that changed the password stays, in its rooms.
+    const still = nextEvent(kept, 'comment/created', (p) => p.comment.content === 'still here');
+    await post(e.star, 'video', e.subsVideo.id, 'still here');
+    await still;
+    expect(kept.connected).toBe(true);
   });
 
   it('a guest socket that signs in as a subscriber may then watch', async () => {
