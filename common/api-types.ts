@@ -408,6 +408,16 @@ export interface CommentSearchResult extends ListResult<CommentItem> {
   canModerate: boolean;
 }
 
+/**
+ * The discussion of a locked item, for a viewer without access: comments are read and written by whoever may
+ * open the item (subscribers, buyers, its performer, admins); everyone else gets the public count and what
+ * would open it. `GET /comments/search` answers it as a 403 `LOCKED` error's `details`.
+ */
+export interface LockedDiscussion {
+  needs: 'subscription' | 'purchase';
+  commentCount: number;
+}
+
 /** `POST /comments`. `content` is trimmed, 1..2000 characters. */
 export interface CreateCommentRequest {
   objectType: EngagementObjectType;
@@ -510,6 +520,8 @@ export interface RealtimeAck {
   /** After auth/login: the user the socket now belongs to, null for a guest. */
   userId?: string | null;
   message?: string;
+  /** Why an `object/watch` was refused: `NOT_FOUND`, or `LOCKED` (the viewer may not read its comments). */
+  code?: string;
 }
 
 /** Events the client sends. */

@@ -111,7 +111,11 @@ export async function authRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      if (request.user) await auth.logout(request.user.sessionId);
+      if (request.user) {
+        await auth.logout(request.user.sessionId);
+        // Sockets opened with this session lose its rights now (user room, locked items' comment rooms).
+        app.ctx.realtime.disconnectSession(request.user.sessionId);
+      }
       reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
       return reply.status(204).send(null);
     },
@@ -181,7 +185,9 @@ export async function authRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request) => {
-      await auth.resetPassword(request.body.token, request.body.password);
+      const userId = await auth.resetPassword(request.body.token, request.body.password);
+      // Every session ended: so do the sockets opened with them.
+      app.ctx.realtime.disconnectUser(userId);
       return { message: messages.passwordReset };
     },
   );
@@ -202,6 +208,8 @@ export async function authRoutes(app: ApiApp): Promise<void> {
     async (request) => {
       const user = requireUser(request);
       await auth.changePassword(user, request.body);
+      // The other sessions ended: so do the sockets opened with them.
+      app.ctx.realtime.disconnectOtherSessions(user.id, user.sessionId);
       return { message: messages.passwordChanged };
     },
   );

@@ -251,8 +251,8 @@ export class AuthService {
     this.deps.mailer.queue(passwordResetMail(await this.site(), user, token));
   }
 
-  /** Sets the password from a mailed link, uses the link up, and signs out every session of the account. */
-  async resetPassword(token: string, password: string): Promise<void> {
+  /** Sets the password from a mailed link, uses the link up, and signs out every session of the account; answers its id. */
+  async resetPassword(token: string, password: string): Promise<string> {
     const passwordHash = await hashPassword(password);
     const userId = await this.db.transaction().execute(async (trx) => {
       const row = await this.useToken(trx, token, 'reset-password');
@@ -262,6 +262,7 @@ export class AuthService {
       return row.userId;
     });
     await this.deps.failures.clear(`user:${userId}`);
+    return userId;
   }
 
   /**

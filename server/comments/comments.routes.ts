@@ -77,8 +77,9 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
     {
       schema: {
         tags: ['comments'],
-        summary: 'Comments of an object, newest first (404 when the object is not visible)',
-        description: 'Paginated with limit/offset or the opaque `nextCursor`. `canModerate`: the viewer may delete any comment here.',
+        summary: 'Comments of an object, newest first (404 when the object is not visible, 403 LOCKED without access)',
+        description:
+          'Paginated with limit/offset or the opaque `nextCursor`. `canModerate`: the viewer may delete any comment here. The comments of a locked item (subscribers-only, for sale, a digital product) are for whoever may open it: subscribers, buyers, its performer, admins. Anyone else gets `403` with `code: LOCKED` and `details: { needs: "subscription" | "purchase", commentCount }` (the count stays public); that answer is the same for every guest.',
         querystring: commentSearchQuery,
         response: { 200: commentSearchSchema, ...errors },
       },
@@ -96,7 +97,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['comments'],
         summary: 'Comment on a video, gallery, product, post or performer',
-        description: `Text is trimmed, 1..2000 characters, stored and answered as plain text. At most ${COMMENT_CREATE_LIMIT.max} per ${COMMENT_CREATE_LIMIT.windowSec} s per user (429). Pushes \`comment/created\` to the object's room.`,
+        description: `Text is trimmed, 1..2000 characters, stored and answered as plain text. A locked item takes comments only from those who may open it (403 LOCKED otherwise). At most ${COMMENT_CREATE_LIMIT.max} per ${COMMENT_CREATE_LIMIT.windowSec} s per user (429). Pushes \`comment/created\` to the object's room.`,
         body: createCommentBody,
         response: { 201: createdCommentSchema, ...errors },
       },
@@ -116,7 +117,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
         tags: ['comments'],
         summary: 'Edit a comment (author only): new text and/or a picture',
         description:
-          'multipart/form-data with optional fields `content` and `removeImage` (1/true) and at most one image file (5 MB; JPEG, PNG, WebP, GIF, AVIF; stored as WebP within 1280x1280). A JSON body `{ content?, removeImage? }` is accepted too. Pushes `comment/updated`.',
+          'Only the author, and only while they may open the item (403 LOCKED once a subscription lapsed); the performer and admins delete, never edit. multipart/form-data with optional fields `content` and `removeImage` (1/true) and at most one image file (5 MB; JPEG, PNG, WebP, GIF, AVIF; stored as WebP within 1280x1280). A JSON body `{ content?, removeImage? }` is accepted too. Pushes `comment/updated`.',
         consumes: ['multipart/form-data', 'application/json'],
         params: commentIdParams,
         body: editCommentBody,
@@ -126,7 +127,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
     async (request) => {
       const user = requireUser(request);
       const input: CommentForm = request.isMultipart() ? await readCommentForm(request) : { ...(request.body ?? {}) };
-      return editComment(deps(), user, request.params.id, input);
+      return editComment(deps(), user, request.params.id, input, request.country);
     },
   );
 

@@ -10,6 +10,7 @@ import { publicMediaUrl, type Storage } from '../media/storage.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { canManage, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
+import { requireDiscussion } from './discussion.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
 import { adjustCounter, findTarget, type Target } from '../reactions/targets.repository.js';
@@ -32,10 +33,14 @@ import {
 } from './comments.repository.js';
 
 /**
- * Comment rules. Anyone may read the comments of a visible object; a signed-in user may comment on it.
- * The author edits (text, picture); the author, the object's performer or an admin deletes. The object's
- * comment counter moves in the same transaction as the insert or delete. After the commit the change is
- * pushed to the object's realtime room, and the object's performer gets a notification for a new comment.
+ * Comment rules. The comments of a visible object are read, written and edited by whoever may open the object
+ * (server/comments/discussion.ts: anyone for free items; subscribers, buyers, the performer and admins for
+ * locked ones); others get 403 `LOCKED` with the public count. The author edits (text, picture); the author,
+ * the object's performer or an admin deletes (an author may delete their own comment after losing access: it
+ * reveals nothing, and what they wrote stays theirs to remove). The object's performer moderates (deletes) but
+ * never edits fans' words. The object's comment counter moves in the same transaction as the insert or delete.
+ * After the commit the change is pushed to the object's realtime room, which only sockets allowed to read the
+ * comments may join (server/realtime/socket.ts), and the performer gets a notification for a new comment.
  */
 
 export interface CommentDeps {
@@ -75,15 +80,6 @@ export function toCommentItem(r: CommentRow): CommentItem {
   };
 }
 
-/** The object if the viewer (from `country`) may see it (public to them, or its performer / an admin); otherwise 404. */
-async function visibleTarget(db: Db, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string): Promise<Target> {
-  const target = await findTarget(db, objectType, objectId, audienceOf(viewer, country));
-  if (!target || (!target.visible && !(target.performerId && canManage(viewer, target.performerId)) && viewer?.role !== 'admin')) {
-    throw notFound(commentMessages.objectNotFound);
-  }
-  return target;
-}
-
 /** The object's performer or an admin may delete any comment on it. */
 function canModerate(viewer: Viewer, target: Pick<Target, 'performerId'> | undefined): boolean {
   if (!viewer) return false;
@@ -97,7 +93,7 @@ export async function searchComments(
   q: { objectType: EngagementObjectType; objectId: string; limit: number; offset: number; cursor?: Cursor },
   country: string | null,
 ): Promise<CommentSearchResult> {
-  const target = await visibleTarget(db, viewer, country, q.objectType, q.objectId);
+  const target = await requireDiscussion(db, viewer, country, q.objectType, q.objectId);
   const { rows, total } = await listComments(db, q);
   const last = rows.at(-1);
   return {
@@ -115,7 +111,7 @@ export async function createComment(
   country: string | null,
 ): Promise<CommentItem & { commentCount: number }> {
   const { db, realtime } = deps;
-  const target = await visibleTarget(db, user, country, input.objectType, input.objectId);
+  const target = await requireDiscussion(db, user, country, input.objectType, input.objectId);
   const now = nowIso();
   const id = newId();
   const notifyPerformer = target.performerId && target.performerId !== user.id ? target.performerId : null;
@@ -173,12 +169,15 @@ export async function editComment(
   user: SessionUser,
   id: string,
   input: { content?: string; image?: Buffer; removeImage?: boolean },
+  country: string | null,
 ): Promise<CommentItem> {
   const { db, storage, realtime, logger } = deps;
   const row = await findComment(db, id);
   if (!row || row.status !== 'active') throw notFound(commentMessages.notFound);
   if (row.userId !== user.id) throw forbidden(commentMessages.onlyAuthorEdits);
   if (input.content === undefined && !input.image && !input.removeImage) throw new AppError(400, 'BAD_REQUEST', commentMessages.nothingToChange);
+  // Editing is taking part: an author whose subscription lapsed (or whose purchase was refunded) may no longer.
+  await requireDiscussion(db, user, country, row.objectType as EngagementObjectType, row.objectId);
 
   const now = nowIso();
   let newFile: { id: string; key: string } | undefined;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { galleryIsPublic, performerIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
+import type { Access } from '../db/schema.js';
 import type { EngagementObjectType } from '../../common/api-types.js';
 
 /**
@@ -17,6 +18,13 @@ export interface Target {
   title: string;
   /** Whether the audience may see it now (published, active, its performer visible to the audience). */
   visible: boolean;
+  /**
+   * What opens the object (server/access): a video's or gallery's own level, `sale` for a digital product;
+   * physical products, posts and performers are `free`. Its discussion follows it (server/comments/discussion.ts).
+   */
+  access: Access;
+  /** The public comment counter. */
+  commentCount: number;
 }
 
 const tables = {
@@ -29,15 +37,20 @@ const tables = {
 
 /** An object by id (not slug), visible or not; undefined when there is no such row. */
 export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, a: Audience): Promise<Target | undefined> {
-  let row: { id: string; performerId: string | null; title: string; visible: unknown } | undefined;
+  let row: { id: string; performerId: string | null; title: string; visible: unknown; access: Access; commentCount: number } | undefined;
   switch (objectType) {
     case 'video':
-      row = await db.selectFrom('videos').select(['videos.id', 'videos.performerId', 'videos.title']).select(videoIsPublic(a).as('visible')).where('videos.id', '=', objectId).executeTakeFirst();
+      row = await db
+        .selectFrom('videos')
+        .select(['videos.id', 'videos.performerId', 'videos.title', 'videos.access', 'videos.commentCount'])
+        .select(videoIsPublic(a).as('visible'))
+        .where('videos.id', '=', objectId)
+        .executeTakeFirst();
       break;
     case 'gallery':
       row = await db
         .selectFrom('galleries')
-        .select(['galleries.id', 'galleries.performerId', 'galleries.title'])
+        .select(['galleries.id', 'galleries.performerId', 'galleries.title', 'galleries.access', 'galleries.commentCount'])
         .select(galleryIsPublic(a).as('visible'))
         .where('galleries.id', '=', objectId)
         .executeTakeFirst();
@@ -45,18 +58,27 @@ export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, 
     case 'product':
       row = await db
         .selectFrom('products')
-        .select(['products.id', 'products.performerId', 'products.name as title'])
+        .select(['products.id', 'products.performerId', 'products.name as title', 'products.commentCount'])
+        // A digital product is a sale item (its file opens for buyers); a physical one has nothing locked.
+        .select(sql<Access>`case when ${sql.ref('products.type')} = 'digital' then 'sale' else 'free' end`.as('access'))
         .select(productIsPublic(a).as('visible'))
         .where('products.id', '=', objectId)
         .executeTakeFirst();
       break;
     case 'post':
-      row = await db.selectFrom('posts').select(['posts.id', 'posts.performerId', 'posts.title']).select(postIsPublic(a).as('visible')).where('posts.id', '=', objectId).executeTakeFirst();
+      row = await db
+        .selectFrom('posts')
+        .select(['posts.id', 'posts.performerId', 'posts.title', 'posts.commentCount'])
+        .select(sql<Access>`'free'`.as('access'))
+        .select(postIsPublic(a).as('visible'))
+        .where('posts.id', '=', objectId)
+        .executeTakeFirst();
       break;
     case 'performer':
       row = await db
         .selectFrom('performers')
-        .select(['performers.id', 'performers.id as performerId', 'performers.displayName as title'])
+        .select(['performers.id', 'performers.id as performerId', 'performers.displayName as title', 'performers.commentCount'])
+        .select(sql<Access>`'free'`.as('access'))
         .select(performerIsPublic(a).as('visible'))
         .where('performers.id', '=', objectId)
         .executeTakeFirst();
@@ -64,7 +86,15 @@ export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, 
   }
   if (!row) return undefined;
   // 0/1 on SQLite, a boolean on PostgreSQL.
-  return { objectType, objectId: row.id, performerId: row.performerId, title: row.title, visible: Number(row.visible) === 1 };
+  return {
+    objectType,
+    objectId: row.id,
+    performerId: row.performerId,
+    title: row.title,
+    visible: Number(row.visible) === 1,
+    access: row.access,
+    commentCount: Number(row.commentCount),
+  };
 }
 
 export type CounterName = 'like' | 'favourite' | 'comment';

@@ -3,6 +3,8 @@ import type { ClientToServerEvents, EngagementObjectType, ServerToClientEvents }
 
 /** Room of one user's sockets (every tab, every instance). */
 export const userRoom = (userId: string) => `user:${userId}`;
+/** Room of the sockets authenticated with one session: what ends when that session is signed out. */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 /** Room of the sockets viewing one object (joined with the client's `object/watch`). */
 export const objectRoom = (objectType: EngagementObjectType | string, objectId: string) => `object:${objectType}:${objectId}`;
 
@@ -26,6 +28,8 @@ export interface SocketData {
   user: import('../auth/auth.service.js').SessionUser | null;
   /** The token the socket authenticated with (query, auth payload or cookie), to check it again on auth/login. */
   token: string | null;
+  /** The visitor's country at the handshake (null when unknown), for performers' own country blocks. */
+  country: string | null;
 }
 
 /**
@@ -54,6 +58,19 @@ export class RealtimeHub implements RealtimeEmitter {
   /** Drops every socket of a user, on every instance (the Redis adapter carries it): used when an account is suspended. */
   disconnectUser(userId: string): void {
     this.io?.in(userRoom(userId)).disconnectSockets(true);
+  }
+
+  /**
+   * Drops the sockets authenticated with one session, on every instance: after a sign-out (or a revocation)
+   * they no longer hold its rights, user room and object rooms alike. A browser reconnects only on a new page.
+   */
+  disconnectSession(sessionId: string): void {
+    this.io?.in(sessionRoom(sessionId)).disconnectSockets(true);
+  }
+
+  /** Drops a user's sockets except those of one session (a password change signs out the other sessions). */
+  disconnectOtherSessions(userId: string, keepSessionId: string): void {
+    this.io?.in(userRoom(userId)).except(sessionRoom(keepSessionId)).disconnectSockets(true);
   }
 
   private emit<E extends ServerEvent>(room: string, event: E, payload: ServerPayload<E>): void {

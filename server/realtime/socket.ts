@@ -3,12 +3,13 @@ import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
+import type { ClientToServerEvents, EngagementObjectType, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
 import { ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
 import { SESSION_COOKIE } from '../http/auth.js';
 import { siteGate } from '../http/site-gates.js';
-import { objectRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
+import { objectRoom, sessionRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
 import { unreadNotificationCount } from './notifications.js';
+import { openDiscussion } from '../comments/discussion.js';
 
 export interface Realtime {
   io: RealtimeServer;
@@ -16,6 +17,7 @@ export interface Realtime {
 }
 
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type ObjectRef = { objectType: EngagementObjectType; objectId: string };
 
 /** Rooms one socket may watch at a time (a page watches one or two objects). */
 export const MAX_WATCHED_OBJECTS = 50;
@@ -23,7 +25,7 @@ export const MAX_WATCHED_OBJECTS = 50;
 export const MAX_AUTH_PER_MINUTE = 20;
 
 const objectRef = z.object({
-  objectType: z.enum(ENGAGEMENT_OBJECT_TYPES as [string, ...string[]]),
+  objectType: z.enum(ENGAGEMENT_OBJECT_TYPES as [EngagementObjectType, ...EngagementObjectType[]]),
   objectId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
 });
 const loginPayload = z.object({ token: z.string().max(512).optional() }).optional().nullable();
@@ -81,6 +83,8 @@ export async function attachRealtime(
       .then(async (user) => {
         socket.data.user = user;
         const country = ctx.geo.countryOf(opts.clientIp(socket.request), socket.handshake.headers);
+        // Kept for the rooms' access checks: a performer's own country block hides their items' rooms too.
+        socket.data.country = country;
         const refusal = await siteGate(ctx, { country, role: user?.role });
         if (!refusal) return next();
         const err = new Error(refusal.message) as Error & { data?: unknown };
@@ -97,12 +101,16 @@ export async function attachRealtime(
   });
 
   io.on('connection', (socket: AppSocket) => {
-    const watched = new Set<string>();
+    /** Rooms this socket watches (or is being checked for), each with its object. */
+    const watched = new Map<string, { ref: ObjectRef }>();
+    /** Bumped whenever the socket's user changes, so a check made for the previous user is not applied. */
+    let generation = 0;
     let authCalls: number[] = [];
-    if (socket.data.user) void joinUser(socket, socket.data.user.id);
+    if (socket.data.user) void joinUser(socket, socket.data.user);
 
-    async function joinUser(s: AppSocket, userId: string): Promise<void> {
-      await s.join(userRoom(userId));
+    async function joinUser(s: AppSocket, user: { id: string; sessionId: string }): Promise<void> {
+      const userId = user.id;
+      await s.join([userRoom(userId), sessionRoom(user.sessionId)]);
       try {
         s.emit('notification/count', { count: await unreadNotificationCount(ctx.db, userId) });
       } catch {
@@ -111,8 +119,58 @@ export async function attachRealtime(
     }
 
     function leaveUser(s: AppSocket): void {
-      if (s.data.user) void s.leave(userRoom(s.data.user.id));
+      if (s.data.user) {
+        void s.leave(userRoom(s.data.user.id));
+        void s.leave(sessionRoom(s.data.user.sessionId));
+      }
       s.data.user = null;
+    }
+
+    /**
+     * An object room carries the object's comments, so joining it needs what reading them needs
+     * (server/comments/discussion.ts): a locked item's room is for its subscribers or buyers, its performer
+     * and admins. Answers null when the socket's current user may watch, else the refusal.
+     */
+    async function watchRefusal(ref: ObjectRef): Promise<RealtimeAck | null> {
+      const d = await openDiscussion(ctx.db, socket.data.user, socket.data.country, ref.objectType, ref.objectId);
+      if (!d) return { ok: false, code: 'NOT_FOUND', message: 'Content not found' };
+      if (!d.decision.open) {
+        return { ok: false, code: 'LOCKED', message: d.decision.needs === 'subscription' ? 'Subscribe to read and join the conversation' : 'Buy this item to read and join the conversation' };
+      }
+      return null;
+    }
+
+    /**
+     * The socket's user changed (another account, logout, a session that no longer authenticates) or was
+     * confirmed by auth/login (a subscription may have lapsed since): every watched room is checked again
+     * and the ones it may no longer read are left. When the user changed, all rooms are left at once and
+     * re-joined after the check, so nothing addressed to the previous user's rooms arrives in between.
+     */
+    async function recheckWatched(userChanged: boolean): Promise<void> {
+      if (userChanged) {
+        generation += 1;
+        for (const room of watched.keys()) void socket.leave(room);
+      }
+      const gen = generation;
+      await Promise.all(
+        [...watched].map(async ([room, entry]) => {
+          let refusal: RealtimeAck | null;
+          try {
+            refusal = await watchRefusal(entry.ref);
+          } catch (err) {
+            // Unknown: do not keep a room the socket may have lost; the client watches again after a reconnect.
+            log.warn({ err: (err as Error).message }, 'object room re-check failed');
+            refusal = { ok: false };
+          }
+          if (gen !== generation || watched.get(room) !== entry) return;
+          if (refusal) {
+            watched.delete(room);
+            await socket.leave(room);
+          } else if (userChanged) {
+            await socket.join(room);
+          }
+        }),
+      );
     }
 
     socket.on('auth/login', (payload, ack) => {
@@ -125,20 +183,24 @@ export async function attachRealtime(
       if (!parsed.success) return reply({ ok: false, userId: socket.data.user?.id ?? null, message: 'Invalid payload' });
       // An explicit token wins; otherwise the handshake's (cookie or query) is checked again: it may have been revoked.
       const token = parsed.data?.token || socket.data.token;
+      const before = socket.data.user?.id ?? null;
       if (!token) {
         leaveUser(socket);
-        return reply({ ok: false, userId: null, message: 'No session' });
+        // Acknowledged once the watched rooms match the socket's new rights.
+        return void recheckWatched(before !== null).then(() => reply({ ok: false, userId: null, message: 'No session' }));
       }
       ctx.auth.authenticate(token).then(
         async (user) => {
           if (!user) {
             leaveUser(socket);
+            await recheckWatched(before !== null);
             return reply({ ok: false, userId: null, message: 'Invalid session' });
           }
-          if (socket.data.user && socket.data.user.id !== user.id) leaveUser(socket);
+          if (socket.data.user && (socket.data.user.id !== user.id || socket.data.user.sessionId !== user.sessionId)) leaveUser(socket);
           socket.data.user = user;
           socket.data.token = token;
-          await joinUser(socket, user.id);
+          await recheckWatched(before !== user.id);
+          await joinUser(socket, user);
           reply({ ok: true, userId: user.id });
         },
         (err) => {
@@ -149,18 +211,48 @@ export async function attachRealtime(
     });
 
     socket.on('auth/logout', (_payload, ack) => {
+      const before = socket.data.user;
       leaveUser(socket);
-      if (typeof ack === 'function') ack({ ok: true, userId: null });
+      void recheckWatched(before !== null).then(() => typeof ack === 'function' && ack({ ok: true, userId: null }));
     });
 
     socket.on('object/watch', (payload, ack) => {
       const reply = (res: RealtimeAck) => typeof ack === 'function' && ack(res);
       const parsed = objectRef.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, message: 'Invalid object' });
-      const room = objectRoom(parsed.data.objectType, parsed.data.objectId);
+      const ref: ObjectRef = parsed.data;
+      const room = objectRoom(ref.objectType, ref.objectId);
       if (!watched.has(room) && watched.size >= MAX_WATCHED_OBJECTS) return reply({ ok: false, message: 'Too many watched objects' });
-      watched.add(room);
-      void Promise.resolve(socket.join(room)).then(() => reply({ ok: true }));
+      // Checked on every watch, even of a room already joined: a subscription that lapsed closes it here.
+      const entry = { ref };
+      watched.set(room, entry);
+      const check = (): void => {
+        const gen = generation;
+        watchRefusal(ref).then(
+          async (refusal) => {
+            // The user changed during the check: decide again for the new one.
+            if (gen !== generation) return check();
+            // A later watch or an unwatch of the same room took over: it decides the room.
+            if (watched.get(room) !== entry) return reply(refusal ?? { ok: true });
+            if (refusal) {
+              watched.delete(room);
+              await socket.leave(room);
+              return reply(refusal);
+            }
+            await socket.join(room);
+            reply({ ok: true });
+          },
+          (err) => {
+            log.warn({ err: (err as Error).message }, 'object/watch check failed');
+            if (watched.get(room) === entry) {
+              watched.delete(room);
+              void socket.leave(room);
+            }
+            reply({ ok: false, message: 'Try again later' });
+          },
+        );
+      };
+      check();
     });
 
     socket.on('object/unwatch', (payload, ack) => {

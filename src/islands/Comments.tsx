@@ -1,6 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { COMMENT_MAX_LENGTH, DEFAULT_AVATAR, type CommentItem, type CommentSearchResult, type EngagementObjectType, type Role } from '../../common/api-types.js';
+import {
+  COMMENT_MAX_LENGTH,
+  DEFAULT_AVATAR,
+  type CommentItem,
+  type CommentSearchResult,
+  type EngagementObjectType,
+  type LockedDiscussion,
+  type Role,
+} from '../../common/api-types.js';
 import {
   comments as commentsStore,
   createComment,
@@ -8,6 +16,7 @@ import {
   editComment,
   emptyCommentState,
   loadComments,
+  lockComments,
   seedComments,
   subscribeComments,
 } from '../lib/stores/comments.js';
@@ -20,6 +29,13 @@ export interface CommentsProps {
   viewer: { _id: string; role: Role } | null;
   /** The first page, when the page rendered it. */
   initial?: CommentSearchResult | null;
+  /**
+   * The page found the item locked for this viewer: no comments are loaded or watched, only the public count
+   * and what would open the discussion are shown. Also reached when the API answers 403 `LOCKED`.
+   */
+  locked?: LockedDiscussion | null;
+  /** Where "subscribe" / "buy" leads (the performer's page, or the item's own page). */
+  unlockHref?: string | null;
 }
 
 /** "2026-05-01 14:03" in UTC: the same text on the server and in every browser. */
@@ -69,20 +85,36 @@ function CommentEditor({ comment, onDone }: { comment: CommentItem; onDone: () =
  * Comments of one object: newest first, live (other users' comments appear without reload when the realtime
  * connection is up), a form for signed-in users and a login prompt for guests. Text is rendered as text.
  */
-export default function Comments({ objectType, objectId, viewer, initial }: CommentsProps) {
+export default function Comments({ objectType, objectId, viewer, initial, locked, unlockHref }: CommentsProps) {
   const all = useStore(commentsStore);
-  const state = all[objectId] ?? (initial ? { ...emptyCommentState(), items: initial.items, total: initial.total, canModerate: initial.canModerate, loaded: true } : emptyCommentState());
+  const state =
+    all[objectId] ??
+    (locked
+      ? { ...emptyCommentState(), total: locked.commentCount, loaded: true, locked: locked.needs }
+      : initial
+        ? { ...emptyCommentState(), items: initial.items, total: initial.total, canModerate: initial.canModerate, loaded: true }
+        : emptyCommentState());
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const [next, setNext] = useState('/auth/login');
+  const isLocked = Boolean(state.locked);
 
   useEffect(() => {
+    setNext(`/auth/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  }, []);
+
+  useEffect(() => {
+    // A locked discussion is neither loaded nor watched: the server would refuse both.
+    if (locked) {
+      lockComments(objectId, locked);
+      return;
+    }
+    if (isLocked) return;
     if (initial) seedComments(objectId, initial);
     else void loadComments(objectType, objectId);
-    setNext(`/auth/login?next=${encodeURIComponent(window.location.pathname + window.location.search)}`);
     return subscribeComments(objectType, objectId);
-  }, [objectType, objectId]);
+  }, [objectType, objectId, locked?.needs, isLocked]);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -98,6 +130,25 @@ export default function Comments({ objectType, objectId, viewer, initial }: Comm
   };
 
   const canDelete = (c: CommentItem) => Boolean(viewer && (c.userId === viewer._id || viewer.role === 'admin' || state.canModerate));
+
+  if (isLocked) {
+    const action = state.locked === 'purchase' ? 'Buy' : 'Subscribe';
+    return (
+      <section className="comments" aria-labelledby={`comments-${objectId}`} data-testid="comments" data-locked={state.locked}>
+        <h2 className="comments__head" id={`comments-${objectId}`}>
+          Comments <span className="comments__count" data-testid="comments-total">{state.total}</span>
+        </h2>
+        <p className="comments__prompt" data-testid="comments-locked">
+          🔒 {unlockHref ? <a href={unlockHref}>{action}</a> : action} to read and join the conversation.
+          {viewer ? null : (
+            <>
+              {' '}Already a member? <a href={next}>Log in</a>.
+            </>
+          )}
+        </p>
+      </section>
+    );
+  }
 
   return (
     <section className="comments" aria-labelledby={`comments-${objectId}`} data-testid="comments">

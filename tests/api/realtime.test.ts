@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser } from '../helpers/sessions.js';
 import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
+import { makeVideo } from '../helpers/factories.js';
 import { ask, collect, connectSocket, currentSchema, nextEvent, sleep, startInstance, type TestSocket } from '../helpers/realtime-client.js';
 import { MAX_WATCHED_OBJECTS } from '../../server/realtime/socket.js';
 import { addNotification, pushNotificationCount, unreadNotificationCount } from '../../server/realtime/notifications.js';
@@ -103,7 +104,7 @@ describe.each(engines)('realtime on %s', (engine) => {
     expect(await gone).toBe('io server disconnect');
   });
 
-  it('pushes comment/created, comment/updated and comment/deleted to the sockets watching the object (guests too)', async () => {
+  it('pushes comment/created, comment/updated and comment/deleted to the sockets watching a free object (guests too)', async () => {
     const watcher = await open(t.url, { token: e.friend.token });
     const guest = await open(t.url);
     const elsewhere = await open(t.url, { token: e.admin.token });
@@ -211,10 +212,13 @@ describe.each(engines)('realtime on %s', (engine) => {
     for (const bad of [{}, { objectType: 'video' }, { objectType: 'user', objectId: 'x' }, { objectType: 'video', objectId: '../x' }, null, 'video']) {
       expect((await ask(s, 'object/watch', bad as never)).ok, JSON.stringify(bad)).toBe(false);
     }
-    for (let i = 0; i < MAX_WATCHED_OBJECTS; i++) expect((await ask(s, 'object/watch', { objectType: 'video', objectId: `v${i}` })).ok).toBe(true);
-    expect(await ask(s, 'object/watch', { objectType: 'video', objectId: 'one-too-many' })).toMatchObject({ ok: false });
+    // An object that does not exist (or that the socket may not see) has no room to join.
+    expect(await ask(s, 'object/watch', { objectType: 'video', objectId: 'no-such-video' })).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    const videos = await Promise.all(Array.from({ length: MAX_WATCHED_OBJECTS + 1 }, (_, i) => makeVideo(t.ctx, e.other.id, { title: `Watched ${i}`, access: 'free', withFiles: false })));
+    for (let i = 0; i < MAX_WATCHED_OBJECTS; i++) expect((await ask(s, 'object/watch', { objectType: 'video', objectId: videos[i]!.id })).ok).toBe(true);
+    expect(await ask(s, 'object/watch', { objectType: 'video', objectId: videos[MAX_WATCHED_OBJECTS]!.id })).toMatchObject({ ok: false, message: 'Too many watched objects' });
     // Watching one already watched is fine.
-    expect((await ask(s, 'object/watch', { objectType: 'video', objectId: 'v0' })).ok).toBe(true);
+    expect((await ask(s, 'object/watch', { objectType: 'video', objectId: videos[0]!.id })).ok).toBe(true);
     expect(s.connected).toBe(true);
   });
 

@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
 import { buildEngagement, type Engagement } from '../helpers/engagement-fixture.js';
 import { startInstance } from '../helpers/realtime-client.js';
-import type { TestUser } from '../helpers/sessions.js';
+import { createUser, type TestUser } from '../helpers/sessions.js';
+import { subscribe } from '../helpers/factories.js';
 
 /**
  * Engagement journeys in chromium: two signed-in browsers on one video page; one comments and the other sees
@@ -153,6 +154,36 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
     await guest.context.close();
   }, 60_000);
 
+  it('a subscribers-only video: guests and fans see the count and a subscribe message, never the comments; a subscriber reads them', async () => {
+    const secret = 'Only subscribers may read this';
+    expect((await t.api('/comments', { method: 'POST', headers: { authorization: `Bearer ${e.star.token}` }, json: { objectType: 'video', objectId: e.subsVideo.id, content: secret } })).status).toBe(201);
+    const guest = await openViewer(browser, t.url, problems);
+    for (const v of [guest, bob]) {
+      await openVideo(v, t.url, e.subsVideo.id, v === bob);
+      expect(await v.page.getByTestId('comments-locked').textContent()).toContain('Subscribe to read and join the conversation');
+      expect(await v.page.getByTestId('comments-total').textContent()).toBe('1');
+      expect(await v.page.getByTestId('comment-form').count()).toBe(0);
+      expect(await v.page.content()).not.toContain(secret);
+    }
+    await saveScreen(guest.page, 'engagement-locked-comments');
+    await guest.context.close();
+    // The discussion page: the same for guests, server-rendered.
+    const html = await (await fetch(`${t.url}/comments/video/${e.subsVideo.id}`)).text();
+    expect(html).toContain('data-testid="comments-locked"');
+    expect(html).not.toContain(secret);
+
+    const member = await createUser(t.ctx.db, 'user', { name: 'Member' });
+    await subscribe(t.ctx.db, member.id, e.star.id);
+    const sub = await openViewer(browser, t.url, problems, member);
+    await openVideo(sub, t.url, e.subsVideo.id, true);
+    await expect.poll(() => commentTexts(sub.page)).toEqual([secret]);
+    expect(await sub.page.getByTestId('comments-locked').count()).toBe(0);
+    await sub.page.goto(`${t.url}/comments/video/${e.subsVideo.id}`);
+    await hydrated(sub.page, 'Comments');
+    await expect.poll(() => commentTexts(sub.page)).toEqual([secret]);
+    await sub.context.close();
+  }, 60_000);
+
   it('favourites and watch later: add on the video page, listed on the account pages, removed from there', async () => {
     await openVideo(bob, t.url, e.video.id, true);
     await hydrated(bob.page, 'ReactionButtons');
@@ -182,6 +213,52 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
   it('logged no errors in any browser', () => {
     expect(problems).toEqual([]);
   });
+});
+
+describe('locked comments in the server-rendered pages (no browser needed)', () => {
+  let t: TestApp;
+  let e: Engagement;
+
+  beforeAll(async () => {
+    // The micro-cache on, as in production: a guest's page may be shared, never a subscriber's.
+    t = await startTestApp('sqlite', { web: true, env: { PAGE_CACHE_MS: '60000' } });
+    e = await buildEngagement(t.ctx);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const html = async (path: string, who?: TestUser) => {
+    const res = await fetch(`${t.url}${path}`, { headers: who ? { cookie: `token=${who.token}` } : {} });
+    expect(res.status, path).toBe(200);
+    return res.text();
+  };
+
+  it('guests and fans get the count and a subscribe message; subscribers, the performer and admins the comments', async () => {
+    const secret = 'Words for subscribers only';
+    const made = await t.api('/comments', { method: 'POST', headers: { authorization: `Bearer ${e.star.token}` }, json: { objectType: 'video', objectId: e.subsVideo.id, content: secret } });
+    expect(made.status).toBe(201);
+    const member = await createUser(t.ctx.db, 'user');
+    await subscribe(t.ctx.db, member.id, e.star.id);
+    // The subscriber first: had their page been cached, the guests after them would get it.
+    const forMember = await html(`/comments/video/${e.subsVideo.id}`, member);
+    expect(forMember).toContain(secret);
+    expect(forMember).not.toContain('data-testid="comments-locked"');
+    for (const who of [undefined, e.fan]) {
+      for (const path of [`/comments/video/${e.subsVideo.id}`, `/videos/${e.subsVideo.id}`]) {
+        const page = await html(path, who);
+        expect(page, path).not.toContain(secret);
+        expect(page, path).toContain('data-testid="comments-locked"');
+        expect(page, path).toContain('Subscribe');
+        expect(page, path).toMatch(/data-testid="comments-total"[^>]*>1</);
+      }
+    }
+    for (const who of [e.star, e.admin]) expect(await html(`/comments/video/${e.subsVideo.id}`, who)).toContain(secret);
+    // The video page of someone with access renders the island unlocked (it loads the comments itself).
+    expect(await html(`/videos/${e.subsVideo.id}`, member)).not.toContain('data-testid="comments-locked"');
+    // Free items are unchanged.
+    expect(await html(`/videos/${e.video.id}`)).not.toContain('data-testid="comments-locked"');
+  }, 60_000);
 });
 
 describe.skipIf(!hasChromium || !process.env.DATABASE_URL || !process.env.REDIS_URL)('engagement across two instances in chromium (PostgreSQL + Redis)', () => {

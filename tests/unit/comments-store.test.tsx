@@ -218,6 +218,68 @@ describe('Comments island', () => {
   });
 });
 
+describe('Comments island on a locked item', () => {
+  const lockedBody = (needs: 'subscription' | 'purchase', commentCount: number) => ({
+    message: needs === 'subscription' ? 'Subscribe to read and join the conversation' : 'Buy this item to read and join the conversation',
+    code: 'LOCKED',
+    details: { needs, commentCount },
+  });
+
+  it('the page found it locked: the count and a subscribe message, no comments, no form, nothing loaded or watched', async () => {
+    const { calls } = stubFetch({});
+    connectRealtime({ loggedIn: true });
+    act(() => lastSocket().serverConnect());
+    render(<Comments objectType="video" objectId="v1" viewer={{ _id: 'me', role: 'user' }} locked={{ needs: 'subscription', commentCount: 7 }} unlockHref="/performers/star" />);
+    await flush();
+    expect(screen.getByTestId('comments-total').textContent).toBe('7');
+    const message = screen.getByTestId('comments-locked');
+    expect(message.textContent).toContain('Subscribe to read and join the conversation');
+    expect(message.querySelector('a')?.getAttribute('href')).toBe('/performers/star');
+    expect(screen.queryByTestId('comments-list')).toBeNull();
+    expect(screen.queryByTestId('comment-form')).toBeNull();
+    expect(screen.queryByTestId('comment-login-prompt')).toBeNull();
+    expect(calls).toEqual([]);
+    expect(lastSocket().sent('object/watch')).toEqual([]);
+    // Nothing pushed for this object shows (the server would not send it; the island does not listen either).
+    act(() => lastSocket().fire('comment/created', { comment: comment({ content: 'should not show' }), commentCount: 8 }));
+    expect(screen.queryByText('should not show')).toBeNull();
+    expect(screen.getByTestId('comments-total').textContent).toBe('7');
+  });
+
+  it('guests get a buy message and a log-in link for a sale item', async () => {
+    render(<Comments objectType="gallery" objectId="g1" viewer={null} locked={{ needs: 'purchase', commentCount: 2 }} />);
+    await flush();
+    const message = screen.getByTestId('comments-locked');
+    expect(message.textContent).toContain('Buy to read and join the conversation');
+    expect(message.textContent).toContain('Log in');
+    expect(screen.getByTestId('comments-total').textContent).toBe('2');
+  });
+
+  it('a 403 LOCKED answer to the list turns the island into the locked view with the public count and stops watching', async () => {
+    connectRealtime({ loggedIn: true });
+    act(() => lastSocket().serverConnect());
+    stubFetch({ 'GET /api/comments/search': reply(403, lockedBody('subscription', 4)) });
+    render(<Comments objectType="video" objectId="v1" viewer={{ _id: 'me', role: 'user' }} />);
+    expect((await screen.findByTestId('comments-locked')).textContent).toContain('Subscribe to read and join the conversation');
+    expect(screen.getByTestId('comments-total').textContent).toBe('4');
+    expect(screen.queryByTestId('comment-form')).toBeNull();
+    expect(commentState('v1')).toMatchObject({ locked: 'subscription', total: 4, items: [] });
+    // It had asked to watch while loading; it unwatches once locked.
+    await waitFor(() => expect(lastSocket().sent('object/unwatch').map((e) => e.payload)).toEqual([{ objectType: 'video', objectId: 'v1' }]));
+  });
+
+  it('a subscription that lapsed while the page was open: the refused post shows the locked view and says why', async () => {
+    render(<Comments objectType="video" objectId="v1" viewer={{ _id: 'me', role: 'user' }} initial={page([comment({ content: 'seen before' })])} />);
+    await flush();
+    stubFetch({ 'POST /api/comments': reply(403, lockedBody('subscription', 1)) });
+    fireEvent.input(screen.getByTestId('comment-input'), { target: { value: 'too late' } });
+    fireEvent.click(screen.getByTestId('comment-submit'));
+    await screen.findByTestId('comments-locked');
+    expect(screen.queryByText('seen before')).toBeNull();
+    expect(toastTexts()).toEqual([['error', 'Subscribe to read and join the conversation']]);
+  });
+});
+
 describe('reactions store and buttons', () => {
   it('toggles from the server answer and keeps counts live', async () => {
     stubFetch({ 'POST /api/reactions': reply(200, { objectType: 'video', objectId: 'v1', action: 'like', reacted: true, changed: true, count: 8 }) });

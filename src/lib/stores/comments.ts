@@ -1,6 +1,6 @@
 import { map } from 'nanostores';
-import type { CommentItem, CommentSearchResult, EngagementObjectType } from '../../../common/api-types.js';
-import { api } from '../api.js';
+import type { CommentItem, CommentSearchResult, EngagementObjectType, LockedDiscussion } from '../../../common/api-types.js';
+import { api, ApiError } from '../api.js';
 import { toast } from './toast.js';
 import { onRealtime, watchObject } from './realtime.js';
 import { registerReset } from './reset.js';
@@ -11,6 +11,9 @@ import { registerReset } from './reset.js';
  * successfully!'); failures toast 'Error occured, please try again later' (SPEC §4, §8). Realtime events of
  * other users' comments (`comment/created`, `comment/updated`, `comment/deleted`) apply the same changes;
  * a change seen twice (own request + its realtime echo) is applied once.
+ *
+ * A locked item's comments are for those who may open it: the server answers anyone else 403 `LOCKED` with
+ * the public count, and the state then holds `locked` (what would open it) and that count, no items.
  */
 
 export const COMMENTED = 'Commented successfully';
@@ -31,6 +34,8 @@ export interface CommentState {
   canModerate: boolean;
   nextCursor: string | null;
   error: string | null;
+  /** The viewer may not read or write here: what would open the discussion; `total` is the public count. */
+  locked: LockedDiscussion['needs'] | null;
 }
 
 export const emptyCommentState = (): CommentState => ({
@@ -42,6 +47,7 @@ export const emptyCommentState = (): CommentState => ({
   canModerate: false,
   nextCursor: null,
   error: null,
+  locked: null,
 });
 
 export const comments = map<Record<string, CommentState>>({});
@@ -59,7 +65,20 @@ function patch(objectId: string, change: Partial<CommentState> | ((s: CommentSta
 
 /** Seeds the state from a server-rendered first page. */
 export function seedComments(objectId: string, page: CommentSearchResult): void {
-  patch(objectId, { items: page.items, total: page.total, nextCursor: page.nextCursor ?? null, canModerate: page.canModerate, loaded: true, error: null });
+  patch(objectId, { items: page.items, total: page.total, nextCursor: page.nextCursor ?? null, canModerate: page.canModerate, loaded: true, error: null, locked: null });
+}
+
+/** Shows the discussion as locked: the count only, no comments (also what a 403 `LOCKED` answer leads to). */
+export function lockComments(objectId: string, locked: LockedDiscussion): void {
+  patch(objectId, { items: [], total: locked.commentCount, nextCursor: null, canModerate: false, loaded: true, requesting: false, error: null, locked: locked.needs });
+}
+
+/** The `{ needs, commentCount }` of a 403 `LOCKED` answer, else null. */
+export function lockedFrom(err: unknown): LockedDiscussion | null {
+  if (!(err instanceof ApiError) || err.status !== 403 || err.code !== 'LOCKED') return null;
+  const d = err.body.details as Partial<LockedDiscussion> | undefined;
+  const needs = d?.needs === 'purchase' ? 'purchase' : 'subscription';
+  return { needs, commentCount: typeof d?.commentCount === 'number' ? d.commentCount : 0 };
 }
 
 /** The first page (or, with `more`, the next one appended). */
@@ -76,9 +95,11 @@ export async function loadComments(objectType: EngagementObjectType, objectId: s
     });
     patch(objectId, (s) => {
       const items = opts.more ? [...s.items, ...page.items.filter((c) => !s.items.some((x) => x._id === c._id))] : page.items;
-      return { items, total: page.total, nextCursor: page.nextCursor ?? null, canModerate: page.canModerate, loaded: true, requesting: false };
+      return { items, total: page.total, nextCursor: page.nextCursor ?? null, canModerate: page.canModerate, loaded: true, requesting: false, locked: null };
     });
   } catch (err) {
+    const locked = lockedFrom(err);
+    if (locked) return lockComments(objectId, locked);
     patch(objectId, { requesting: false, error: err instanceof Error ? err.message : COMMENT_ERROR });
   }
 }
@@ -118,8 +139,11 @@ export async function createComment(objectType: EngagementObjectType, objectId: 
     addComment(comment);
     toast.success(COMMENTED);
     return comment;
-  } catch {
-    toast.error(COMMENT_ERROR);
+  } catch (err) {
+    // Access ended while the page was open (a subscription lapsed): show the locked view.
+    const locked = lockedFrom(err);
+    if (locked) lockComments(objectId, locked);
+    toast.error(locked ? (err as ApiError).message : COMMENT_ERROR);
     return null;
   } finally {
     patch(objectId, { posting: false });
@@ -143,8 +167,10 @@ export async function editComment(comment: CommentItem, changes: { content?: str
     const updated = await api.editComment(comment._id, changes);
     replaceComment(updated);
     return updated;
-  } catch {
-    toast.error(COMMENT_ERROR);
+  } catch (err) {
+    const locked = lockedFrom(err);
+    if (locked) lockComments(comment.objectId, locked);
+    toast.error(locked ? (err as ApiError).message : COMMENT_ERROR);
     return null;
   }
 }
