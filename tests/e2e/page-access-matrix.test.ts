@@ -97,7 +97,7 @@ function get(t: TestApp, rawPath: string, who?: TestUser): Promise<Answer> {
   });
 }
 
-function outcomeOf(a: Answer, requested: string): Outcome | string {
+function outcomeOf(a: Answer, requested: string): Outcome | number | string {
   if (a.status === 302 && a.location === `/auth/login?next=${encodeURIComponent(requested)}`) return 'login';
   if (a.status === 302 && a.location === '/home') return 'home';
   if (a.status >= 300 && a.status < 400) return `${a.status} to ${a.location}`;
