@@ -27,6 +27,7 @@ import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
 import { createMicroCache } from './http/micro-cache.js';
+import { checkCanonical } from './http/canonical-path.js';
 import { clientIpOf, proxyTrust } from './http/client-ip.js';
 import { listCounts } from './catalogue/count-cache.js';
 import { attachRealtime, type Realtime } from './realtime/socket.js';
@@ -238,6 +239,11 @@ async function mountWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
     handler: (req: unknown, res: unknown, next: (err?: unknown) => void, locals: App.Locals) => Promise<void>;
   };
   app.setNotFoundHandler((request, reply) => {
+    // Pages are rendered under their canonical path only: any other spelling of it is redirected there (the
+    // same answer for everyone, so any cache may keep it) before Astro's router and the page rules see it.
+    const spelling = checkCanonical(request.raw.url ?? '');
+    if (spelling.kind === 'redirect') return reply.code(308).header('location', spelling.location).send();
+    if (spelling.kind === 'invalid') return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     reply.hijack();
     const locals = { ctx, clientIp: request.ip } as App.Locals;
     handler(request.raw, reply.raw, (err?: unknown) => {

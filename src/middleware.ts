@@ -1,16 +1,24 @@
 import { defineMiddleware } from 'astro:middleware';
 import type { APIContext, MiddlewareNext } from 'astro';
-import { reachableInMaintenance, ruleFor } from './server/route-rules.js';
+import { accessFor, decide, needsSession, type PageAccess } from './server/page-access.js';
 import { isDatabaseUnavailable } from '../server/db/unavailable.js';
 import { siteGate } from '../server/http/site-gates.js';
 
 /**
  * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
- * country and session, then applies the gates in order: geo-block, maintenance, page flags.
+ * country and session, then applies the gates in order: geo-block, maintenance, page access. Who may see a page
+ * is looked up by the route Astro matched (src/server/page-access.ts), never by the request path; a route with
+ * no rule is refused. Paths reach Astro already canonical (server/http/canonical-path.ts).
  */
 export const onRequest = defineMiddleware(async (context, next) => {
+  const access = accessFor(context.routePattern);
+  if (!access) {
+    // Deny by default: a page nobody gave a rule is not rendered, whoever asks.
+    context.locals.ctx.logger.error({ route: context.routePattern, path: context.url.pathname }, 'page route has no access rule in src/server/page-access.ts: refused');
+    return context.routePattern === '/404' ? new Response('Not found', { status: 404 }) : context.rewrite('/404');
+  }
   try {
-    return await gate(context, next);
+    return await gate(context, next, access);
   } catch (err) {
     // The database is restarting or unreachable: a page says so with 503 (as the API does), not a 500 error page.
     if (isDatabaseUnavailable(err)) {
@@ -21,9 +29,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
 });
 
-async function gate(context: APIContext, next: MiddlewareNext): Promise<Response> {
+async function gate(context: APIContext, next: MiddlewareNext, access: PageAccess): Promise<Response> {
   const { ctx } = context.locals;
-  const { pathname } = context.url;
   const settings = await ctx.settings.getPublicAll();
   context.locals.settings = settings;
   context.locals.runtime = {
@@ -38,26 +45,31 @@ async function gate(context: APIContext, next: MiddlewareNext): Promise<Response
   const user = token ? await ctx.auth.authenticate(token) : null;
   context.locals.user = user ?? null;
   if (token && !user) {
-    // SPEC §4: an invalid stored token is cleared.
+    // An invalid stored token is cleared.
     context.cookies.delete('token', { path: '/' });
   }
 
   const country = ctx.geo.countryOf(context.locals.clientIp, Object.fromEntries(context.request.headers));
   context.locals.country = country;
   // The same decision as the API, media and socket.io (server/http/site-gates.ts); pages answer with a page.
-  const refusal = await siteGate(ctx, { country, role: user?.role }, { skipMaintenance: reachableInMaintenance(pathname) });
-  if (refusal?.code === 'COUNTRY_BLOCKED' && pathname !== '/blocked') return context.rewrite('/blocked');
-  if (refusal?.code === 'MAINTENANCE' && pathname !== '/maintenance') return context.rewrite('/maintenance');
-
-  const rule = ruleFor(pathname);
-  if (rule.authenticate && !user && !rule.noredirect) {
-    return context.redirect(`/auth/login?next=${encodeURIComponent(pathname + context.url.search)}`, 302);
+  const refusal = await siteGate(ctx, { country, role: user?.role }, { skipMaintenance: Boolean(access.maintenance) });
+  let response: Response;
+  if (refusal?.code === 'COUNTRY_BLOCKED' && context.routePattern !== '/blocked') {
+    response = await context.rewrite('/blocked');
+  } else if (refusal?.code === 'MAINTENANCE' && context.routePattern !== '/maintenance') {
+    response = await context.rewrite('/maintenance');
+  } else {
+    const decision = decide(access, user ?? null);
+    response =
+      decision === 'login'
+        ? context.redirect(`/auth/login?next=${encodeURIComponent(context.url.pathname + context.url.search)}`, 302)
+        : decision === 'forbidden'
+          ? await context.rewrite('/403')
+          : await next();
   }
-  if (rule.roles && user && !rule.roles.includes(user.role)) {
-    return context.rewrite('/403');
-  }
-  const response = await next();
-  if (user || rule.authenticate) response.headers.set('cache-control', 'private, no-store');
+  // Whatever a signed-in user gets, and whatever a page behind a session answers (its login redirect included),
+  // is for this visitor alone: no shared cache (the micro-cache, a CDN) may keep it.
+  if (user || needsSession(access)) response.headers.set('cache-control', 'private, no-store');
   return response;
 }
 

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor } from '../../server/http/pagination.js';
 import { parseRange } from '../../server/media/media.routes.js';
 import { formatMoney } from '../../common/money.js';
-import { reachableInMaintenance, ruleFor } from '../../src/server/route-rules.js';
 import { newId } from '../../server/db/ids.js';
 import { loadConfig } from '../../server/config.js';
 
@@ -45,22 +44,6 @@ describe('formatMoney', () => {
     expect(formatMoney(123456, '€')).toBe('€1,234.56');
     expect(formatMoney(5)).toBe('$0.05');
     expect(formatMoney(-250)).toBe('-$2.50');
-  });
-});
-
-describe('route rules', () => {
-  it('flags protected pages and roles', () => {
-    expect(ruleFor('/home')).toEqual({ authenticate: true });
-    expect(ruleFor('/account/profile').authenticate).toBe(true);
-    expect(ruleFor('/admin/settings').roles).toEqual(['admin']);
-    expect(ruleFor('/studio').roles).toContain('performer');
-    expect(ruleFor('/performers')).toEqual({});
-    expect(ruleFor('/homepage')).toEqual({});
-  });
-  it('keeps login reachable in maintenance mode', () => {
-    expect(reachableInMaintenance('/auth/login')).toBe(true);
-    expect(reachableInMaintenance('/login')).toBe(true);
-    expect(reachableInMaintenance('/performers')).toBe(false);
   });
 });
 
