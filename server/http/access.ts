@@ -92,9 +92,9 @@ export function withAccessSecurity<S extends FastifySchema>(transform: SwaggerTr
   return (args) => {
     const result = transform(args);
     const access = args.route.config?.access;
-    if (access === undefined || !result.schema) return result;
+    if (access === undefined) return result;
     const needsSession = access === 'session' || typeof access === 'object';
-    const schema = { ...result.schema, 'x-access': access, ...(needsSession ? { security: [{ bearerAuth: [] }, { cookieAuth: [] }] } : {}) };
+    const schema = { ...(result.schema ?? {}), 'x-access': access, ...(needsSession ? { security: [{ bearerAuth: [] }, { cookieAuth: [] }] } : {}) };
     return { ...result, schema };
   };
 }
