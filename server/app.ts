@@ -35,7 +35,7 @@ import { Mailer } from './mail/mailer.js';
 import { AuthService } from './auth/auth.service.js';
 import { LoginFailures } from './auth/login-failures.js';
 import { installAuthHook } from './http/auth.js';
-import { installAccessControl, securitySchemes, withAccessSecurity } from './http/access.js';
+import { installAccessControl, installRouteRegistry, securitySchemes, withAccessSecurity } from './http/access.js';
 import { installNulGuard } from './http/nul-guard.js';
 
 export interface BuildOptions {
@@ -103,6 +103,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     serverFactory: microCache.serverFactory,
   });
   app.decorate('ctx', ctx);
+  // Before any plugin, so it lists every route (the access matrix test reads it).
+  installRouteRegistry(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app, { jsonNotFound: opts.web === false });

@@ -98,3 +98,32 @@ export function withAccessSecurity<S extends FastifySchema>(transform: SwaggerTr
     return { ...result, schema };
   };
 }
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  /** The route's declared access (read late: a group's default is filled in after this list first sees the route). */
+  readonly access: RouteAccess | undefined;
+}
+
+const registries = new WeakMap<object, RegisteredRoute[]>();
+
+/**
+ * Records every route the app registers, whatever its scope (HEAD twins left out). Installed on the root instance
+ * before any plugin, so it also sees routes that bypass installAccessControl; the access matrix test compares this
+ * list and the OpenAPI document with its expectation table.
+ */
+export function installRouteRegistry(root: FastifyInstance): void {
+  const list: RegisteredRoute[] = [];
+  registries.set(root, list);
+  root.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') list.push({ method, url: route.url, get access() { return route.config?.access; } });
+    }
+  });
+}
+
+/** The routes of an app built with installRouteRegistry (empty otherwise). */
+export function registeredRoutes(root: FastifyInstance): readonly RegisteredRoute[] {
+  return registries.get(root) ?? [];
+}
