@@ -36,6 +36,7 @@ import { Mailer } from './mail/mailer.js';
 import { AuthService } from './auth/auth.service.js';
 import { LoginFailures } from './auth/login-failures.js';
 import { installAuthHook } from './http/auth.js';
+import { installAccessControl, installRouteRegistry, securitySchemes, withAccessSecurity } from './http/access.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { installSiteGates } from './http/site-gates.js';
 
@@ -104,6 +105,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     serverFactory: microCache.serverFactory,
   });
   app.decorate('ctx', ctx);
+  // Before any plugin, so it lists every route (the access matrix test reads it).
+  installRouteRegistry(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app, { jsonNotFound: opts.web === false });
@@ -144,8 +147,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     }),
   });
   await app.register(swagger, {
-    openapi: { info: { title: 'Site API', version: '1.0.0' }, servers: [{ url: config.apiBase }] },
-    transform: jsonSchemaTransform,
+    openapi: { info: { title: 'Site API', version: '1.0.0' }, servers: [{ url: config.apiBase }], components: { securitySchemes } },
+    // Each operation documents the access its route declares (server/http/access.ts).
+    transform: withAccessSecurity(jsonSchemaTransform),
   });
 
   // 2. The JSON API under its base.
@@ -155,26 +159,31 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       installAuthHook(api, auth, () => config.publicUrl);
       // After the auth hook: an admin's session passes the country block and maintenance mode.
       installSiteGates(api, ctx, config.apiBase);
+      // Every API route declares who may call it; this refuses undeclared routes at start-up and enforces the rest.
+      installAccessControl(api);
       installNulGuard(api);
       await apiRoutes(api as unknown as ApiApp);
-      api.get('/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      api.get('/docs/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: config.apiBase },
   );
 
-  // Load balancers' health check: 200 when this instance can reach its database, 503 JSON when not.
-  app.get('/health', { schema: { hide: true } }, async (_req, reply) => {
-    try {
-      await sql`select 1`.execute(database.db);
-      return { ok: true, engine: database.engine };
-    } catch {
-      return reply.code(503).send({ message: 'Database unavailable', code: 'UNAVAILABLE' });
-    }
+  // 3. Health, media and the web front end. Health and media declare their access like the API's routes (no session
+  // is read here, so only 'public' and 'signed' are accepted); static files and pages are Astro's (src/middleware.ts).
+  await app.register(async (outside) => {
+    installAccessControl(outside, { sessions: false });
+    // Load balancers' health check: 200 when this instance can reach its database, 503 JSON when not.
+    outside.get('/health', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
+      try {
+        await sql`select 1`.execute(database.db);
+        return { ok: true, engine: database.engine };
+      } catch {
+        return reply.code(503).send({ message: 'Database unavailable', code: 'UNAVAILABLE' });
+      }
+    });
+    await outside.register(publicMediaRoutes, { storage: ctx.storage });
+    await outside.register(protectedMediaRoutes, { ctx });
   });
-
-  // 3. Media and the web front end.
-  await app.register(publicMediaRoutes, { storage: ctx.storage });
-  await app.register(protectedMediaRoutes, { ctx });
   if (opts.web !== false) await mountWeb(app, ctx);
 
   const realtime = await attachRealtime(app.server, ctx, { clientIp: (raw) => clientIpOf(raw, trust) });

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { ApiApp } from '../http/types.js';
-import { requireRole } from '../http/auth.js';
+import { declareGroupAccess } from '../http/access.js';
 import { imageUploadLimits } from '../http/single-image.js';
 import { adminSettingsRoutes } from './settings.routes.js';
 import { adminSiteRoutes } from './site.routes.js';
@@ -13,9 +13,9 @@ import { listenForSettingsChanges } from './settings-sync.js';
 export const adminRouteTable = new WeakMap<object, Array<{ method: string; url: string }>>();
 
 /**
- * The admin console's API under /admin/*. One onRequest hook guards the whole group: 401 for guests, 403 for
- * every role but admin, before the body is read or validated. Each change runs in one transaction with its
- * audit_log entry (server/admin/admin.http.ts adminTx).
+ * The admin console's API under /admin/*. The whole group declares one access, admins only (server/http/access.ts
+ * enforces it: 401 for guests, 403 for every other role, before the body is read or validated). Each change runs in
+ * one transaction with its audit_log entry (server/admin/admin.http.ts adminTx).
  */
 export async function adminRoutes(app: ApiApp): Promise<void> {
   const table: Array<{ method: string; url: string }> = [];
@@ -23,8 +23,8 @@ export async function adminRoutes(app: ApiApp): Promise<void> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') table.push({ method, url: route.url });
   });
-  app.addHook('onRequest', async (request, reply) => {
-    requireRole(request, 'admin');
+  declareGroupAccess(app, { roles: ['admin'] });
+  app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
   await app.register(multipart, { limits: imageUploadLimits, throwFileSizeLimit: true });

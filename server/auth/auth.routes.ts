@@ -57,6 +57,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/users/register',
     {
+      config: { access: 'public' },
       onRequest: [limiter(app, 'register-ip', limits.registerPerIp, byIp, 'Too many sign-ups from this network, please try again later')],
       preHandler: [limiter(app, 'register-account', limits.registerPerAccount, byBodyField('email'), tooManyMails)],
       schema: {
@@ -79,6 +80,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/login',
     {
+      config: { access: 'public' },
       onRequest: [limiter(app, 'login-ip', limits.loginPerIp, byIp, tooManyLogins)],
       preHandler: [limiter(app, 'login-account', limits.loginPerAccount, byBodyField('email'), tooManyLogins)],
       schema: {
@@ -104,6 +106,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/logout',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'End the current session (server-side) and clear the cookie; 204 even without a session',
@@ -124,6 +127,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/email-verification',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Verify an email address with the token from the mailed link (single use, 48 hours)',
@@ -140,6 +144,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/email-verification/resend',
     {
+      config: { access: 'public' },
       onRequest: [limiter(app, 'email-ip', limits.emailPerIp, byIp, tooManyMails)],
       preHandler: [limiter(app, 'email-account', limits.emailPerAccount, byBodyField('email'), tooManyMails)],
       schema: {
@@ -158,6 +163,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/users/forgot',
     {
+      config: { access: 'public' },
       onRequest: [limiter(app, 'email-ip', limits.emailPerIp, byIp, tooManyMails)],
       preHandler: [limiter(app, 'email-account', limits.emailPerAccount, byBodyField('email'), tooManyMails)],
       schema: {
@@ -176,6 +182,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/users/reset-password',
     {
+      config: { access: 'public' },
       onRequest: [limiter(app, 'reset-ip', limits.loginPerIp, byIp, tooManyMails)],
       schema: {
         tags: ['auth'],
@@ -195,6 +202,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/auth/users/me/password',
     {
+      config: { access: 'session' },
       preHandler: [limiter(app, 'password-change', limits.passwordChangePerUser, (r) => r.user?.id, 'Too many password change attempts, please try again later')],
       schema: {
         tags: ['auth'],

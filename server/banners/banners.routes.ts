@@ -16,6 +16,7 @@ export async function bannersRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/site-promo/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['banners'],
         summary: 'Active site promo banners',

@@ -5,6 +5,7 @@ export async function captchaRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/re-captcha/verify',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['captcha'],
         body: z.object({ token: z.string().min(1).max(4000) }),

@@ -23,6 +23,7 @@ export async function categoriesRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/categories/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['categories'],
         summary: 'Active categories, optionally of one group (performer, video, gallery, product, post)',

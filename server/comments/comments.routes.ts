@@ -75,6 +75,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/comments/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['comments'],
         summary: 'Comments of an object, newest first (404 when the object is not visible, 403 LOCKED without access)',
@@ -93,6 +94,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/comments',
     {
+      config: { access: 'session' },
       onRequest: [limiter(app, 'comment-create', COMMENT_CREATE_LIMIT, byUser, tooMany)],
       schema: {
         tags: ['comments'],
@@ -112,6 +114,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/comments/:id',
     {
+      config: { access: 'session' },
       onRequest: [limiter(app, 'comment-edit', COMMENT_EDIT_LIMIT, byUser, tooMany)],
       schema: {
         tags: ['comments'],
@@ -134,6 +137,7 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
   app.delete(
     '/comments/:id',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['comments'],
         summary: "Delete a comment: its author, the object's performer or an admin",

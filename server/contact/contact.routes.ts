@@ -15,7 +15,7 @@ export async function contactRoutes(app: ApiApp): Promise<void> {
     '/contact',
     {
       // Per-IP limit: a contact form is a spam target.
-      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      config: { access: 'public', rateLimit: { max: 5, timeWindow: '10 minutes' } },
       schema: {
         tags: ['contact'],
         body: contactBody,

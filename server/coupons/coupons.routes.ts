@@ -19,6 +19,7 @@ export async function couponsRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/coupons/:id/apply-coupon',
     {
+      config: { access: 'session' },
       preHandler: [perIp, perUser],
       schema: {
         tags: ['payments'],

@@ -15,7 +15,7 @@ export async function earningsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/earning/performer/search',
-    { schema: { tags, summary: "The performer's earnings, newest first (admins: any performerId)", querystring: earningQuery, response: { 200: listSchema(earningSchema), ...errors } } },
+    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: "The performer's earnings, newest first (admins: any performerId)", querystring: earningQuery, response: { 200: listSchema(earningSchema), ...errors } } },
     async (request) => {
       const user = requireRole(request, 'performer', 'admin');
       return searchEarnings(db, { ...request.query, performerId: performerOf(user, request.query.performerId) });
@@ -25,6 +25,7 @@ export async function earningsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/earning/performer/stats',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: "The performer's totals (gross, commission, net, paid out, unpaid), per source and per day; default: the last 30 days",

@@ -31,6 +31,7 @@ export async function galleriesRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/galleries/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['galleries'],
         summary: 'Public galleries, filtered by performer, tag, category or keyword',
@@ -44,6 +45,7 @@ export async function galleriesRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/galleries/:id/view',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['galleries'],
         summary: 'A gallery by id or slug (its photos: GET /user/assets/gallery/{id}/photos)',

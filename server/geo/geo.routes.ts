@@ -5,6 +5,7 @@ export async function geoRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/country-block/check',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['settings'],
         summary: "Whether the visitor's country is blocked site-wide",

@@ -19,7 +19,7 @@ const cacheHeader = 'public, max-age=86400';
 export async function listsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/countries/list',
-    { schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), flag: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), flag: z.string() })) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return countryList;
@@ -27,7 +27,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/languages/list',
-    { schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), native: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), native: z.string() })) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return languageList;
@@ -35,7 +35,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/phone-codes/list',
-    { schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), dialCode: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), dialCode: z.string() })) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return phoneCodeList;
@@ -44,6 +44,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user-additional',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['lists'],
         summary: 'Choices for the optional profile fields (gender, orientation, ethnicity, body type, hair, eyes, height, weight)',

@@ -58,7 +58,7 @@ export async function sendStoredObject(
 
 /** Public media (avatars, covers, thumbnails, banners): anyone may read `public/` keys. */
 export async function publicMediaRoutes(app: FastifyInstance, opts: { storage: Storage }): Promise<void> {
-  app.get<{ Params: { '*': string } }>('/media/public/*', async (request, reply) => {
+  app.get<{ Params: { '*': string } }>('/media/public/*', { config: { access: 'public' } }, async (request, reply) => {
     const rest = request.params['*'];
     if (!rest || rest.includes('..') || rest.includes('\0')) return reply.status(404).send({ message: 'File not found', code: 'NOT_FOUND' });
     return sendStoredObject(opts.storage, `public/${rest}`, request.headers.range, reply, 'public, max-age=86400');

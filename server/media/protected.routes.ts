@@ -21,7 +21,8 @@ export async function protectedMediaRoutes(app: FastifyInstance, opts: { ctx: Ap
 
   app.get<{ Params: { objectType: string; objectId: string; fileId: string }; Querystring: Record<string, unknown> }>(
     `${PROTECTED_MEDIA_PREFIX}/:objectType/:objectId/:fileId`,
-    { schema: { hide: true } },
+    // The signed URL is the credential; the grant is re-checked against the database on every request.
+    { config: { access: 'signed' }, schema: { hide: true } },
     async (request, reply) => {
       const session = readSessionToken(request);
       const user = session ? await ctx.auth.authenticate(session.token) : null;

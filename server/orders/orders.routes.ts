@@ -15,6 +15,7 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/orders/details/search',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: "Orders of the performer's products (admins: any, or one performerId)",
@@ -31,13 +32,14 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/orders/users/search',
-    { schema: { tags, summary: "The signed-in buyer's orders", querystring: orderListQuery, response: { 200: listSchema(orderSchema), ...errors } } },
+    { config: { access: 'session' }, schema: { tags, summary: "The signed-in buyer's orders", querystring: orderListQuery, response: { 200: listSchema(orderSchema), ...errors } } },
     async (request) => searchOrders(db, { ...request.query, buyerId: requireUser(request).id }),
   );
 
   app.get(
     '/orders/users/details/search',
     {
+      config: { access: 'session' },
       schema: {
         tags,
         summary: "The signed-in buyer's order lines across orders",
@@ -50,13 +52,14 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/orders/details/:id',
-    { schema: { tags, summary: 'One order (its buyer, its performer, admins)', params: idParams, response: { 200: orderSchema, ...errors } } },
+    { config: { access: 'session' }, schema: { tags, summary: 'One order (its buyer, its performer, admins)', params: idParams, response: { 200: orderSchema, ...errors } } },
     async (request) => getOrder(db, requireUser(request), request.params.id),
   );
 
   app.put(
     '/orders/:id/update',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: 'The performer updates delivery status and tracking code of a paid order',

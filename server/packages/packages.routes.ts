@@ -18,6 +18,7 @@ export async function packagesRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/package/subscription/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['subscriptions'],
         summary: 'Active subscription packages (monthly, yearly)',

@@ -30,6 +30,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/subscribe',
     {
+      config: { access: 'session' },
       preHandler: perUser,
       schema: { tags, summary: 'Subscribe to a performer (monthly or yearly): creates a pending payment and the hosted checkout', body: subscribeBody, response: { 201: checkoutSchema, ...errors } },
     },
@@ -42,6 +43,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/purchase-video/:id',
     {
+      config: { access: 'session' },
       preHandler: perUser,
       schema: { tags, summary: 'Buy a video that is for sale', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
     },
@@ -54,6 +56,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/purchase-products',
     {
+      config: { access: 'session' },
       preHandler: perUser,
       schema: {
         tags,
@@ -77,6 +80,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
     app.get(
       path,
       {
+        config: { access: 'session' },
         schema: {
           tags,
           summary: path === '/payment/transactions' ? "The signed-in user's payments, newest first" : "Search the signed-in user's payments (type, status, from, to)",
@@ -90,7 +94,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
 
   app.get(
     '/payment/status/:id',
-    { schema: { tags, summary: 'One payment of the signed-in user (the result page polls it)', params: idParams, response: { 200: transactionSchema, ...errors } } },
+    { config: { access: 'session' }, schema: { tags, summary: 'One payment of the signed-in user (the result page polls it)', params: idParams, response: { 200: transactionSchema, ...errors } } },
     async (request) => paymentStatus(db, requireUser(request), request.params.id),
   );
 
@@ -99,6 +103,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/sandbox/:id/complete',
     {
+      config: { access: 'session' },
       schema: {
         tags,
         summary: "Sandbox provider: the buyer approves, declines or cancels on the hosted page; the provider then posts a signed webhook",
@@ -126,6 +131,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/sandbox/:id/reverse',
     {
+      config: { access: { roles: ['admin'] } },
       schema: {
         tags,
         summary: "Sandbox provider's back office (admins): refund or charge back a paid charge; the provider posts the webhook",

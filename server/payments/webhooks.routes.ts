@@ -28,6 +28,7 @@ export async function webhookRoutes(app: ApiApp, opts: { money: Money }): Promis
   app.post(
     '/payment/webhooks/:gateway',
     {
+      config: { access: 'signed' },
       bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: {
         tags: ['payments'],

@@ -45,6 +45,7 @@ export async function performersRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/performers/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['performers'],
         summary: 'Search performers by name or category, sorted by newest, popular or price',
@@ -59,6 +60,7 @@ export async function performersRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/performers/:id',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['performers'],
         summary: "A performer's profile by id or username, with whether the viewer subscribes",

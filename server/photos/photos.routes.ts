@@ -34,6 +34,7 @@ export async function photosRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/photos',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['photos'],
         summary: 'Public photos of a gallery (galleryId) or of a performer (performerId); full photos only when unlocked',
@@ -55,6 +56,7 @@ export async function photosRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/gallery/:id/photos',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['photos', 'galleries'],
         summary: 'The photos of a gallery (id or slug), in gallery order by default',

@@ -29,6 +29,7 @@ export async function postsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/posts/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['posts'],
         summary: 'Published posts (or pages, type=page), newest or most liked first',
@@ -41,7 +42,7 @@ export async function postsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/posts/:id',
-    { schema: { tags: ['posts'], summary: 'A published post or page by id or slug', params: idParams, response: { 200: postDetailSchema } } },
+    { config: { access: 'public' }, schema: { tags: ['posts'], summary: 'A published post or page by id or slug', params: idParams, response: { 200: postDetailSchema } } },
     async (request) => getPost(app.ctx.db, request.params.id, audienceOf(request.user, request.country)),
   );
 }

@@ -37,6 +37,7 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/products/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['products'],
         summary: 'Public products, filtered by performer, type, tag, category or keyword',
@@ -49,13 +50,14 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/user/assets/products/:id',
-    { schema: { tags: ['products'], summary: 'A product by id or slug', params: idParams, response: { 200: productItemSchema } } },
+    { config: { access: 'public' }, schema: { tags: ['products'], summary: 'A product by id or slug', params: idParams, response: { 200: productItemSchema } } },
     async (request) => getProduct(catalogueDeps(app.ctx, request.country), request.user, request.params.id),
   );
 
   app.get(
     '/user/assets/products/:id/download-link',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['products'],
         summary: "A short-lived link to a digital product's file, for buyers (401 for guests, 403 for everyone else)",
@@ -69,6 +71,7 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/performer/assets/products/search',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags: ['products', 'performer'],
         summary: "The performer's own products in every state (status filter optional)",
@@ -83,6 +86,7 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/performer/assets/products/:id/view',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: { tags: ['products', 'performer'], summary: "The performer's own product in any state", params: idParams, response: { 200: productItemSchema } },
     },
     async (request) => getOwnProduct(catalogueDeps(app.ctx, request.country), requireRole(request, 'performer', 'admin'), request.params.id),

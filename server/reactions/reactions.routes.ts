@@ -87,6 +87,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/reactions',
     {
+      config: { access: 'session' },
       onRequest: [limiter(app, 'reaction', REACTION_LIMIT, byUser, tooMany)],
       schema: {
         tags: ['reactions'],
@@ -103,6 +104,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   app.delete(
     '/reactions',
     {
+      config: { access: 'session' },
       onRequest: [limiter(app, 'reaction', REACTION_LIMIT, byUser, tooMany)],
       schema: {
         tags: ['reactions'],
@@ -121,6 +123,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/reactions/search',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['reactions'],
         summary: "The signed-in user's reactions, filtered by objectType, action and objectIds (what a page already liked)",
@@ -138,6 +141,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/reactions/videos',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['reactions'],
         summary: "The signed-in user's favourite (default) or watch-later videos, newest first, with the videos",
@@ -155,6 +159,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/reactions/galleries',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['reactions'],
         summary: "The signed-in user's favourite (default) or watch-later galleries, newest first, with the galleries",

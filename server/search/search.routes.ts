@@ -31,6 +31,7 @@ export async function searchRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/search/total',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['search'],
         summary: 'Counts of matching performers, videos, galleries, products and posts',

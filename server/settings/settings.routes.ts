@@ -29,6 +29,7 @@ export async function settingsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/settings/public',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['settings'],
         summary: 'Public site settings (all, or one group)',

@@ -105,7 +105,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   for (const [url, table, schema, view, summary] of ownLists) {
     app.get(
       url,
-      { schema: { tags, summary, querystring: ownListQuery, response: { 200: z.object({ items: z.array(schema), total: z.number().int() }), ...errors } } },
+      { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary, querystring: ownListQuery, response: { 200: z.object({ items: z.array(schema), total: z.number().int() }), ...errors } } },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         return studio.listOwn(db, actorOf(request, 'performer', 'admin'), table, request.query, view as (d: typeof db, id: string) => Promise<z.infer<typeof schema>>);
@@ -118,6 +118,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/performer/assets/videos/upload',
     {
+      config: { access: { roles: ['performer'] } },
       schema: {
         tags,
         summary: 'Upload a video (performers): stored at once, processed in the background',
@@ -139,6 +140,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/performer/assets/videos/:id',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: 'Edit one of your videos: title, description, visibility, price, tags, categories, schedule, status',
@@ -153,6 +155,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.delete(
     '/performer/assets/videos/:id',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: 'Delete one of your videos and its files (a video somebody bought is only hidden)',
@@ -169,6 +172,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/performer/assets/videos/:id/retry',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: 'Process a video whose processing failed again (409 unless it failed)',
@@ -186,6 +190,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/performer/assets/videos/:id/processing',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: 'Processing state of one of your videos (for the studio to poll): status, error, attempts',
@@ -204,6 +209,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/performer/assets/galleries',
     {
+      config: { access: { roles: ['performer'] } },
       schema: {
         tags,
         summary: 'Create a gallery (then upload photos to it)',
@@ -221,6 +227,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/performer/assets/galleries/:id',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: 'Edit one of your galleries (changing between free and locked redoes the public thumbnails)',
@@ -235,6 +242,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.delete(
     '/performer/assets/galleries/:id',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: { tags, summary: 'Delete one of your galleries with its photos (a bought gallery is only hidden)', params: idParams, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
@@ -246,6 +254,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/performer/assets/photos/upload',
     {
+      config: { access: { roles: ['performer'] } },
       schema: {
         tags,
         summary: 'Upload photos to one of your galleries',
@@ -270,6 +279,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/performer/assets/photos/:id',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: { tags, summary: 'Edit one of your photos: title, position, status', params: idParams, body: photoInput, response: { 200: studioPhotoSchema, ...errors } },
     },
     async (request) => studio.updatePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
@@ -277,7 +287,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.delete(
     '/performer/assets/photos/:id',
-    { schema: { tags, summary: 'Delete one of your photos', params: idParams, response: { 204: z.null(), ...errors } } },
+    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your photos', params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await studio.deletePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -294,6 +304,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/performer/assets/products',
     {
+      config: { access: { roles: ['performer'] } },
       schema: { tags, summary: 'Create a product: physical with stock, or digital with its file', description: productDescription, consumes: ['multipart/form-data', 'application/json'], response: { 201: studioProductSchema, ...uploadErrors } },
     },
     async (request, reply) => {
@@ -307,6 +318,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/performer/assets/products/:id',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: { tags, summary: 'Edit one of your products (a new image or file replaces the old one)', description: productDescription, consumes: ['multipart/form-data', 'application/json'], params: idParams, response: { 200: studioProductSchema, ...uploadErrors } },
     },
     async (request) => {
@@ -318,7 +330,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.delete(
     '/performer/assets/products/:id',
-    { schema: { tags, summary: 'Delete one of your products (one that was ordered is only hidden)', params: idParams, response: { 204: z.null(), ...errors } } },
+    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your products (one that was ordered is only hidden)', params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await studio.deleteProduct(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -333,7 +345,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/assets/posts',
-    { schema: { tags, summary: 'Write a post', description: postDescription, consumes: ['multipart/form-data', 'application/json'], response: { 201: studioPostSchema, ...uploadErrors } } },
+    { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Write a post', description: postDescription, consumes: ['multipart/form-data', 'application/json'], response: { 201: studioPostSchema, ...uploadErrors } } },
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
       const id = await withForm(request, postFiles, {}, (fields, uploads) => studio.createPost(deps, actor, parseInput(postInput, fields), uploads));
@@ -344,7 +356,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/performer/assets/posts/:id',
-    { schema: { tags, summary: 'Edit one of your posts', description: postDescription, consumes: ['multipart/form-data', 'application/json'], params: idParams, response: { 200: studioPostSchema, ...uploadErrors } } },
+    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Edit one of your posts', description: postDescription, consumes: ['multipart/form-data', 'application/json'], params: idParams, response: { 200: studioPostSchema, ...uploadErrors } } },
     async (request) => {
       const actor = actorOf(request, 'performer', 'admin');
       const id = await withForm(request, postFiles, {}, (fields, uploads) => studio.updatePost(deps, actor, request.params.id, parseInput(postInput, fields), uploads));
@@ -354,7 +366,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.delete(
     '/performer/assets/posts/:id',
-    { schema: { tags, summary: 'Delete one of your posts', params: idParams, response: { 204: z.null(), ...errors } } },
+    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your posts', params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
       await studio.deletePost(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -365,7 +377,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/performer/profile',
-    { schema: { tags, summary: 'Your performer profile as the studio edits it', response: { 200: studioProfileSchema, ...errors } } },
+    { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Your performer profile as the studio edits it', response: { 200: studioProfileSchema, ...errors } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return studio.profileView(db, actorOf(request, 'performer').id);
@@ -375,6 +387,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/performer/profile',
     {
+      config: { access: { roles: ['performer'] } },
       schema: {
         tags,
         summary: 'Edit your performer profile: bio, monthly and yearly subscription prices (minor units), blocked countries (ISO codes)',

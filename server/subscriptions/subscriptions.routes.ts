@@ -15,6 +15,7 @@ export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/subscriptions/current',
     {
+      config: { access: 'session' },
       schema: {
         tags,
         summary: "The signed-in user's live subscriptions (optionally: to one performer)",
@@ -30,13 +31,14 @@ export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/subscriptions/user/search',
-    { schema: { tags, summary: "The signed-in user's subscriptions", querystring: subscriptionListQuery.extend({ performerId: keyField.optional() }), response: { 200: listSchema(subscriptionSchema), ...errors } } },
+    { config: { access: 'session' }, schema: { tags, summary: "The signed-in user's subscriptions", querystring: subscriptionListQuery.extend({ performerId: keyField.optional() }), response: { 200: listSchema(subscriptionSchema), ...errors } } },
     async (request) => searchSubscriptions(db, { ...request.query, userId: requireUser(request).id }),
   );
 
   app.get(
     '/subscriptions/performer/search',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags,
         summary: "A performer's subscribers (performers: their own; admins: any performerId)",
@@ -53,13 +55,14 @@ export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/subscriptions/cancel/:id',
-    { schema: { tags, summary: 'Cancel a subscription at the end of its paid period', params: idParams, response: { 200: subscriptionSchema, ...errors } } },
+    { config: { access: 'session' }, schema: { tags, summary: 'Cancel a subscription at the end of its paid period', params: idParams, response: { 200: subscriptionSchema, ...errors } } },
     async (request) => cancelSubscription(db, requireUser(request), { id: request.params.id }),
   );
 
   app.post(
     '/subscriptions/cancel',
     {
+      config: { access: 'session' },
       schema: {
         tags,
         summary: 'Cancel a subscription at the end of its paid period, named by subscriptionId or performerId',

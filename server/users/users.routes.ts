@@ -34,6 +34,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/users/me',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['users'],
         summary: 'The signed-in account (SPEC §3 "Current user"); 401 without a valid session',
@@ -50,6 +51,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/users',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['users'],
         summary: 'Update the signed-in account: name, username, bio, country (only the fields sent change)',
@@ -68,6 +70,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/users/search',
     {
+      config: { access: { roles: ['admin'] } },
       schema: {
         tags: ['users', 'admin'],
         summary: 'Admin only: search accounts by name, username or email, filtered by role and status',
@@ -85,6 +88,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/users/view/:id',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['users'],
         summary: 'Public profile of an account, by id or username; 404 for unknown or suspended accounts',
@@ -101,6 +105,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/users/avatar/upload',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['users'],
         summary: 'Upload the avatar of the signed-in account (resized to 256x256)',
@@ -115,6 +120,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/users/cover/upload',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['users'],
         summary: 'Upload the cover picture of the signed-in account (resized to 1500x500)',
@@ -129,6 +135,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/users/:id/avatar/upload',
     {
+      config: { access: 'session' },
       schema: {
         tags: ['users'],
         summary: "Upload an account's avatar: the account itself or an admin; answers that account",

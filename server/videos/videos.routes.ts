@@ -39,6 +39,7 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/videos/search',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['videos'],
         summary: 'Public videos, filtered by performer, tag, category or keyword; locked ones carry previews and price only',
@@ -52,6 +53,7 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/user/assets/videos/:id',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['videos'],
         summary: 'A video by id or slug; `video` (a signed URL) only when the viewer may play it',
@@ -65,6 +67,7 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/performer/assets/videos/:id/view',
     {
+      config: { access: { roles: ['performer', 'admin'] } },
       schema: {
         tags: ['videos', 'performer'],
         summary: "The performer's own video in any state (draft, scheduled, processing)",
