@@ -47,7 +47,7 @@ export interface AppConfig {
   pageCacheMs: number;
   /** How long a shutdown waits for in-flight requests before closing their connections (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
-  /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/`. */
+  /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/` (refused in production). */
   smtpUrl: string | undefined;
   /** From address of every mail, e.g. `Fanstage <no-reply@example.com>`. */
   mailFrom: string;
@@ -69,11 +69,15 @@ export interface Limit {
 }
 
 export interface AuthLimits {
-  /** Login attempts per client IP (RATE_LIMIT_LOGIN_IP). */
+  /** Login attempts per client IP, whatever the account: against spraying many accounts (RATE_LIMIT_LOGIN_IP). */
   loginPerIp: Limit;
-  /** Login attempts per account identifier, successful or not (RATE_LIMIT_LOGIN_ACCOUNT). */
+  /** Login attempts per account identifier from one client IP, successful or not (RATE_LIMIT_LOGIN_ACCOUNT). */
   loginPerAccount: Limit;
-  /** Failed logins per account identifier; past `max` the account's logins answer 429 until the window ends (LOGIN_FAILURE_LIMIT). */
+  /**
+   * Failed logins (LOGIN_FAILURE_LIMIT, `max/seconds`): per (account, IP), from the `max`-th failure on each one
+   * makes that pair wait 2^(n - max + 1) s (2, 4, 8 … at most `seconds`); a pair is forgotten `seconds` after its last failure.
+   * An account with `max` failures from anywhere asks for a captcha when one is configured. Never a lock.
+   */
   loginFailures: Limit;
   /** Registrations per IP (RATE_LIMIT_REGISTER_IP) and per email (RATE_LIMIT_REGISTER_ACCOUNT). */
   registerPerIp: Limit;
@@ -133,6 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config = { ...base, ...overrides };
   if (config.env === 'production' && config.appSecret === 'dev-only-secret-change-me') {
     throw new Error('APP_SECRET must be set in production');
+  }
+  if (config.env === 'production' && !config.smtpUrl) {
+    // Without it, mails (with their single-use reset and verification links) go to the outbox folder and the log.
+    throw new Error('SMTP_URL must be set in production (e.g. smtp://user:pass@mail.example.com:587): without it, password reset and verification links would be written to the log and to DATA_DIR/outbox instead of being mailed');
   }
   return config;
 }

@@ -2,6 +2,7 @@ import { defineMiddleware } from 'astro:middleware';
 import type { APIContext, MiddlewareNext } from 'astro';
 import { reachableInMaintenance, ruleFor } from './server/route-rules.js';
 import { isDatabaseUnavailable } from '../server/db/unavailable.js';
+import { SESSION_COOKIE, sessionCookieOptions } from '../server/http/auth.js';
 
 /**
  * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
@@ -33,12 +34,13 @@ async function gate(context: APIContext, next: MiddlewareNext): Promise<Response
     env: ctx.config.env,
   };
 
-  const token = context.cookies.get('token')?.value;
+  const token = context.cookies.get(SESSION_COOKIE)?.value;
   const user = token ? await ctx.auth.authenticate(token) : null;
   context.locals.user = user ?? null;
   if (token && !user) {
     // SPEC §4: an invalid stored token is cleared.
-    context.cookies.delete('token', { path: '/' });
+    // With the attributes it was set with (Secure on an https site), so the browser replaces it.
+    context.cookies.delete(SESSION_COOKIE, sessionCookieOptions(ctx.config.publicUrl, context.url.protocol === 'https:'));
   }
 
   const country = ctx.geo.countryOf(context.locals.clientIp, Object.fromEntries(context.request.headers));

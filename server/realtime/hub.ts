@@ -51,9 +51,20 @@ export class RealtimeHub implements RealtimeEmitter {
     this.emit(objectRoom(objectType, objectId), event, payload);
   }
 
-  /** Drops every socket of a user, on every instance (the Redis adapter carries it): used when an account is suspended. */
-  disconnectUser(userId: string): void {
-    this.io?.in(userRoom(userId)).disconnectSockets(true);
+  /**
+   * Drops every socket of a user, on every instance (the Redis adapter carries it): used when an account is
+   * suspended or its password reset. With `keepSessionId`, the sockets signed in with that session stay (a password
+   * change keeps the session it was made from). Resolves once the drop is sent; a failure is the caller's to log.
+   */
+  async disconnectUser(userId: string, keepSessionId?: string): Promise<void> {
+    if (!this.io) return;
+    if (!keepSessionId) {
+      this.io.in(userRoom(userId)).disconnectSockets(true);
+      return;
+    }
+    for (const socket of await this.io.in(userRoom(userId)).fetchSockets()) {
+      if (socket.data.user?.sessionId !== keepSessionId) socket.disconnect(true);
+    }
   }
 
   private emit<E extends ServerEvent>(room: string, event: E, payload: ServerPayload<E>): void {
