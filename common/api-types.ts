@@ -141,6 +141,8 @@ export interface LoginRequest {
   password: string;
   /** Off: the session lasts 1 day instead of 365 (SPEC §9). */
   remember: boolean;
+  /** Sent once the server answered CAPTCHA_REQUIRED. */
+  captchaToken?: string;
 }
 
 export type SignupRole = 'user' | 'performer';

@@ -69,7 +69,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   listCounts.offThread = readOffThread ? async (query) => Number(((await readOffThread(query))[0] as { n?: number } | undefined)?.n ?? 0) : undefined;
   const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
   const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
-  const auth = new AuthService({ db: database.db, config, settings, mailer, failures, logger });
+  const captcha = new CaptchaService(settings, process.env.CAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify');
+  const auth = new AuthService({ db: database.db, config, settings, mailer, failures, captcha, logger });
   const storage = await createStorage(config);
   const jobs = new JobQueue(database.db, config.pipeline.jobs, logger.child({ module: 'jobs' }));
   registerMediaJobs(jobs, { db: database.db, storage, logger: logger.child({ module: 'media' }), video: config.pipeline.video });
@@ -82,7 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     geo: new GeoService(database.db, config.countryHeader, config.settingsCacheMs),
     redis,
     storage,
-    captcha: new CaptchaService(settings, process.env.CAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify'),
+    captcha,
     mailer,
     auth,
     jobs,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyAddr from '@fastify/proxy-addr';
 import { loadPipelineConfig, type PipelineConfig } from './media/pipeline/config.js';
 
 /** Runtime configuration, read once from the environment. Everything has a default that works on a bare machine. */
@@ -31,8 +32,12 @@ export interface AppConfig {
   orphanFileAgeMs: number;
   /** Lifetime of a signed URL of a protected media file, seconds (MEDIA_URL_TTL_SEC, default 600; see server/access/README.md). */
   mediaUrlTtlSec: number;
-  /** Header carrying the client IP when a reverse proxy is trusted (e.g. x-forwarded-for); unset = socket address. */
-  trustProxy: boolean;
+  /**
+   * Which proxies in front may say who the client is (TRUST_PROXY), read by server/http/client-ip.ts: a hop count
+   * (`1` = exactly one proxy in front), or the addresses / CIDR ranges of the trusted proxies. 0 or [] = none: the
+   * socket's peer is the client and X-Forwarded-* headers are ignored.
+   */
+  trustProxy: TrustProxy;
   countryHeader: string | undefined;
   logLevel: string;
   settingsCacheMs: number;
@@ -42,7 +47,7 @@ export interface AppConfig {
   pageCacheMs: number;
   /** How long a shutdown waits for in-flight requests before closing their connections (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
-  /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/`. */
+  /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/` (refused in production). */
   smtpUrl: string | undefined;
   /** From address of every mail, e.g. `Fanstage <no-reply@example.com>`. */
   mailFrom: string;
@@ -54,6 +59,9 @@ export interface AppConfig {
   pipeline: PipelineConfig;
 }
 
+/** A number of proxy hops, or a list of trusted proxy addresses and CIDR ranges (see parseTrustProxy). */
+export type TrustProxy = number | string[];
+
 /** A fixed-window limit: at most `max` events per `windowSec` seconds. Env form: `max/seconds`, e.g. `10/900`. */
 export interface Limit {
   max: number;
@@ -61,11 +69,15 @@ export interface Limit {
 }
 
 export interface AuthLimits {
-  /** Login attempts per client IP (RATE_LIMIT_LOGIN_IP). */
+  /** Login attempts per client IP, whatever the account: against spraying many accounts (RATE_LIMIT_LOGIN_IP). */
   loginPerIp: Limit;
-  /** Login attempts per account identifier, successful or not (RATE_LIMIT_LOGIN_ACCOUNT). */
+  /** Login attempts per account identifier from one client IP, successful or not (RATE_LIMIT_LOGIN_ACCOUNT). */
   loginPerAccount: Limit;
-  /** Failed logins per account identifier; past `max` the account's logins answer 429 until the window ends (LOGIN_FAILURE_LIMIT). */
+  /**
+   * Failed logins (LOGIN_FAILURE_LIMIT, `max/seconds`): per (account, IP), from the `max`-th failure on each one
+   * makes that pair wait 2^(n - max + 1) s (2, 4, 8 … at most `seconds`); a pair is forgotten `seconds` after its last failure.
+   * An account with `max` failures from anywhere asks for a captcha when one is configured. Never a lock.
+   */
   loginFailures: Limit;
   /** Registrations per IP (RATE_LIMIT_REGISTER_IP) and per email (RATE_LIMIT_REGISTER_ACCOUNT). */
   registerPerIp: Limit;
@@ -100,7 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     appSecret: env.APP_SECRET ?? 'dev-only-secret-change-me',
     orphanFileAgeMs: Number(env.ORPHAN_FILE_AGE_MS ?? 3_600_000),
     mediaUrlTtlSec: Number(env.MEDIA_URL_TTL_SEC ?? 600),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     countryHeader: env.COUNTRY_HEADER?.toLowerCase() || undefined,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     settingsCacheMs: Number(env.SETTINGS_CACHE_MS ?? 2000),
@@ -125,6 +137,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const config = { ...base, ...overrides };
   if (config.env === 'production' && config.appSecret === 'dev-only-secret-change-me') {
     throw new Error('APP_SECRET must be set in production');
+  }
+  if (config.env === 'production' && !config.smtpUrl) {
+    // Without it, mails (with their single-use reset and verification links) go to the outbox folder and the log.
+    throw new Error('SMTP_URL must be set in production (e.g. smtp://user:pass@mail.example.com:587): without it, password reset and verification links would be written to the log and to DATA_DIR/outbox instead of being mailed');
   }
   return config;
 }
@@ -164,6 +180,32 @@ function parseStorage(env: NodeJS.ProcessEnv): StorageConfig {
     forcePathStyle: env.S3_FORCE_PATH_STYLE === '1' || env.S3_FORCE_PATH_STYLE === 'true',
     prefix: env.S3_PREFIX ?? '',
   };
+}
+
+/**
+ * TRUST_PROXY: unset, `0` or `false` = no proxy; a whole number = that many proxies in front (the client is the
+ * address the outermost one saw); else a comma-separated list of proxy addresses or CIDR ranges (e.g.
+ * `10.0.0.0/8, 127.0.0.1`), or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`.
+ * `true` (which used to mean "believe every hop") is refused: with it any client could name its own address
+ * in X-Forwarded-For and pick its rate-limit bucket, country and audit IP.
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '' || value === 'false' || value === '0') return 0;
+  if (value === 'true') {
+    throw new Error(
+      'TRUST_PROXY=true (trust every hop) is no longer accepted: it lets any client forge its address. Set the number of proxies in front of the app (e.g. TRUST_PROXY=1 behind one load balancer) or their addresses/CIDR ranges (e.g. TRUST_PROXY=10.0.0.0/8,127.0.0.1)',
+    );
+  }
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+  try {
+    // Validated here so a typo stops the start instead of silently trusting nothing (or too much).
+    proxyAddr.compile(list);
+  } catch (err) {
+    throw new Error(`TRUST_PROXY must be a hop count (e.g. 1) or a comma-separated list of proxy addresses or CIDR ranges, got "${raw}": ${(err as Error).message}`);
+  }
+  return list;
 }
 
 function parseLimit(raw: string | undefined, fallback: string, name: string): Limit {

@@ -3,6 +3,7 @@ import type { APIContext, MiddlewareNext } from 'astro';
 import { accessFor, decide, needsSession, type PageAccess } from './server/page-access.js';
 import { isDatabaseUnavailable } from '../server/db/unavailable.js';
 import { siteGate } from '../server/http/site-gates.js';
+import { SESSION_COOKIE, sessionCookieOptions } from '../server/http/auth.js';
 
 /**
  * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
@@ -41,12 +42,13 @@ async function gate(context: APIContext, next: MiddlewareNext, access: PageAcces
     env: ctx.config.env,
   };
 
-  const token = context.cookies.get('token')?.value;
+  const token = context.cookies.get(SESSION_COOKIE)?.value;
   const user = token ? await ctx.auth.authenticate(token) : null;
   context.locals.user = user ?? null;
   if (token && !user) {
-    // An invalid stored token is cleared.
-    context.cookies.delete('token', { path: '/' });
+    // An invalid stored token is cleared,
+    // with the attributes it was set with (Secure on an https site), so the browser replaces it.
+    context.cookies.delete(SESSION_COOKIE, sessionCookieOptions(ctx.config.publicUrl, context.url.protocol === 'https:'));
   }
 
   const country = ctx.geo.countryOf(context.locals.clientIp, Object.fromEntries(context.request.headers));

@@ -86,6 +86,11 @@ export async function insertAuthToken(db: DbOrTrx, t: { userId: string; purpose:
   await db.insertInto('authTokens').values({ id: newId(), ...t, usedAt: null, createdAt: now }).execute();
 }
 
+/** Uses up every unused token of a purpose: a password change or reset makes older reset links worthless. */
+export async function revokeAuthTokens(db: DbOrTrx, userId: string, purpose: TokenPurpose): Promise<void> {
+  await db.updateTable('authTokens').set({ usedAt: nowIso() }).where('userId', '=', userId).where('purpose', '=', purpose).where('usedAt', 'is', null).execute();
+}
+
 export function findAuthToken(db: DbOrTrx, tokenHash: string, purpose: TokenPurpose) {
   return db.selectFrom('authTokens').selectAll().where('tokenHash', '=', tokenHash).where('purpose', '=', purpose).executeTakeFirst();
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { requireUser, SESSION_COOKIE } from '../http/auth.js';
+import { requireUser, SESSION_COOKIE, sessionCookieOptions } from '../http/auth.js';
 import { byBodyField, byIp, limiter } from '../http/rate-limit.js';
 import { apiErrorSchema } from '../http/schemas.js';
 import { anyPassword, currentUserSchema, emailField, linkToken, messageSchema, nameField, newPassword, usernameField } from './auth.schemas.js';
@@ -23,6 +23,8 @@ export const loginBody = z.object({
   password: anyPassword,
   /** Off: the session and its cookie last 1 day instead of 365 (SPEC §9). */
   remember: z.boolean().default(true),
+  /** Needed only when the answer was 400 CAPTCHA_REQUIRED (an account with many failed logins, on a site with reCAPTCHA). */
+  captchaToken: z.string().max(4000).optional(),
 });
 
 export const loginResponse = z.object({ token: z.string(), expiresAt: z.string(), user: currentUserSchema });
@@ -34,17 +36,18 @@ export const changePasswordBody = z.object({
   source: z.enum(['user', 'performer'], { error: 'Source must be "user" or "performer"' }).default('user'),
 });
 
-const cookieOptions = (request: FastifyRequest) => ({
-  httpOnly: true,
-  sameSite: 'lax' as const,
-  path: '/',
-  // request.protocol honours X-Forwarded-Proto only when TRUST_PROXY is set.
-  secure: request.protocol === 'https',
-});
+// request.protocol honours X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
+const cookieOptions = (request: FastifyRequest, publicUrl: string) => sessionCookieOptions(publicUrl, request.protocol === 'https');
 
-function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, maxAgeSec: number): void {
-  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: maxAgeSec, expires: new Date(Date.now() + maxAgeSec * 1000) });
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, publicUrl: string, token: string, maxAgeSec: number): void {
+  reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request, publicUrl), maxAge: maxAgeSec, expires: new Date(Date.now() + maxAgeSec * 1000) });
 }
+
+const byAccount = byBodyField('email');
+const accountAndIp = (request: FastifyRequest) => {
+  const account = byAccount(request);
+  return account ? `${account}|${request.ip}` : undefined;
+};
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
 
@@ -82,12 +85,13 @@ export async function authRoutes(app: ApiApp): Promise<void> {
     {
       config: { access: 'public' },
       onRequest: [limiter(app, 'login-ip', limits.loginPerIp, byIp, tooManyLogins)],
-      preHandler: [limiter(app, 'login-account', limits.loginPerAccount, byBodyField('email'), tooManyLogins)],
+      // Per account AND address: a per-account budget alone would let anyone who knows an email lock its owner out.
+      preHandler: [limiter(app, 'login-account', limits.loginPerAccount, accountAndIp, tooManyLogins)],
       schema: {
         tags: ['auth'],
         summary: 'Log in with email or username; sets the `token` cookie and returns the token',
         description:
-          'Wrong email and wrong password both answer 400 "Incorrect credentials!" (never 401, which the browser treats as an expired session). After too many failures for one account, 429 with Retry-After. Suspended accounts: 403.',
+          'Wrong email and wrong password both answer 400 "Incorrect credentials!" (never 401, which the browser treats as an expired session). After too many failures for one account from one address, that address waits longer after each failure: 429 with Retry-After; other addresses are not affected. When the account has many failures from anywhere and the site has reCAPTCHA configured: 400 CAPTCHA_REQUIRED until the request carries `captchaToken`. Suspended accounts: 403.',
         body: loginBody,
         response: { 200: loginResponse, ...errors },
       },
@@ -95,9 +99,9 @@ export async function authRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const result = await auth.login(
         { identifier: request.body.email, password: request.body.password, remember: request.body.remember },
-        { ip: request.ip, userAgent: request.headers['user-agent'] ?? null },
+        { ip: request.ip, userAgent: request.headers['user-agent'] ?? null, captchaToken: request.body.captchaToken },
       );
-      setSessionCookie(request, reply, result.token, result.maxAgeSec);
+      setSessionCookie(request, reply, config.publicUrl, result.token, result.maxAgeSec);
       reply.header('cache-control', 'no-store');
       return { token: result.token, expiresAt: result.expiresAt, user: result.user };
     },
@@ -119,7 +123,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
         // Sockets opened with this session lose its rights now (user room, locked items' comment rooms).
         app.ctx.realtime.disconnectSession(request.user.sessionId);
       }
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request, config.publicUrl));
       return reply.status(204).send(null);
     },
   );

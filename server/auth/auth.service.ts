@@ -23,6 +23,7 @@ import { toCurrentUser } from '../users/users.mapper.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { hashToken, looksLikeToken, newSecretToken } from './tokens.js';
 import type { LoginFailures } from './login-failures.js';
+import type { CaptchaService } from '../captcha/captcha.service.js';
 import {
   consumeAuthToken,
   deleteDeadSessions,
@@ -31,6 +32,7 @@ import {
   insertAuthToken,
   insertSession,
   revokeSession,
+  revokeAuthTokens,
   revokeUserSessions,
   touchSession,
   type TokenPurpose,
@@ -72,6 +74,8 @@ export const messages = {
   tokenUsed: 'This link has already been used. Please request a new one.',
   tokenExpired: 'This link has expired. Please request a new one.',
   notPerformer: 'Only performer accounts can change a performer password (use source "user").',
+  captchaRequired: 'Please complete the captcha to log in.',
+  captchaFailed: 'Captcha verification failed, please try again.',
 } as const;
 
 export interface RegisterInput {
@@ -102,6 +106,8 @@ export interface AuthServiceDeps {
   settings: SettingsService;
   mailer: Mailer;
   failures: LoginFailures;
+  /** Asked for on the logins of an account under attack, when the site has a captcha configured. */
+  captcha?: CaptchaService;
   logger: Logger;
 }
 
@@ -189,24 +195,34 @@ export class AuthService {
     return toCurrentUser(attempted);
   }
 
-  async login(input: LoginInput, meta: { ip: string | null; userAgent: string | null }): Promise<LoginResult> {
+  /**
+   * Failures are counted per (account, client IP) (LoginFailures): past the limit that pair waits longer after each
+   * failure (429 with Retry-After), while the same account from another address is not slowed. Once the account
+   * has many failures from anywhere, a site with a captcha configured asks for one on each login of that account.
+   */
+  async login(input: LoginInput, meta: { ip: string | null; userAgent: string | null; captchaToken?: string }): Promise<LoginResult> {
     const identifier = input.identifier.trim().toLowerCase();
+    const ip = meta.ip ?? '';
     const user = await findUserByLogin(this.db, identifier);
     // Failures of an existing account are counted per account, whichever identifier (email or username) is used.
     const failureKey = user ? `user:${user.id}` : `login:${identifier}`;
-    const wait = await this.deps.failures.lockedFor(failureKey);
-    if (wait > 0) throw tooMany(`Too many failed login attempts. Please try again in ${formatWait(wait)}.`, wait);
+    const gate = await this.deps.failures.check(failureKey, ip);
+    if (gate.waitSec > 0) throw tooMany(`Too many failed login attempts. Please try again in ${formatWait(gate.waitSec)}.`, gate.waitSec);
+    if (gate.accountFailures >= this.deps.config.authLimits.loginFailures.max && this.deps.captcha && (await this.deps.captcha.enabled())) {
+      if (!meta.captchaToken) throw new AppError(400, 'CAPTCHA_REQUIRED', messages.captchaRequired);
+      if (!(await this.deps.captcha.verify(meta.captchaToken, ip || undefined)).success) throw new AppError(400, 'CAPTCHA_REQUIRED', messages.captchaFailed);
+    }
 
     // An unknown identifier still costs one argon2 verification, so timing does not tell whether it exists.
     let ok = false;
     if (user) ok = await verifyPassword(user.passwordHash, input.password);
     else await verifyPassword(await this.getDummyHash(), input.password);
     if (!user || !ok) {
-      await this.deps.failures.recordFailure(failureKey);
+      await this.deps.failures.recordFailure(failureKey, ip);
       throw new AppError(400, 'INVALID_CREDENTIALS', messages.invalidCredentials);
     }
     if (user.status === 'suspended') throw new AppError(403, 'ACCOUNT_SUSPENDED', messages.suspended);
-    await this.deps.failures.clear(failureKey);
+    await this.deps.failures.clear(failureKey, ip);
 
     const token = newSecretToken();
     const ttl = input.remember ? SESSION_TTL_MS.remember : SESSION_TTL_MS.short;
@@ -251,23 +267,28 @@ export class AuthService {
     this.deps.mailer.queue(passwordResetMail(await this.site(), user, token));
   }
 
-  /** Sets the password from a mailed link, uses the link up, and signs out every session of the account; answers its id. */
+  /**
+   * Sets the password from a mailed link, uses up every reset link of the account, and signs out every session
+   * of the account (whoever held one may be who the owner is locking out). Returns the account's id, so the
+   * caller can drop its realtime connections.
+   */
   async resetPassword(token: string, password: string): Promise<string> {
     const passwordHash = await hashPassword(password);
     const userId = await this.db.transaction().execute(async (trx) => {
       const row = await this.useToken(trx, token, 'reset-password');
       // Following a link mailed to the address also proves the address is the user's.
       await updateUser(trx, row.userId, { passwordHash, emailVerified: 1 });
+      await revokeAuthTokens(trx, row.userId, 'reset-password');
       await revokeUserSessions(trx, row.userId);
       return row.userId;
     });
-    await this.deps.failures.clear(`user:${userId}`);
+    await this.deps.failures.clearAccount(`user:${userId}`);
     return userId;
   }
 
   /**
-   * Changes the password of the signed-in account after checking the current one, and signs out every
-   * other session (this one stays valid). `source` is the settings screen the request comes from; accounts
+   * Changes the password of the signed-in account after checking the current one, uses up outstanding reset
+   * links, and signs out every other session (this one stays valid). `source` is the settings screen the request comes from; accounts
    * are one login per person, so both change the same password, but 'performer' is refused for a
    * non-performer account so a confused client cannot act on the wrong kind of account.
    */
@@ -280,6 +301,8 @@ export class AuthService {
     const passwordHash = await hashPassword(input.password);
     await this.db.transaction().execute(async (trx) => {
       await updateUser(trx, user.id, { passwordHash });
+      // A reset link mailed before the change (maybe requested by whoever knew the old password) must not undo it.
+      await revokeAuthTokens(trx, user.id, 'reset-password');
       await revokeUserSessions(trx, user.id, session.sessionId);
     });
   }

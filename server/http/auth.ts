@@ -13,6 +13,20 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'token';
+
+/**
+ * Attributes of the session cookie, for every place that sets or clears it (API login and logout, the pages'
+ * middleware). `Secure` whenever the site's public address is https, even when this hop is plain http (TLS ends
+ * at the proxy, or X-Forwarded-Proto is not trusted), so the browser never sends the session over plain http.
+ */
+export function sessionCookieOptions(publicUrl: string, requestIsHttps: boolean) {
+  return {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    path: '/',
+    secure: requestIsHttps || publicUrl.startsWith('https:'),
+  };
+}
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**

@@ -55,7 +55,10 @@ export class RealtimeHub implements RealtimeEmitter {
     this.emit(objectRoom(objectType, objectId), event, payload);
   }
 
-  /** Drops every socket of a user, on every instance (the Redis adapter carries it): used when an account is suspended. */
+  /**
+   * Drops every socket of a user, on every instance (the Redis adapter carries it): used when an account is
+   * suspended or its password reset.
+   */
   disconnectUser(userId: string): void {
     this.io?.in(userRoom(userId)).disconnectSockets(true);
   }

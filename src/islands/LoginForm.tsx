@@ -1,6 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { login, loginError, loginStatus } from '../lib/stores/auth.js';
+import { login, loginError, loginNeedsCaptcha, loginStatus } from '../lib/stores/auth.js';
+import { getPublicSettings } from '../lib/runtime.js';
+import { Captcha } from './shared/Captcha.js';
 import { Field, FormAlert } from './shared/Field.js';
 
 /** Log in with email or username (SPEC §4): the auth store does the call, the toast and the redirect. */
@@ -10,6 +12,16 @@ export default function LoginForm() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(true);
+  // The server asks for a captcha only for an account with many failed logins; the widget appears then.
+  const needsCaptcha = useStore(loginNeedsCaptcha);
+  const [siteKey, setSiteKey] = useState<string | null>(null);
+  const [captchaToken, setCaptchaToken] = useState('');
+  const [captchaReset, setCaptchaReset] = useState(0);
+  // Settings are read after hydration, so the server and the first client render agree.
+  useEffect(() => {
+    const s = getPublicSettings();
+    if (s?.captchaEnabled && s.captchaSiteKey) setSiteKey(s.captchaSiteKey);
+  }, []);
   const requesting = status === 'requesting';
   // After success the page is navigating away: keep the button disabled.
   const busy = requesting || status === 'success';
@@ -17,7 +29,11 @@ export default function LoginForm() {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
-    void login({ email: email.trim(), password, remember });
+    const withCaptcha = needsCaptcha && captchaToken;
+    void login({ email: email.trim(), password, remember, ...(withCaptcha ? { captchaToken } : {}) }).then((ok) => {
+      // A token is single use.
+      if (!ok && withCaptcha) setCaptchaReset((n) => n + 1);
+    });
   };
 
   return (
@@ -58,6 +74,7 @@ export default function LoginForm() {
         <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
         Keep me logged in
       </label>
+      {needsCaptcha && siteKey ? <Captcha siteKey={siteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
       <FormAlert message={status === 'error' ? error : null} />
       <div className="form__actions">
         <button className="btn btn--primary" type="submit" disabled={busy} data-testid="login-submit">

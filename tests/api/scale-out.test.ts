@@ -42,7 +42,9 @@ describe.runIf(ready)('scale-out: two instances, one PostgreSQL, one Redis, one 
       PG_SCHEMA: s.schema,
       REDIS_URL: process.env.REDIS_URL!,
       REDIS_KEY_PREFIX: `scale:${s.schema}:`,
-      TRUST_PROXY: '1',
+      // Two proxies: the test itself plays an outer one (a CDN) by sending X-Forwarded-For, the balancer is the
+      // inner one; so each test names its client address and the rate-limit test has a budget of its own.
+      TRUST_PROXY: '2',
       SETTINGS_CACHE_MS: String(CACHE_MS),
       RATE_LIMIT_LOGIN_IP: '4/60',
       SERVE_WEB: '0',

@@ -36,7 +36,7 @@ export async function prepareBenchDatabase(engine: Engine, opts: { videos: numbe
   const databaseUrl = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
   const pg = databaseUrl ? await createPgSchema(databaseUrl, 'bench') : undefined;
   const config = loadConfig(
-    { ...process.env, NODE_ENV: 'production', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
+    { ...process.env, NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
     { port: 0, host: '127.0.0.1', databaseUrl },
   );
   const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: pg?.schema });

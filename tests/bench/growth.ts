@@ -45,6 +45,8 @@ async function startSized(engine: Engine, size: number, performers: number): Pro
   const server = await startServerProcess(
     {
       NODE_ENV: 'production',
+      // Production refuses to start without a mail server; these runs send no mail.
+      SMTP_URL: 'smtp://127.0.0.1:9',
       APP_SECRET: 'bench-secret',
       DATA_DIR: prepared.dir,
       DATABASE_URL: prepared.databaseUrl,

@@ -71,7 +71,7 @@ async function run(engine: Engine, size: number): Promise<Result[]> {
   const pgSchema = databaseUrl ? await createPgSchema(databaseUrl, `queries_${size}`) : undefined;
   const schema = pgSchema?.schema;
   const config = loadConfig(
-    { ...process.env, NODE_ENV: 'production', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
+    { ...process.env, NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
     { port: 0, host: '127.0.0.1', databaseUrl },
   );
   const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: schema });

@@ -130,7 +130,7 @@ export async function runSocketBench(opts: { connections?: number; rounds?: numb
   const gc = gcFunction();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-bench-sockets-'));
   const config = loadConfig(
-    { ...process.env, NODE_ENV: 'production', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', JOBS_WORKER: '0' },
+    { ...process.env, NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', JOBS_WORKER: '0' },
     { port: 0, host: '127.0.0.1' },
   );
   const database = await openDatabase({ sqliteFile: config.sqliteFile });

@@ -34,7 +34,7 @@ async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
     await c.end();
   }
   const config = loadConfig(
-    { ...process.env, NODE_ENV: 'production', APP_SECRET: 'load-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
+    { ...process.env, NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', APP_SECRET: 'load-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
     { port: 0, host: '127.0.0.1', databaseUrl },
   );
   const logger = pino({ level: 'warn' });

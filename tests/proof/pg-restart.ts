@@ -31,7 +31,7 @@ function restartCommand(): string {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pg-restart-'));
 const s = await createPgSchema(databaseUrl, 'pr');
-const env = { DATA_DIR: dir, APP_SECRET: 'proof', DATABASE_URL: databaseUrl, PG_SCHEMA: s.schema, REDIS_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', PAGE_CACHE_MS: '0' };
+const env = { DATA_DIR: dir, APP_SECRET: 'proof', DATABASE_URL: databaseUrl, PG_SCHEMA: s.schema, REDIS_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9', PAGE_CACHE_MS: '0' };
 const database = await openDatabase({ databaseUrl, pgSchema: s.schema, poolSize: 2 });
 const server = await startServerProcess(env);
 const pid = server.child.pid;

@@ -18,7 +18,7 @@ if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('DATABA
 const seconds = Number(process.env.SECONDS ?? 5);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'scale-bench-'));
 const s = await createPgSchema(process.env.DATABASE_URL, 'sb');
-const env = { DATA_DIR: dir, APP_SECRET: 'bench', DATABASE_URL: process.env.DATABASE_URL, PG_SCHEMA: s.schema, REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `sb:${s.schema}:`, TRUST_PROXY: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production' };
+const env = { DATA_DIR: dir, APP_SECRET: 'bench', DATABASE_URL: process.env.DATABASE_URL, PG_SCHEMA: s.schema, REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `sb:${s.schema}:`, TRUST_PROXY: '1', LOG_LEVEL: 'warn', NODE_ENV: 'production', SMTP_URL: 'smtp://127.0.0.1:9' };
 const a = await startServerProcess(env);
 const b = await startServerProcess(env);
 const database = await openDatabase({ databaseUrl: env.DATABASE_URL, pgSchema: s.schema, poolSize: 2 });

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
@@ -19,7 +19,7 @@ import AvatarUpload from '../../src/islands/AvatarUpload.js';
 import RegisterForm from '../../src/islands/RegisterForm.js';
 import ResetPasswordForm from '../../src/islands/ResetPasswordForm.js';
 import RouteProgress, { isPageNavigation } from '../../src/islands/RouteProgress.js';
-import { reply, sampleUser, stubFetch } from './client-helpers.js';
+import { reply, sampleUser, setPageJson, stubFetch } from './client-helpers.js';
 
 const navigate = vi.fn();
 
@@ -155,6 +155,35 @@ describe('LoginForm', () => {
     expect(toasts.get().map((t) => t.message)).toEqual(['Incorrect credentials!']);
     expect(screen.getByRole('button', { name: 'Log in' })).toHaveProperty('disabled', false);
     expect(navigate).not.toHaveBeenCalled();
+  });
+});
+
+describe('LoginForm captcha', () => {
+  it('shows the captcha once the server asks for one, and sends its token with the next try', async () => {
+    setPageJson('public-settings', { siteName: 'Fanstage', captchaEnabled: true, captchaSiteKey: 'site-key' });
+    const rendered: Array<{ callback: (token: string) => void }> = [];
+    // A stand-in for Google's script, so the widget "renders" without the network.
+    window.grecaptcha = { ready: (cb) => cb(), render: (_el, opts) => (rendered.push(opts), 1), reset: vi.fn() };
+    onTestFinished(() => {
+      delete window.grecaptcha;
+      document.getElementById('public-settings')?.remove();
+    });
+    let answer = reply(400, { message: 'Please complete the captcha to log in.', code: 'CAPTCHA_REQUIRED' });
+    const { calls } = stubFetch({ 'POST /api/auth/login': async () => answer, 'GET /api/users/me': reply(200, sampleUser) });
+    render(<LoginForm />);
+    expect(screen.queryByTestId('captcha')).toBeNull();
+    fireEvent.input(screen.getByLabelText('Email or username'), { target: { value: 'ada' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'right-password' } });
+    fireEvent.submit(screen.getByTestId('login-form'));
+    expect((await screen.findByRole('alert')).textContent).toBe('Please complete the captcha to log in.');
+    await screen.findByTestId('captcha');
+    await waitFor(() => expect(rendered).toHaveLength(1));
+    act(() => rendered[0]!.callback('solved-token'));
+    answer = reply(200, { token: 't', expiresAt: 'x', user: sampleUser });
+    fireEvent.submit(screen.getByTestId('login-form'));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('/home'));
+    expect(calls[0]!.body).toEqual({ email: 'ada', password: 'right-password', remember: true });
+    expect(calls[1]!.body).toEqual({ email: 'ada', password: 'right-password', remember: true, captchaToken: 'solved-token' });
   });
 });
 

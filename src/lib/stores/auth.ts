@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
 import type { LoginRequest } from '../../../common/api-types.js';
-import { api, errorMessage } from '../api.js';
+import { api, ApiError, errorMessage } from '../api.js';
 import { navigate, sameSitePath } from '../navigation.js';
 import { toast } from './toast.js';
 import { fetchCurrentUser, resetUser, setCurrentUser } from './user.js';
@@ -17,6 +17,8 @@ export const loginStatus = atom<RequestStatus>('idle');
 export const forgotStatus = atom<RequestStatus>('idle');
 /** The message of the last failed login, for the form's inline alert. */
 export const loginError = atom<string | null>(null);
+/** The server asked for a captcha (an account with many failed logins, on a site with reCAPTCHA): the form shows one. */
+export const loginNeedsCaptcha = atom(false);
 
 export const LOGIN_FAILED = 'Incorrect credentials!';
 export const LOGGED_OUT = 'Log out!';
@@ -50,6 +52,7 @@ export async function login(credentials: LoginRequest): Promise<boolean> {
     return true;
   } catch (err) {
     const message = errorMessage(err, LOGIN_FAILED);
+    if (err instanceof ApiError && err.code === 'CAPTCHA_REQUIRED') loginNeedsCaptcha.set(true);
     loggedIn.set(false);
     loginStatus.set('error');
     loginError.set(message);
@@ -89,6 +92,7 @@ export function resetAuth(): void {
   loginStatus.set('idle');
   forgotStatus.set('idle');
   loginError.set(null);
+  loginNeedsCaptcha.set(false);
 }
 
 registerReset('auth', resetAuth);
