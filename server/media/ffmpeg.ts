@@ -12,7 +12,31 @@ import { createRequire } from 'node:module';
  * machine without the Debian package.
  * ffprobe is `FFPROBE_PATH` when set, else the `ffprobe` next to that ffmpeg, else `ffprobe` on PATH;
  * without one, probing parses `ffmpeg -i` output instead.
+ *
+ * Every file given to these helpers is treated as untrusted (uploads are): it is opened through `containedInput`,
+ * so ffmpeg reads only that local file (no network or other protocols) and only with the container demuxers in
+ * `VIDEO_CONTAINERS`. Without that, a "video" that is really an HLS playlist or an ffconcat script makes ffmpeg
+ * fetch URLs (server-side requests) or read other local files into the teaser and poster.
  */
+
+/**
+ * Demuxers allowed to open an untrusted file: the MP4/QuickTime family and Matroska/WebM. ffprobe names the
+ * format of such files `mov,mp4,m4a,3gp,3g2,mj2` or `matroska,webm`. Playlists (hls), scripts (concat), image
+ * sequences and every other demuxer are refused by ffmpeg itself, nested ones included.
+ */
+export const VIDEO_CONTAINERS: readonly string[] = ['mov', 'mp4', 'm4a', '3gp', '3g2', 'mj2', 'matroska', 'webm'];
+
+/** ffmpeg/ffprobe input options that contain an untrusted file: local file protocol only, allowed demuxers only. */
+export function containedInput(file: string): string[] {
+  // The `file:` prefix keeps a path from being read as another protocol's URL (e.g. one starting with "concat:").
+  return ['-protocol_whitelist', 'file', '-format_whitelist', VIDEO_CONTAINERS.join(','), '-i', `file:${path.resolve(file)}`];
+}
+
+/** Whether an ffprobe/ffmpeg format name (e.g. `mov,mp4,m4a,3gp,3g2,mj2`) is one of the allowed containers. */
+export function isAllowedContainer(formatName: string | null): boolean {
+  if (!formatName) return false;
+  return formatName.split(',').every((name) => VIDEO_CONTAINERS.includes(name.trim()));
+}
 
 export interface FfmpegBinary {
   path: string;
@@ -230,14 +254,14 @@ export async function probeFile(file: string, opts: RunOptions = {}): Promise<Me
   const ffprobe = await resolveFfprobe();
   if (!ffprobe) return probeMedia(file, opts);
   await fsp.access(file, fs.constants.R_OK);
-  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file];
+  const args = ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', ...containedInput(file)];
   const { stdout } = await runBinary(ffprobe, args, 'ffprobe', { ...opts, captureStdout: true });
-  return parseProbeJson(stdout);
+  return checkContainer(parseProbeJson(stdout), args);
 }
 
 /** Reads ffprobe's `-show_format -show_streams` JSON. Exported for tests. */
 export function parseProbeJson(json: string): MediaInfo {
-  let data: { format?: { duration?: string }; streams?: Array<Record<string, unknown>> };
+  let data: { format?: { duration?: string; format_name?: string }; streams?: Array<Record<string, unknown>> };
   try {
     data = JSON.parse(json);
   } catch {
@@ -259,7 +283,53 @@ export function parseProbeJson(json: string): MediaInfo {
     hasVideo: Boolean(video),
     hasAudio: Boolean(audio),
     videoCodec: video && typeof video.codec_name === 'string' ? video.codec_name : null,
+    formatName: typeof data.format?.format_name === 'string' ? data.format.format_name : null,
   };
+}
+
+/**
+ * The demuxer whitelist already makes ffmpeg refuse other formats; this second check keeps the rule true even if
+ * a build ignored the option, and gives the refusal one recognisable error.
+ */
+function checkContainer(info: MediaInfo, args: readonly string[]): MediaInfo {
+  if (!isAllowedContainer(info.formatName)) {
+    throw new FfmpegError(`Format not allowed: ${info.formatName ?? 'unknown'} (allowed: MP4, MOV, 3GP, WebM, MKV)`, args, 0, '');
+  }
+  return info;
+}
+
+export type ContainerCheck =
+  | { verdict: 'video'; info: MediaInfo }
+  /** Opened as an allowed container but not readable (damaged, truncated): processing reports why. */
+  | { verdict: 'damaged'; format: string }
+  /** Not an allowed container (a playlist, a script, another format, or none ffmpeg knows), or no video in it. */
+  | { verdict: 'refused'; format: string | null; reason: 'format' | 'no-video' };
+
+/**
+ * Which container an uploaded file is, probed contained (see `containedInput`): the check made before an upload is
+ * kept. A file an allowed demuxer recognised but could not read counts as damaged, not refused, so the performer
+ * sees ffmpeg's reason in the studio as for any failed processing.
+ */
+export async function inspectContainer(file: string, opts: RunOptions = {}): Promise<ContainerCheck> {
+  try {
+    const info = await probeFile(file, opts);
+    if (!info.hasVideo || !info.duration) return { verdict: 'refused', format: info.formatName, reason: 'no-video' };
+    return { verdict: 'video', info };
+  } catch (err) {
+    if (!(err instanceof FfmpegError)) throw err;
+    if (err.exitCode === null) throw err; // not run at all (missing binary, timeout, abort): not the file's fault
+    const text = `${err.message}\n${err.stderr}`;
+    // ffmpeg prefixes its messages with the demuxer it chose: "[hls @ 0x55…] Format not on whitelist …".
+    const demuxer = /\[([a-z0-9_,]+) @ 0x[0-9a-f]+\]/i.exec(text)?.[1] ?? null;
+    if (isContainerRefusal(err)) return { verdict: 'refused', format: demuxer ?? /Format not allowed: ([^ ]+)/.exec(text)?.[1] ?? null, reason: 'format' };
+    if (demuxer && isAllowedContainer(demuxer)) return { verdict: 'damaged', format: demuxer };
+    return { verdict: 'refused', format: demuxer, reason: 'format' };
+  }
+}
+
+/** Whether an ffmpeg/ffprobe failure was the container refusal (the whitelist or the check above). */
+export function isContainerRefusal(err: unknown): boolean {
+  return err instanceof FfmpegError && /Format not (on whitelist|allowed)/.test(`${err.message}\n${err.stderr}`);
 }
 
 function lastMeaningfulLines(stderr: string): string {
@@ -291,6 +361,8 @@ export interface MediaInfo {
   hasVideo: boolean;
   hasAudio: boolean;
   videoCodec: string | null;
+  /** The demuxer ffmpeg opened the file with, e.g. `mov,mp4,m4a,3gp,3g2,mj2`; null when it did not say. */
+  formatName: string | null;
 }
 
 /** Writes a small H.264 + AAC MP4 made from a lavfi test source and a sine tone. */
@@ -331,7 +403,7 @@ export async function generateTestVideo(outFile: string, opts: TestVideoOptions 
 export async function extractPoster(videoFile: string, outJpg: string, atSeconds = 1, opts: { width?: number } & RunOptions = {}): Promise<void> {
   await fsp.mkdir(path.dirname(outJpg), { recursive: true });
   await fsp.rm(outJpg, { force: true });
-  const args = ['-y', '-loglevel', 'error', '-ss', String(Math.max(0, atSeconds)), '-i', videoFile, '-frames:v', '1', '-q:v', '3'];
+  const args = ['-y', '-loglevel', 'error', '-ss', String(Math.max(0, atSeconds)), ...containedInput(videoFile), '-frames:v', '1', '-q:v', '3'];
   if (opts.width) args.push('-vf', `scale=${even(opts.width, 'width')}:-2`);
   args.push('-f', 'image2', outJpg);
   await runFfmpeg(args, opts);
@@ -357,25 +429,27 @@ export async function makeTeaser(videoFile: string, outFile: string, seconds = 3
   await fsp.mkdir(path.dirname(outFile), { recursive: true });
   const args = ['-y', '-loglevel', 'error'];
   if (opts.start) args.push('-ss', String(opts.start));
-  args.push('-i', videoFile, '-t', String(seconds), '-map', '0:v:0', '-map', '0:a:0?');
+  args.push(...containedInput(videoFile), '-t', String(seconds), '-map', '0:v:0', '-map', '0:a:0?');
   const filters = [opts.width ? `scale=${even(opts.width, 'width')}:-2` : null, 'format=yuv420p'].filter(Boolean);
   args.push('-vf', filters.join(','), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '30');
   if (opts.mute) args.push('-an');
   else args.push('-c:a', 'aac', '-b:a', '48k');
   args.push('-movflags', '+faststart', outFile);
   await runFfmpeg(args, opts);
-  return probeMedia(outFile, { signal: opts.signal });
+  // ffprobe when there is one: `ffmpeg -i` prints the duration cut to hundredths, too coarse to check a limit.
+  return probeFile(outFile, { signal: opts.signal });
 }
 
 /** Reads duration, size and streams from `ffmpeg -i` (works without ffprobe). */
 export async function probeMedia(file: string, opts: RunOptions = {}): Promise<MediaInfo> {
   await fsp.access(file, fs.constants.R_OK);
   // With only an input, ffmpeg prints the input description and exits 1 ("at least one output file").
-  const { stderr } = await runFfmpeg(['-i', file], { ...opts, okExitCodes: [0, 1] });
+  const args = containedInput(file);
+  const { stderr } = await runFfmpeg(args, { ...opts, okExitCodes: [0, 1] });
   if (!/Input #0/.test(stderr)) {
-    throw new FfmpegError(`ffmpeg could not read ${file}: ${lastMeaningfulLines(stderr)}`, ['-i', file], 1, stderr.slice(-STDERR_KEEP));
+    throw new FfmpegError(`ffmpeg could not read ${file}: ${lastMeaningfulLines(stderr)}`, args, 1, stderr.slice(-STDERR_KEEP));
   }
-  return parseMediaInfo(stderr);
+  return checkContainer(parseMediaInfo(stderr), args);
 }
 
 /** Parses the input description ffmpeg prints to stderr. Exported for tests. */
@@ -383,6 +457,7 @@ export function parseMediaInfo(stderr: string): MediaInfo {
   const d = /Duration:\s*(\d+):(\d{2}):(\d{2}(?:\.\d+)?)/.exec(stderr);
   const duration = d ? Number(d[1]) * 3600 + Number(d[2]) * 60 + Number(d[3]) : null;
   const video = /Stream #\d+:\d+[^:]*: Video: ([a-z0-9_]+)[^\n]*?(?:,|\s)(\d{2,5})x(\d{2,5})[\s,[]/.exec(stderr);
+  const format = /Input #0, (.+?), from '/.exec(stderr);
   return {
     duration,
     width: video ? Number(video[2]) : null,
@@ -390,6 +465,7 @@ export function parseMediaInfo(stderr: string): MediaInfo {
     hasVideo: /Stream #\d+:\d+[^:]*: Video:/.test(stderr),
     hasAudio: /Stream #\d+:\d+[^:]*: Audio:/.test(stderr),
     videoCodec: video ? video[1]! : null,
+    formatName: format ? format[1]! : null,
   };
 }
 

@@ -27,6 +27,7 @@ import type {
 import { hashPassword } from '../auth/password.js';
 import { createStorage, type Storage } from '../media/storage.js';
 import { generateTestVideo, extractPoster, makeTeaser, resolveFfmpeg, type TestPattern } from '../media/ffmpeg.js';
+import { teaserLimit } from '../media/teaser-rule.js';
 import { initialsOf, makeThumbnail, renderArt, seededRandom, type ImageResult } from '../media/images.js';
 
 /**
@@ -842,12 +843,15 @@ const clipSpecs: Array<{ pattern: TestPattern; hue?: number; color?: string; ton
 async function makeClips(workDir: string): Promise<Clip[]> {
   return mapLimit(clipSpecs.slice(0, clipCount), 2, async (spec, i) => {
     const file = path.join(workDir, `clip-${i}.mp4`);
-    const info = await generateTestVideo(file, { seconds: 4 + (i % 3), width: 320, height: 180, fps: 24, ...spec });
+    // Long enough to have a teaser at all (server/media/teaser-rule.ts), which the demo shows on video pages.
+    const info = await generateTestVideo(file, { seconds: 10 + (i % 3), width: 320, height: 180, fps: 24, ...spec });
     const poster = path.join(workDir, `clip-${i}.jpg`);
     await extractPoster(file, poster, 1.5);
     const teaserFile = path.join(workDir, `clip-${i}-teaser.mp4`);
-    const teaser = await makeTeaser(file, teaserFile, 3, { start: 0.5 });
-    if (!info.duration || !teaser.duration) throw new Error(`generated clip ${i} has no duration`);
+    const limit = teaserLimit(info.duration);
+    if (!info.duration || limit === null) throw new Error(`generated clip ${i} is too short for a teaser`);
+    const teaser = await makeTeaser(file, teaserFile, limit, { start: 0.5 });
+    if (!teaser.duration) throw new Error(`generated clip ${i} has no teaser duration`);
     return {
       video: await fsp.readFile(file),
       poster: await fsp.readFile(poster),

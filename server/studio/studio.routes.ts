@@ -88,8 +88,10 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   const videoUploadDescription =
     `multipart/form-data. Files: "file" (the video, required: ${formatBytes(limits.video)} at most), "teaser" (optional clip, ` +
-    `${formatBytes(limits.teaser)}), "thumbnail" (optional picture, ${formatBytes(limits.image)}). Types are sniffed from the bytes: ` +
-    'a file that is not what its field expects is 400. Fields: title (required), description, visibility free|subscribers|sale ' +
+    `${formatBytes(limits.teaser)}), "thumbnail" (optional picture, ${formatBytes(limits.image)}). Types are sniffed from the bytes ` +
+    'and videos probed with ffmpeg: a file that is not what its field expects is 400 UNSUPPORTED_MEDIA (videos: MP4, MOV, 3GP, WebM ' +
+    'or MKV; playlists, scripts and other formats are refused) and nothing is kept. The public teaser is at most 8 s and a fifth ' +
+    'of the video; a video under 10 s gets none. Fields: title (required), description, visibility free|subscribers|sale ' +
     '(default subscribers), price (integer minor units, required above 0 for sale), tags and categoryIds (repeated fields, JSON ' +
     'array or comma-separated), scheduledAt (ISO-8601; a future date publishes then), status active|inactive|draft. Answers 201 ' +
     'with processingStatus "processing"; poster, thumbnail, teaser and duration follow when the job finishes.';

@@ -9,7 +9,7 @@ import { findJobsBySubject } from '../jobs/jobs.repository.js';
 import { publicMediaUrl, type Storage } from '../media/storage.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import { JOB_IMAGE, JOB_PHOTO, JOB_VIDEO, type ImageJob, type PhotoJob, type VideoJob } from '../media/pipeline/processors.js';
-import { childFiles, deleteFileRows, fileRow, getFile, getFiles, insertFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
+import { childFiles, clearPhotoThumbnails, clearVideoPreviews, deleteFileRows, fileRow, getFile, getFiles, insertFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import * as repo from './studio.repository.js';
 import type {
   GalleryInput,
@@ -109,6 +109,15 @@ async function fileFamily(db: DbOrTrx, ids: Array<string | null | undefined>): P
   const all = new Map<string, FileRow>();
   for (const r of [...rows, ...rootRows, ...children]) all.set(r.id, r);
   return [...all.values()];
+}
+
+/**
+ * Deletes the public previews an item had while it was free, inside the transaction that locks it. A delete that
+ * fails throws, which rolls the change back: an item never turns locked while its free-time previews are still
+ * served. Their URLs may be cached or shared; the new previews get new keys, so those URLs answer 404 from now on.
+ */
+async function withdrawPreviews(deps: StudioDeps, keys: string[]): Promise<void> {
+  await Promise.all(keys.map((k) => deps.storage.delete(k)));
 }
 
 async function deleteStored(deps: StudioDeps, keys: string[]): Promise<void> {
@@ -235,7 +244,16 @@ export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, in
   await checkCategories(deps.db, 'video', input.categoryIds);
   const now = nowIso();
   const when = input.scheduledAt !== undefined ? schedule(input.scheduledAt, now, row.publishedAt) : null;
+  // Free to locked: the previews made while it was free are withdrawn at once and made again under new keys.
+  const locking = row.access === 'free' && access !== 'free' && row.fileId !== null;
   await deps.db.transaction().execute(async (trx) => {
+    if (locking) {
+      const previews = await videoPreviewFiles(trx, row);
+      await clearVideoPreviews(trx, id);
+      await deleteFileRows(trx, previews.map((f) => f.id));
+      await deps.jobs.enqueue<VideoJob>(trx, JOB_VIDEO, { videoId: id }, { subject: `video:${id}` });
+      await withdrawPreviews(deps, previews.map((f) => f.storageKey));
+    }
     await repo.updateVideo(trx, id, {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -249,7 +267,14 @@ export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, in
     if (input.tags !== undefined) await repo.setTags(trx, 'video', id, input.tags);
     if (input.categoryIds !== undefined) await repo.setCategories(trx, 'video', id, input.categoryIds);
   });
+  if (locking) deps.jobs.wake();
   return videoView(deps.db, id);
+}
+
+/** A video's public previews: poster, thumbnail and teaser (not the performer's private source clips). */
+async function videoPreviewFiles(db: DbOrTrx, row: { fileId: string | null; thumbnailFileId: string | null; teaserFileId: string | null }): Promise<FileRow[]> {
+  const [linked, children] = await Promise.all([getFiles(db, [row.thumbnailFileId, row.teaserFileId]), row.fileId ? childFiles(db, [row.fileId], ['poster', 'thumb', 'teaser']) : []]);
+  return [...new Map([...linked, ...children].map((f) => [f.id, f])).values()];
 }
 
 /** Deletes a video and its files; one somebody bought is only hidden (status inactive), so buyers keep it. */
@@ -346,9 +371,12 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
   const row = owned(await repo.getGallery(deps.db, id), actor, 'Gallery');
   const { access, isSale, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
   await checkCategories(deps.db, 'gallery', input.categoryIds);
-  // Public thumbnails are blurred while the gallery is locked: redo them when it opens or closes.
+  // Public thumbnails are blurred while the gallery is locked: redo them when it opens or closes. When it closes,
+  // the unblurred ones are withdrawn at once (the photos show none until their blurred thumbnail is made).
   const rethumb = (row.access === 'free') !== (access === 'free');
+  const locking = row.access === 'free' && access !== 'free';
   await deps.db.transaction().execute(async (trx) => {
+    // The gallery row first: it is the lock photo.process takes before swapping a thumbnail in.
     await repo.updateGallery(trx, id, {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
@@ -361,13 +389,29 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
     if (input.tags !== undefined) await repo.setTags(trx, 'gallery', id, input.tags);
     if (input.categoryIds !== undefined) await repo.setCategories(trx, 'gallery', id, input.categoryIds);
     if (rethumb) {
-      for (const photo of await repo.photosOfGallery(trx, id)) {
+      const photos = await repo.photosOfGallery(trx, id);
+      if (locking) {
+        const thumbs = await photoThumbFiles(trx, photos);
+        await clearPhotoThumbnails(trx, photos.map((p) => p.id));
+        await deleteFileRows(trx, thumbs.map((f) => f.id));
+        await withdrawPreviews(deps, thumbs.map((f) => f.storageKey));
+      }
+      for (const photo of photos) {
         if (photo.fileId) await deps.jobs.enqueue<PhotoJob>(trx, JOB_PHOTO, { photoId: photo.id }, { subject: `photo:${photo.id}` });
       }
     }
   });
   if (rethumb) deps.jobs.wake();
   return galleryView(deps.db, id);
+}
+
+/** The photos' public thumbnails (what their rows point at, and what was derived from their originals). */
+async function photoThumbFiles(db: DbOrTrx, photos: Array<{ fileId: string | null; thumbnailFileId: string | null }>): Promise<FileRow[]> {
+  const [linked, children] = await Promise.all([
+    getFiles(db, photos.map((p) => p.thumbnailFileId)),
+    childFiles(db, photos.flatMap((p) => (p.fileId ? [p.fileId] : [])), ['thumb']),
+  ]);
+  return [...new Map([...linked, ...children].map((f) => [f.id, f])).values()];
 }
 
 export async function deleteGallery(deps: StudioDeps, actor: Actor, id: string): Promise<void> {

@@ -350,7 +350,7 @@ describe.each(engines)('the app with STORAGE_DRIVER=s3 on %s', (engine) => {
     const res = await postForm(
       t,
       '/performer/assets/videos/upload',
-      { fields: { title: 'Bucket clip', visibility: 'free' }, files: [{ name: 'file', filename: 'clip.mp4', data: media.video, type: 'video/mp4' }] },
+      { fields: { title: 'Bucket clip', visibility: 'free' }, files: [{ name: 'file', filename: 'clip.mp4', data: media.longVideo, type: 'video/mp4' }] },
       { headers: performer.headers },
     );
     expect(res.status, JSON.stringify(res.body)).toBe(201);

@@ -9,8 +9,10 @@ import type { TestApp } from './test-app.js';
 /** Media files made on the spot for upload tests (ffmpeg's lavfi sources and sharp), in one temp directory. */
 export interface TestMedia {
   dir: string;
-  /** 3 s, 320x240, 15 fps H.264 + AAC. */
+  /** 3 s, 320x240, 15 fps H.264 + AAC: too short to get a public teaser (server/media/teaser-rule.ts). */
   video: string;
+  /** 12 s, 320x240, 15 fps H.264 + AAC: long enough for a teaser (at most 2.4 s). */
+  longVideo: string;
   /** A file with a valid MP4 header followed by garbage: passes the upload sniffing, fails processing. */
   corruptVideo: string;
   png: Buffer;
@@ -23,6 +25,8 @@ export async function makeTestMedia(): Promise<TestMedia> {
   const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'test-media-'));
   const video = path.join(dir, 'clip.mp4');
   await generateTestVideo(video, { seconds: 3, width: 320, height: 240, fps: 15, pattern: 'testsrc' });
+  const longVideo = path.join(dir, 'long.mp4');
+  await generateTestVideo(longVideo, { seconds: 12, width: 320, height: 240, fps: 15, pattern: 'testsrc' });
   const corruptVideo = path.join(dir, 'corrupt.mp4');
   const header = Buffer.from([0, 0, 0, 0x18, ...Buffer.from('ftypmp42'), 0, 0, 0, 0, ...Buffer.from('mp42isom')]);
   const garbage = Buffer.alloc(64 * 1024);
@@ -36,7 +40,7 @@ export async function makeTestMedia(): Promise<TestMedia> {
   const png = await sharp(pixels, raw).png().toBuffer();
   const jpeg = await sharp(pixels, raw).jpeg({ quality: 95 }).toBuffer();
   const pdf = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
-  return { dir, video, corruptVideo, png, jpeg, pdf, cleanup: () => fsp.rm(dir, { recursive: true, force: true }) };
+  return { dir, video, longVideo, corruptVideo, png, jpeg, pdf, cleanup: () => fsp.rm(dir, { recursive: true, force: true }) };
 }
 
 export type FilePart = { name: string; filename: string; data: Buffer | string; type?: string };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeType, sniffType } from '../../server/media/pipeline/sniff.js';
+import { accepts, describeType, sniffType } from '../../server/media/pipeline/sniff.js';
+import { teaserLimit } from '../../server/media/teaser-rule.js';
 import { loadPipelineConfig } from '../../server/media/pipeline/config.js';
-import { parseProbeJson } from '../../server/media/ffmpeg.js';
+import { isAllowedContainer, parseProbeJson } from '../../server/media/ffmpeg.js';
 import { htmlToText, slugify, textToHtml } from '../../server/studio/studio.service.js';
 import { cleanName, formatBytes } from '../../server/media/pipeline/upload.js';
 
@@ -42,6 +43,31 @@ describe('sniffType', () => {
   });
 });
 
+describe('public teaser limit', () => {
+  it('is at most 8 s and a fifth of the video, and none below 10 s', () => {
+    expect([0, 5, 9.99, null, undefined, NaN].map(teaserLimit)).toEqual([null, null, null, null, null, null]);
+    expect(teaserLimit(10)).toBe(2);
+    expect(teaserLimit(20)).toBe(4);
+    expect(teaserLimit(12.3456)).toBe(2.469);
+    expect(teaserLimit(40)).toBe(8);
+    expect(teaserLimit(3600)).toBe(8);
+    for (const d of [10, 11, 25, 39.99, 40, 41, 600]) expect(teaserLimit(d)!).toBeLessThanOrEqual(Math.min(8, d / 5));
+  });
+});
+
+describe('video containers', () => {
+  it('allows the MP4/QuickTime family and Matroska/WebM only', () => {
+    expect(isAllowedContainer('mov,mp4,m4a,3gp,3g2,mj2')).toBe(true);
+    expect(isAllowedContainer('matroska,webm')).toBe(true);
+    for (const name of ['hls', 'concat', 'avi', 'mpegts', 'flv', 'image2', 'mov,hls', '', null]) expect(isAllowedContainer(name)).toBe(false);
+    // Sniffed types a video field takes: the same families.
+    expect(accepts.video(sniffType(ftyp('isom')))).toBe(true);
+    expect(accepts.video(sniffType(b([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01], 'B\x82\x84webm')))).toBe(true);
+    expect(accepts.video(sniffType(b('RIFF', [1, 2, 3, 4], 'AVI LIST')))).toBe(false);
+    expect(accepts.video(sniffType(b('FLV', [1, 5, 0, 0, 0, 9])))).toBe(false);
+  });
+});
+
 describe('parseProbeJson', () => {
   it('reads duration, size and streams, ignoring cover art', () => {
     const info = parseProbeJson(
@@ -53,7 +79,7 @@ describe('parseProbeJson', () => {
         ],
       }),
     );
-    expect(info).toEqual({ duration: 3, width: 320, height: 240, hasVideo: true, hasAudio: true, videoCodec: 'h264' });
+    expect(info).toEqual({ duration: 3, width: 320, height: 240, hasVideo: true, hasAudio: true, videoCodec: 'h264', formatName: null });
     const audio = parseProbeJson(JSON.stringify({ format: { duration: '12.5' }, streams: [{ codec_type: 'audio' }, { codec_type: 'video', width: 600, height: 600, disposition: { attached_pic: 1 } }] }));
     expect(audio).toMatchObject({ hasVideo: false, hasAudio: true, duration: 12.5, width: null });
     expect(() => parseProbeJson('not json')).toThrow(/ffprobe/);

@@ -43,9 +43,12 @@ export interface UploadLimits {
 }
 
 export interface VideoProcessing {
-  /** Length of the generated teaser, s (VIDEO_TEASER_SECONDS). */
+  /**
+   * Length of the generated teaser, s (VIDEO_TEASER_SECONDS). Only ever shortens it: the public limit of
+   * server/media/teaser-rule.ts (8 s and a fifth of the video, none under 10 s) always applies.
+   */
   teaserSeconds: number;
-  /** Longest kept part of a performer-supplied teaser, s (VIDEO_TEASER_MAX_SECONDS). */
+  /** Longest kept part of a performer-supplied teaser, s (VIDEO_TEASER_MAX_SECONDS); the public limit applies too. */
   teaserMaxSeconds: number;
   /** Teasers are scaled down to this width, px, never up (VIDEO_TEASER_WIDTH). */
   teaserWidth: number;

@@ -94,7 +94,7 @@ export async function getVideoRow(db: DbOrTrx, id: string): Promise<Selectable<V
 export async function setVideoProcessed(
   db: DbOrTrx,
   id: string,
-  values: { duration: number; teaserFileId: string; thumbnailFileId: string },
+  values: { duration: number; teaserFileId: string | null; thumbnailFileId: string },
 ): Promise<void> {
   await db
     .updateTable('videos')
@@ -113,6 +113,25 @@ export async function getPhotoRow(db: DbOrTrx, id: string): Promise<Selectable<P
 
 export async function getGalleryRow(db: DbOrTrx, id: string): Promise<Selectable<GalleriesTable> | undefined> {
   return db.selectFrom('galleries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * Locks a gallery row for the rest of the transaction and returns it as it now is. A no-op UPDATE takes the row lock
+ * on PostgreSQL (portable, unlike SELECT … FOR UPDATE); SQLite has a single writer anyway.
+ */
+export async function lockGalleryRow(db: DbOrTrx, id: string): Promise<Selectable<GalleriesTable> | undefined> {
+  await db.updateTable('galleries').set((eb) => ({ access: eb.ref('access') })).where('id', '=', id).execute();
+  return getGalleryRow(db, id);
+}
+
+/** Takes the public previews away from videos (they show none until processed again). */
+export async function clearVideoPreviews(db: DbOrTrx, id: string): Promise<void> {
+  await db.updateTable('videos').set({ teaserFileId: null, thumbnailFileId: null, updatedAt: nowIso() }).where('id', '=', id).execute();
+}
+
+/** Takes the public thumbnails away from photos (they show none until processed again). */
+export async function clearPhotoThumbnails(db: DbOrTrx, ids: string[]): Promise<void> {
+  if (ids.length) await db.updateTable('photos').set({ thumbnailFileId: null, updatedAt: nowIso() }).where('id', 'in', ids).execute();
 }
 
 export async function setPhotoProcessed(db: DbOrTrx, id: string, thumbnailFileId: string): Promise<void> {

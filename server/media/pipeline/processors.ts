@@ -7,7 +7,8 @@ import { newId } from '../../db/ids.js';
 import type { JobContext, JobHandler, JobQueue } from '../../jobs/queue.js';
 import { PermanentJobError } from '../../jobs/queue.js';
 import type { Storage } from '../storage.js';
-import { extractPoster, FfmpegError, makeTeaser, probeFile, type RunOptions } from '../ffmpeg.js';
+import { extractPoster, FfmpegError, isContainerRefusal, makeTeaser, probeFile, type MediaInfo, type RunOptions } from '../ffmpeg.js';
+import { teaserLimit } from '../teaser-rule.js';
 import { makeThumbnail, type ImageResult } from '../images.js';
 import type { VideoProcessing } from './config.js';
 import { withLocalFile, withTempDir } from './local-file.js';
@@ -20,6 +21,7 @@ import {
   getPhotoRow,
   getVideoRow,
   insertFiles,
+  lockGalleryRow,
   markFileFailed,
   markFileReady,
   setFileStatus,
@@ -38,7 +40,8 @@ import {
  *
  * - `video.process` {videoId}: ffprobe (duration, size), poster frame (JPEG), thumbnail (WebP, from the
  *   performer's thumbnail when given, else the poster), teaser (H.264, scaled down; the performer's teaser
- *   clip when given, else the first seconds). Video ready.
+ *   clip when given, else the first seconds; cut to the limit of server/media/teaser-rule.ts, none for a short
+ *   video). Video ready. ffmpeg opens the files contained (server/media/ffmpeg.ts, `containedInput`).
  * - `photo.process` {photoId}: WebP thumbnail, blurred when the gallery is not free and the photo is not
  *   its cover (the thumbnail is public, the paywall must not leak). Photo ready.
  * - `image.process` {fileId, target, id}: product or post picture to WebP, swapped in for the upload.
@@ -82,6 +85,8 @@ async function mediaErrors<T>(paths: string[], fn: () => Promise<T>): Promise<T>
     return await fn();
   } catch (err) {
     if (!(err instanceof FfmpegError)) throw err;
+    // Another attempt would refuse the same bytes again.
+    if (isContainerRefusal(err)) throw new PermanentJobError('The video could not be processed: its format is not accepted (MP4, MOV, 3GP, WebM or MKV)');
     let text = err.message.replace(/^(ffmpeg|ffprobe) failed \(exit [^)]*\):\s*/, '');
     for (const p of paths) text = text.split(p).join('');
     text = text
@@ -159,14 +164,25 @@ function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHan
           const posterWidth = targetWidth(info.width, cfg.posterWidth);
           await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
 
+          // The teaser is public: never longer than the rule allows for this video, whatever the settings or the
+          // performer's own clip say (server/media/teaser-rule.ts); none at all for a short video.
           const teaserFile = path.join(dir, 'teaser.mp4');
-          const teaser = teaserSource
-            ? await withLocalFile(storage, teaserSource.storageKey, async (src) => {
-                const t = await probeFile(src, run);
-                if (!t.hasVideo || !t.duration) throw new Error('The teaser file has no readable video');
-                return makeTeaser(src, teaserFile, Math.min(cfg.teaserMaxSeconds, t.duration), { ...run, width: targetWidth(t.width, cfg.teaserWidth) });
-              })
-            : await makeTeaser(input, teaserFile, Math.min(cfg.teaserSeconds, info.duration), { ...run, width: targetWidth(info.width, cfg.teaserWidth) });
+          const limit = teaserLimit(info.duration);
+          let teaser: MediaInfo | null = null;
+          if (limit !== null) {
+            teaser = teaserSource
+              ? await withLocalFile(storage, teaserSource.storageKey, async (src) => {
+                  const t = await probeFile(src, run);
+                  if (!t.hasVideo || !t.duration) throw new Error('The teaser file has no readable video');
+                  return makeTeaser(src, teaserFile, Math.min(limit, cfg.teaserMaxSeconds, t.duration), { ...run, width: targetWidth(t.width, cfg.teaserWidth) });
+                })
+              : await makeTeaser(input, teaserFile, Math.min(limit, cfg.teaserSeconds), { ...run, width: targetWidth(info.width, cfg.teaserWidth) });
+            // What ffmpeg wrote is measured, not trusted: a teaser over the limit is dropped, never published.
+            if (teaser.duration === null || teaser.duration > limit + 0.001) {
+              logger.warn({ videoId, limit, teaserDuration: teaser.duration }, 'teaser came out longer than allowed: dropped');
+              teaser = null;
+            }
+          }
 
           const thumb = thumbSource
             ? await withLocalFile(storage, thumbSource.storageKey, (src) => makeThumbnail(src, 640, 360))
@@ -177,12 +193,14 @@ function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHan
           const posterHeight = info.width && info.height ? Math.round((info.height * posterWidth) / info.width) : null;
           const poster = await storeOutput(storage, { file: posterFile }, { ...base, prefix: 'public/videos/posters', ext: 'jpg', kind: 'image', mime: 'image/jpeg', variant: 'poster', width: posterWidth, height: posterHeight });
           const thumbOut = await storeOutput(storage, { image: thumb }, { ...base, prefix: 'public/videos/thumbs', ext: thumb.ext, kind: 'image', mime: thumb.mime, variant: 'thumb', width: thumb.width, height: thumb.height });
-          const teaserOut = await storeOutput(storage, { file: teaserFile }, { ...base, prefix: 'public/videos/teasers', ext: 'mp4', kind: 'video', mime: 'video/mp4', variant: 'teaser', width: teaser.width, height: teaser.height, duration: teaser.duration });
+          const teaserOut = teaser
+            ? await storeOutput(storage, { file: teaserFile }, { ...base, prefix: 'public/videos/teasers', ext: 'mp4', kind: 'video', mime: 'video/mp4', variant: 'teaser', width: teaser.width, height: teaser.height, duration: teaser.duration })
+            : null;
           return { info, poster, thumb: thumbOut, teaser: teaserOut };
         })),
       );
 
-      const fresh = [outputs.poster, outputs.thumb, outputs.teaser];
+      const fresh = [outputs.poster, outputs.thumb, ...(outputs.teaser ? [outputs.teaser] : [])];
       let replaced: string[] = [];
       let applied = false;
       try {
@@ -195,7 +213,7 @@ function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHan
           await markFileReady(trx, original.id, { width: outputs.info.width, height: outputs.info.height, duration: outputs.info.duration });
           if (thumbSource) await setFileStatus(trx, thumbSource.id, 'ready');
           if (teaserSource) await setFileStatus(trx, teaserSource.id, 'ready');
-          await setVideoProcessed(trx, videoId, { duration: outputs.info.duration!, teaserFileId: outputs.teaser.row.id, thumbnailFileId: outputs.thumb.row.id });
+          await setVideoProcessed(trx, videoId, { duration: outputs.info.duration!, teaserFileId: outputs.teaser?.row.id ?? null, thumbnailFileId: outputs.thumb.row.id });
           replaced = old.map((f) => f.storageKey);
           applied = true;
         });
@@ -207,6 +225,9 @@ function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHan
     async onFailed(trx, { videoId }, error) {
       const video = await getVideoRow(trx, videoId);
       if (!video) return;
+      // A re-processing of a ready video (its previews were withdrawn when it was locked) keeps the video
+      // playable: it stays ready, without previews, and the error stays in the job's history.
+      if (video.processingStatus === 'ready') return;
       await setVideoProcessingStatus(trx, videoId, 'failed');
       if (video.fileId) await markFileFailed(trx, video.fileId, error);
     },
@@ -241,6 +262,14 @@ function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJo
         await db.transaction().execute(async (trx) => {
           const current = await getPhotoRow(trx, photoId);
           if (!current || current.fileId !== original.id) return;
+          // The gallery may have been locked while this ran: a thumbnail made unblurred for a free gallery must not
+          // be swapped in then. Locking the gallery row orders this against the access change (which updates it
+          // first and enqueues a fresh job), so one of the two always sees the other's result.
+          if (current.galleryId) {
+            const latest = await lockGalleryRow(trx, current.galleryId);
+            const blurNow = latest ? latest.access !== 'free' && latest.coverPhotoId !== photoId : false;
+            if (blurNow !== blur) return;
+          }
           const old = await childFiles(trx, [original.id], ['thumb']);
           await deleteFileRows(trx, old.map((f) => f.id));
           await insertFiles(trx, [out.row]);
@@ -259,8 +288,10 @@ function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJo
     async onFailed(trx, { photoId }, error) {
       const photo = await getPhotoRow(trx, photoId);
       if (!photo) return;
-      // A re-thumbnail of a ready photo (gallery access changed) keeps the photo usable.
-      if (photo.processingStatus !== 'ready') await setPhotoProcessingStatus(trx, photoId, 'failed');
+      // A re-thumbnail of a ready photo (gallery access changed) keeps the photo usable: its full file stays
+      // ready (a failed file would no longer open for the people who may see it), only the thumbnail is missing.
+      if (photo.processingStatus === 'ready') return;
+      await setPhotoProcessingStatus(trx, photoId, 'failed');
       if (photo.fileId) await markFileFailed(trx, photo.fileId, error);
     },
   };

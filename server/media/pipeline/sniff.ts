@@ -85,16 +85,19 @@ export function describeType(type: SniffedType | null): string {
   return /^([AEIOU]|MP|M4|HEI|FLV|Ogg)/.test(type.label) ? `an ${type.label}` : `a ${type.label}`;
 }
 
+const VIDEO_MIMES = new Set(['video/mp4', 'video/quicktime', 'video/3gpp', 'video/webm', 'video/x-matroska']);
+
 /** The formats each kind of upload accepts. */
 export const accepts = {
-  video: (type: SniffedType | null) => type?.kind === 'video',
+  /** The containers ffmpeg may open an upload as (VIDEO_CONTAINERS in server/media/ffmpeg.ts); the upload probes it too. */
+  video: (type: SniffedType | null) => type?.kind === 'video' && VIDEO_MIMES.has(type.mime),
   image: (type: SniffedType | null) => type?.kind === 'image',
   /** Digital products: documents, archives, pictures, audio and video; executables and unknown formats are refused. */
   digital: (type: SniffedType | null) => type !== null,
 };
 
 export const acceptedLabels = {
-  video: 'MP4, MOV, WebM, MKV, AVI, MPEG, 3GP or FLV',
+  video: 'MP4, MOV, 3GP, WebM or MKV',
   image: 'JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF',
   digital: 'PDF, EPUB, ZIP, 7z, RAR, a picture, audio or video',
 };

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { AppError, badRequest } from '../../http/errors.js';
 import { newId } from '../../db/ids.js';
 import type { Storage } from '../storage.js';
+import { FfmpegError, inspectContainer, type ContainerCheck } from '../ffmpeg.js';
 import { withLocalFile } from './local-file.js';
 import { acceptedLabels, accepts, describeType, SNIFF_BYTES, sniffType, type SniffedType } from './sniff.js';
 
@@ -196,10 +197,14 @@ async function storePart(part: MultipartFile, field: string, spec: FileFieldSpec
   await storage.put(storageKey, Readable.from(body()));
   const file: ReceivedFile = { field, id, storageKey, size, type, originalName: part.filename ? cleanName(part.filename) : null, width: null, height: null };
 
+  if (spec.accept === 'video') await checkVideoUpload(storage, storageKey, spec, part.filename);
   if (type.kind === 'image') {
     try {
       const meta = await withLocalFile(storage, storageKey, (p) => sharp(p).metadata());
       if (!meta.width || !meta.height) throw new Error('no dimensions');
+      // sharp decides the format from the bytes as well; it must be the raster format the sniffing accepted,
+      // never one of the others libvips can load (SVG, PDF, raw pixel formats...).
+      if (!meta.format || !SHARP_FORMATS.has(meta.format)) throw new Error(`format ${meta.format}`);
       file.width = meta.width;
       file.height = meta.height;
     } catch {
@@ -213,6 +218,41 @@ async function storePart(part: MultipartFile, field: string, spec: FileFieldSpec
     }
   }
   return file;
+}
+
+/** The formats sharp may open an uploaded picture as (its names for what `accepts.image` takes). */
+const SHARP_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif', 'tiff']);
+
+/** Longest an upload waits for ffprobe to read a video's header. A header that takes longer is not a normal video. */
+const PROBE_TIMEOUT_MS = 60_000;
+
+/**
+ * A video field's file is probed before the upload is accepted, contained (server/media/ffmpeg.ts): the bytes
+ * sniffed as MP4 or WebM must also be what ffmpeg opens them as. An HLS playlist, an ffconcat script or any
+ * other format is refused here, with nothing kept, so no job ever hands it to ffmpeg. A file ffmpeg recognises as
+ * an allowed container but cannot read is kept: processing fails it with ffmpeg's reason, shown in the studio.
+ */
+async function checkVideoUpload(storage: Storage, storageKey: string, spec: FileFieldSpec, filename: string | undefined): Promise<void> {
+  let check: ContainerCheck;
+  try {
+    check = await withLocalFile(storage, storageKey, (p) => inspectContainer(p, { timeoutMs: PROBE_TIMEOUT_MS }));
+  } catch (err) {
+    await storage.delete(storageKey).catch(() => {});
+    if (err instanceof FfmpegError && /timed out/.test(err.message)) {
+      throw new AppError(400, 'UNSUPPORTED_MEDIA', `The ${spec.label} could not be checked: reading it took too long`);
+    }
+    throw err;
+  }
+  if (check.verdict !== 'refused') return;
+  await storage.delete(storageKey).catch(() => {});
+  const named = filename ? ` ("${cleanName(filename)}")` : '';
+  throw new AppError(
+    400,
+    'UNSUPPORTED_MEDIA',
+    check.reason === 'no-video'
+      ? `The ${spec.label} has no video in it${named}`
+      : `The ${spec.label} must be ${acceptedLabels.video}, but this file opens as ${check.format ? `"${check.format}"` : 'an unrecognised format'}${named}`,
+  );
 }
 
 /** Keeps the base name, without control characters or path separators, at most 200 characters. */
