@@ -14,6 +14,7 @@ import { insertPayment, setCheckout, type PaymentType } from './payments.reposit
 import { priceLines } from './pricing.js';
 import { applyInternal, inTransaction, takeAllStock } from './settlement.service.js';
 import { sweepExpiredCheckouts } from './maintenance.service.js';
+import { assertSandboxEnabled } from './gateways.js';
 import type { CheckoutResponse } from '../../common/api-types.js';
 
 /**
@@ -62,6 +63,9 @@ function orderNumber(): string {
 
 async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<CheckoutResponse> {
   const { db, settings, config } = money.ctx;
+  const gatewayName = await money.activeGatewayName();
+  // A buyer must not be able to approve their own payment on a live site: refused before anything is written.
+  if (gatewayName === 'sandbox') assertSandboxEnabled(config);
   // Expired reservations go back on the shelf before anyone is told an item is sold out.
   await sweepExpiredCheckouts(money, { limit: 50 }).catch((err) => money.ctx.logger.warn({ err: (err as Error).message }, 'checkout sweep failed'));
 
@@ -70,7 +74,6 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
   if (priced.amount < 1) throw new AppError(400, 'AMOUNT_TOO_LOW', 'Nothing to pay: the total after the coupon must be at least one cent');
   const currency = String(await settings.get('currency')).toUpperCase();
   const minutes = Math.max(1, Number(await settings.get('checkoutExpiryMinutes')) || 30);
-  const gatewayName = await money.activeGatewayName();
   const paymentId = newId();
   const now = nowIso();
   const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
