@@ -9,8 +9,8 @@ import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
 import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
 import type { Money } from './money.js';
-import { hasEntitlement, productsForSale } from './fulfilment.repository.js';
-import { insertPayment, setCheckout, type PaymentType } from './payments.repository.js';
+import { hasEntitlement, performersNotSelling, productsForSale } from './fulfilment.repository.js';
+import { insertPayment, setCheckout, unitsHeldByBuyer, type PaymentType } from './payments.repository.js';
 import { priceLines } from './pricing.js';
 import { applyInternal, inTransaction, takeAllStock } from './settlement.service.js';
 import { sweepExpiredCheckouts } from './maintenance.service.js';
@@ -74,9 +74,11 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
   if (priced.amount < 1) throw new AppError(400, 'AMOUNT_TOO_LOW', 'Nothing to pay: the total after the coupon must be at least one cent');
   const currency = String(await settings.get('currency')).toUpperCase();
   const minutes = Math.max(1, Number(await settings.get('checkoutExpiryMinutes')) || 30);
+  const holdCap = Math.max(1, Number(await settings.get('stockHoldMaxPerBuyer')) || 10);
   const paymentId = newId();
   const now = nowIso();
-  const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
+  // The hold time: the stock taken below comes back when this passes unpaid (sweepExpiredCheckouts).
+  const expiresAt = new Date(Date.parse(now) + minutes * 60_000).toISOString();
 
   const physical = draft.lines
     .filter((l) => l.productType === 'physical')
@@ -94,6 +96,22 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
       if (!taken.ok) {
         const name = draft.lines.find((l) => l.objectId === taken.productId)?.name ?? 'An item';
         throw new AppError(409, 'OUT_OF_STOCK', `${name} is out of stock (or fewer are left than you asked for)`, { productId: taken.productId });
+      }
+      // One buyer cannot hoard the shelf with checkouts they never pay: at most `holdCap` units of a product held at
+      // once. Counted after the stock update locked the product row; over the cap the transaction rolls back (stock too).
+      for (const line of physical) {
+        const held = await unitsHeldByBuyer(trx, user.id, line.productId, now);
+        if (held + line.quantity > holdCap) {
+          const name = draft.lines.find((l) => l.objectId === line.productId)?.name ?? 'this item';
+          throw new AppError(
+            409,
+            'HOLD_LIMIT',
+            held > 0
+              ? `You already hold ${held} of ${name} in unpaid checkouts: pay or cancel them first (at most ${holdCap} per product)`
+              : `At most ${holdCap} of ${name} per buyer at a time`,
+            { productId: line.productId, held, max: holdCap },
+          );
+        }
       }
     }
     await insertPayment(
@@ -155,11 +173,25 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
 
 // -----------------------------------------------------------------------------------------------------------------
 
+/**
+ * Only performers an admin approved earn: their subscription, videos and products cannot be bought before (403
+ * PERFORMER_NOT_APPROVED, checked before anything is written). The catalogue hides their items too, so this mostly
+ * answers a buyer who kept a link, clearly rather than with a 404.
+ */
+function notApproved(): AppError {
+  return new AppError(403, 'PERFORMER_NOT_APPROVED', 'This performer is not approved yet: nothing of theirs can be bought');
+}
+
+async function assertSellersApproved(money: Money, performerIds: readonly string[]): Promise<void> {
+  if ((await performersNotSelling(money.ctx.db, [...new Set(performerIds)])).length) throw notApproved();
+}
+
 /** POST /payment/subscribe: monthly or yearly, for a performer. Price: the performer's, else the package's. */
 export async function checkoutSubscription(money: Money, user: SessionUser, input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null }) {
   const { db } = money.ctx;
   const performer = await findPerformerForSale(db, input.performerId);
   if (!performer || performer.status !== 'active') throw notFound('Performer');
+  if (performer.approved !== 1) throw notApproved();
   if (performer.id === user.id) throw badRequest('You cannot subscribe to yourself');
   const current = await findSubscription(db, user.id, performer.id);
   if (current && isLive(current)) {
@@ -185,7 +217,9 @@ export async function checkoutSubscription(money: Money, user: SessionUser, inpu
 export async function checkoutVideo(money: Money, user: SessionUser, videoKey: string, input: { couponCode?: string | null }) {
   const { db } = money.ctx;
   const video = await findVideoByKey(db, videoKey, nowIso());
-  if (!video || Number(video.visible) !== 1) throw notFound('Video');
+  if (!video) throw notFound('Video');
+  await assertSellersApproved(money, [video.performerId]);
+  if (Number(video.visible) !== 1) throw notFound('Video');
   if (!video.isSale || video.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This video is not for sale');
   if (video.performerId === user.id) throw badRequest('You cannot buy your own video');
   if (await hasEntitlement(db, user.id, 'video', video.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this video');
@@ -210,6 +244,7 @@ export async function checkoutProducts(
   for (const i of input.items) quantities.set(i.productId, (quantities.get(i.productId) ?? 0) + i.quantity);
   const products = await productsForSale(db, [...quantities.keys()], nowIso());
   const byId = new Map(products.map((p) => [p.id, p]));
+  await assertSellersApproved(money, products.map((p) => p.performerId));
   const missing = [...quantities.keys()].filter((id) => Number(byId.get(id)?.visible) !== 1);
   if (missing.length) throw new AppError(404, 'NOT_FOUND', 'Some products are not available', { productIds: missing });
   const lines: DraftLine[] = [];

@@ -113,3 +113,15 @@ export function productsForSale(db: DbOrTrx, ids: readonly string[], now: string
     .where('id', 'in', [...ids])
     .execute();
 }
+
+/** Of these performers, the ones that may not sell: not approved by an admin, or not active. */
+export async function performersNotSelling(db: DbOrTrx, performerIds: readonly string[]): Promise<string[]> {
+  if (!performerIds.length) return [];
+  const rows = await db
+    .selectFrom('performers')
+    .select('id')
+    .where('id', 'in', [...performerIds])
+    .where((eb) => eb.or([eb('approved', '!=', 1), eb('status', '!=', 'active')]))
+    .execute();
+  return rows.map((r) => r.id);
+}

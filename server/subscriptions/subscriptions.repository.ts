@@ -182,7 +182,7 @@ export async function listSubscriptions(db: DbOrTrx, f: SubscriptionFilters) {
 export function findPerformerForSale(db: DbOrTrx, key: string) {
   return db
     .selectFrom('performers')
-    .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'status'])
+    .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'status', 'approved'])
     .where((eb) => eb.or([eb('id', '=', key), eb('username', '=', key)]))
     .orderBy(sql`case when id = ${key} then 0 else 1 end`)
     .limit(1)
