@@ -78,9 +78,14 @@ const uniqueSlug = (title: string, id: string) => `${slugify(title)}-${id.slice(
 // hides an unapproved performer's items anyway) and at most `unapprovedItemQuota` items of every kind together.
 // Admins editing anything are not limited.
 
-/** True when the actor is a performer an admin has not approved (yet, or any more). */
-async function draftsOnly(deps: StudioDeps, actor: Actor): Promise<boolean> {
-  return actor.role !== 'admin' && !(await repo.performerApproved(deps.db, actor.id));
+/**
+ * The item quota when the actor is a performer an admin has not approved (yet, or any more); null when not limited.
+ * Read before the transaction: the settings are read on another connection, which inside it could wait forever
+ * for the connection the transaction holds (SQLite has one).
+ */
+async function draftsOnly(deps: StudioDeps, actor: Actor): Promise<{ quota: number } | null> {
+  if (actor.role === 'admin' || (await repo.performerApproved(deps.db, actor.id))) return null;
+  return { quota: Math.max(0, Number(await deps.settings.get('unapprovedItemQuota'))) };
 }
 
 function notApproved(what: string): AppError {
@@ -88,14 +93,14 @@ function notApproved(what: string): AppError {
 }
 
 /** The status of a new item: what was asked, else published, or for an unapproved performer a draft (403 when asked to publish). */
-function initialStatus<S extends string>(drafts: boolean, requested: S | undefined, published: S, draft: S): S {
+function initialStatus<S extends string>(drafts: unknown, requested: S | undefined, published: S, draft: S): S {
   if (!drafts) return requested ?? published;
   if (requested === published) throw notApproved('publishing becomes possible once you are approved');
   return requested ?? draft;
 }
 
 /** An edit by an unapproved performer may not publish or schedule. */
-function checkEdit(drafts: boolean, status: string | undefined, published: string, scheduledAt?: string | null): void {
+function checkEdit(drafts: unknown, status: string | undefined, published: string, scheduledAt?: string | null): void {
   if (!drafts) return;
   if (status === published) throw notApproved('publishing becomes possible once you are approved');
   if (scheduledAt) throw notApproved('scheduling becomes possible once you are approved');
@@ -105,10 +110,10 @@ function checkEdit(drafts: boolean, status: string | undefined, published: strin
  * First thing in a create transaction of an unapproved performer: their items stay within the quota. The performer
  * row is locked first, so concurrent uploads count each other and cannot pass the quota together.
  */
-async function withinQuota(deps: StudioDeps, trx: DbOrTrx, actor: Actor, drafts: boolean, adding: number): Promise<void> {
+async function withinQuota(trx: DbOrTrx, actor: Actor, drafts: { quota: number } | null, adding: number): Promise<void> {
   if (!drafts) return;
   await repo.lockPerformer(trx, actor.id);
-  const quota = Math.max(0, Number(await deps.settings.get('unapprovedItemQuota')));
+  const { quota } = drafts;
   const have = await repo.countOwnItems(trx, actor.id);
   if (have + adding > quota) {
     throw new AppError(
@@ -243,7 +248,7 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
   const thumb = uploads.thumbnail?.[0];
   const tags = input.tags ?? [];
   await deps.db.transaction().execute(async (trx) => {
-    await withinQuota(deps, trx, actor, drafts, 1);
+    await withinQuota(trx, actor, drafts, 1);
     await insertFiles(trx, [
       fileRow({ id: main.id, ownerId: actor.id, kind: 'video', storageKey: main.storageKey, mime: main.type.mime, size: main.size, originalName: main.originalName, status: 'processing' }, now),
       ...(teaser
@@ -375,7 +380,7 @@ export async function createGallery(deps: StudioDeps, actor: Actor, input: Galle
   const id = newId();
   const tags = input.tags ?? [];
   await deps.db.transaction().execute(async (trx) => {
-    await withinQuota(deps, trx, actor, drafts, 1);
+    await withinQuota(trx, actor, drafts, 1);
     await repo.insertGallery(trx, {
       id,
       performerId: actor.id,
@@ -483,7 +488,7 @@ export async function uploadPhotos(deps: StudioDeps, actor: Actor, input: { gall
   const now = nowIso();
   const ids = files.map(() => newId());
   await deps.db.transaction().execute(async (trx) => {
-    await withinQuota(deps, trx, actor, drafts, files.length);
+    await withinQuota(trx, actor, drafts, files.length);
     const start = await repo.nextPhotoPosition(trx, gallery.id);
     await insertFiles(
       trx,
@@ -606,7 +611,7 @@ export async function createProduct(deps: StudioDeps, actor: Actor, input: Produ
   const id = newId();
   const tags = input.tags ?? [];
   await deps.db.transaction().execute(async (trx) => {
-    await withinQuota(deps, trx, actor, drafts, 1);
+    await withinQuota(trx, actor, drafts, 1);
     await insertFiles(trx, [...(image ? [sourceImageRow(image, actor.id, now)] : []), ...(digital ? [digitalFileRow(digital, actor.id, now)] : [])]);
     await repo.insertProduct(trx, {
       id,
@@ -751,7 +756,7 @@ export async function createPost(deps: StudioDeps, actor: Actor, input: PostInpu
   const drafts = await draftsOnly(deps, actor);
   const status = initialStatus(drafts, input.status, 'published', 'draft');
   await deps.db.transaction().execute(async (trx) => {
-    await withinQuota(deps, trx, actor, drafts, 1);
+    await withinQuota(trx, actor, drafts, 1);
     if (image) await insertFiles(trx, [sourceImageRow(image, actor.id, now)]);
     await repo.insertPost(trx, {
       id,
