@@ -66,8 +66,6 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
   const gatewayName = await money.activeGatewayName();
   // A buyer must not be able to approve their own payment on a live site: refused before anything is written.
   if (gatewayName === 'sandbox') assertSandboxEnabled(config);
-  // Expired reservations go back on the shelf before anyone is told an item is sold out.
-  await sweepExpiredCheckouts(money, { limit: 50 }).catch((err) => money.ctx.logger.warn({ err: (err as Error).message }, 'checkout sweep failed'));
 
   const coupon = draft.couponCode ? await validCoupon(db, draft.couponCode) : null;
   const priced = priceLines(draft.lines, coupon?.valueBps ?? 0);
@@ -174,6 +172,16 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
 // -----------------------------------------------------------------------------------------------------------------
 
 /**
+ * First step of every checkout: the sandbox gate (nothing written when it is closed), then expired holds go back
+ * on the shelf, before anything is checked against the stock (a hold ends with its hold time, not when the next
+ * sweep happens to run).
+ */
+async function beforeCheckout(money: Money): Promise<void> {
+  if ((await money.activeGatewayName()) === 'sandbox') assertSandboxEnabled(money.ctx.config);
+  await sweepExpiredCheckouts(money, { limit: 50 }).catch((err) => money.ctx.logger.warn({ err: (err as Error).message }, 'checkout sweep failed'));
+}
+
+/**
  * Only performers an admin approved earn: their subscription, videos and products cannot be bought before (403
  * PERFORMER_NOT_APPROVED, checked before anything is written). The catalogue hides their items too, so this mostly
  * answers a buyer who kept a link, clearly rather than with a 404.
@@ -189,6 +197,7 @@ async function assertSellersApproved(money: Money, performerIds: readonly string
 /** POST /payment/subscribe: monthly or yearly, for a performer. Price: the performer's, else the package's. */
 export async function checkoutSubscription(money: Money, user: SessionUser, input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null }) {
   const { db } = money.ctx;
+  await beforeCheckout(money);
   const performer = await findPerformerForSale(db, input.performerId);
   if (!performer || performer.status !== 'active') throw notFound('Performer');
   if (performer.approved !== 1) throw notApproved();
@@ -216,6 +225,7 @@ export async function checkoutSubscription(money: Money, user: SessionUser, inpu
 /** POST /payment/purchase-video/{id}: a video for sale, not already owned. */
 export async function checkoutVideo(money: Money, user: SessionUser, videoKey: string, input: { couponCode?: string | null }) {
   const { db } = money.ctx;
+  await beforeCheckout(money);
   const video = await findVideoByKey(db, videoKey, nowIso());
   if (!video) throw notFound('Video');
   await assertSellersApproved(money, [video.performerId]);
@@ -240,6 +250,7 @@ export async function checkoutProducts(
   input: { items: Array<{ productId: string; quantity: number }>; shippingAddress?: string | null; couponCode?: string | null },
 ) {
   const { db } = money.ctx;
+  await beforeCheckout(money);
   const quantities = new Map<string, number>();
   for (const i of input.items) quantities.set(i.productId, (quantities.get(i.productId) ?? 0) + i.quantity);
   const products = await productsForSale(db, [...quantities.keys()], nowIso());

@@ -107,7 +107,7 @@ describe.each(engines)('performer approval on %s', (engine) => {
     const edited = await call('PUT', `/performer/assets/videos/${video.id}`, perf, { visibility: 'sale', price: 700, title: 'Coming soon' });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(edited.body).toMatchObject({ status: 'draft', visibility: 'sale', price: 700 });
-    expect((await call('GET', `/product/${product.body._id}`, fan)).status).toBe(404);
+    expect((await call('GET', `/user/assets/products/${product.body._id}`, fan)).status).toBe(404);
     expect((await call('POST', `/payment/purchase-video/${video.id}`, fan, {})).status).toBe(403);
     expect((await call('POST', '/payment/purchase-products', fan, { items: [{ _id: product.body._id, quantity: 1 }], shippingAddress: '2 Draft Lane' })).status).toBe(403);
 
@@ -116,6 +116,7 @@ describe.each(engines)('performer approval on %s', (engine) => {
     const live = await call('PUT', `/performer/assets/products/${product.body._id}`, perf, { status: 'active' });
     expect(live.status, JSON.stringify(live.body)).toBe(200);
     expect(live.body.status).toBe('active');
+    expect((await call('GET', `/user/assets/products/${product.body._id}`, fan)).status).toBe(200);
     const created = await call('POST', '/performer/assets/posts', perf, { title: 'Live now', content: 'Hi.' });
     expect(created.body.status).toBe('published');
   });
