@@ -49,7 +49,7 @@ describe('start-up', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-secret-'));
     try {
       // The real server process: it exits before listening.
-      await expect(startServerProcess({ NODE_ENV: 'production', SANDBOX_PAYMENTS: '1', APP_SECRET: '', DATA_DIR: dataDir, SERVE_WEB: '0' }, { timeoutMs: 20_000 })).rejects.toThrow(
+      await expect(startServerProcess({ NODE_ENV: 'production', SANDBOX_PAYMENTS: '1', APP_SECRET: '', DATA_DIR: dataDir, SERVE_WEB: '0' }, { timeoutMs: 90_000 })).rejects.toThrow(
         /exited with 1[\s\S]*SANDBOX_PAYMENTS=1 needs APP_SECRET/,
       );
     } finally {
@@ -60,7 +60,7 @@ describe('start-up', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', SANDBOX_PAYMENTS: '1', APP_SECRET: 'dev-only-secret-change-me' })).toThrow(/SANDBOX_PAYMENTS=1 needs APP_SECRET/);
     expect(loadConfig({ NODE_ENV: 'production', SANDBOX_PAYMENTS: '1', APP_SECRET: 'staging-secret-xyz' }).sandboxPayments).toBe(true);
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: '' })).toThrow(/APP_SECRET must be set in production/);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe.each(engines)('production money on %s', (engine) => {
