@@ -719,6 +719,8 @@ export interface EarningItem {
   net: number;
   commissionBps: number;
   isPaid: boolean;
+  /** Credited by the sandbox gateway: test money, never paid out. */
+  test: boolean;
   createdAt: string;
 }
 
@@ -734,7 +736,8 @@ export interface EarningStats {
   currency: string;
   from: string;
   to: string;
-  totals: EarningTotals & { paid: number; unpaid: number };
+  /** unpaid: what is still owed (real money only); test: net of sandbox earnings, never paid out. */
+  totals: EarningTotals & { paid: number; unpaid: number; test: number };
   bySource: Array<EarningTotals & { sourceType: string }>;
   /** One point per day with earnings, oldest first (ISO date). */
   series: Array<EarningTotals & { date: string }>;

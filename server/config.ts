@@ -28,6 +28,13 @@ export interface AppConfig {
   storage: StorageConfig;
   /** Secret for signing media URLs and webhooks of the sandbox gateway. */
   appSecret: string;
+  /**
+   * SANDBOX_PAYMENTS=1: the built-in sandbox gateway (the buyer approves their own payment) also works when
+   * NODE_ENV=production. For a staging site only: in production it is off, so nobody can pay themselves.
+   */
+  sandboxPayments: boolean;
+  /** Where the sandbox provider posts its webhooks (SANDBOX_WEBHOOK_URL); unset = the address this server listens on. */
+  sandboxWebhookUrl: string | undefined;
   /** Age after which a stored media file no `files` row names (or a `.part` temp file) is deleted (ORPHAN_FILE_AGE_MS, 1 h; 0 = never). */
   orphanFileAgeMs: number;
   /** Lifetime of a signed URL of a protected media file, seconds (MEDIA_URL_TTL_SEC, default 600; see server/access/README.md). */
@@ -89,6 +96,9 @@ export interface AuthLimits {
   passwordChangePerUser: Limit;
 }
 
+/** The APP_SECRET used when none is set: public (it is in this file), so development only. */
+export const DEFAULT_APP_SECRET = 'dev-only-secret-change-me';
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const port = Number(env.PORT ?? 4321);
@@ -109,7 +119,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     mediaDir: path.resolve(env.MEDIA_DIR ?? path.join(dataDir, 'media')),
     storage: parseStorage(env),
-    appSecret: env.APP_SECRET ?? 'dev-only-secret-change-me',
+    // An empty APP_SECRET is as unsafe as none: both fall back to the public default, which production refuses.
+    appSecret: env.APP_SECRET || DEFAULT_APP_SECRET,
+    sandboxPayments: env.SANDBOX_PAYMENTS === '1' || env.SANDBOX_PAYMENTS === 'true',
+    sandboxWebhookUrl: env.SANDBOX_WEBHOOK_URL || undefined,
     orphanFileAgeMs: Number(env.ORPHAN_FILE_AGE_MS ?? 3_600_000),
     mediaUrlTtlSec: Number(env.MEDIA_URL_TTL_SEC ?? 600),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -135,7 +148,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pipeline: loadPipelineConfig(env),
   };
   const config = { ...base, ...overrides };
-  if (config.env === 'production' && config.appSecret === 'dev-only-secret-change-me') {
+  // The sandbox's webhook secret is derived from APP_SECRET: with the public default anyone could sign a "paid"
+  // event. Wherever the sandbox is deliberately switched on, the secret must be a real one.
+  if (config.sandboxPayments && config.appSecret === DEFAULT_APP_SECRET) {
+    throw new Error('SANDBOX_PAYMENTS=1 needs APP_SECRET set to a long random value: with the default secret anyone can sign sandbox webhooks and mark payments paid');
+  }
+  if (config.env === 'production' && config.appSecret === DEFAULT_APP_SECRET) {
     throw new Error('APP_SECRET must be set in production');
   }
   if (config.env === 'production' && !config.smtpUrl) {

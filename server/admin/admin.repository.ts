@@ -250,14 +250,17 @@ export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
 
 /** Earnings summed per performer: everything earned, what is already paid out and what is still owed. */
 export async function earningsByPerformer(db: DbOrTrx, p: Page & { q?: string; unpaidOnly?: boolean }) {
-  const unpaid = sql<number | string | null>`sum(case when earnings.is_paid = 0 then earnings.net else 0 end)`;
+  // Owed = unpaid and real: sandbox earnings (test money) are listed apart and never owed.
+  const unpaid = sql<number | string | null>`sum(case when earnings.is_paid = 0 and earnings.test_money = 0 then earnings.net else 0 end)`;
+  const paid = sql<number | string | null>`sum(case when earnings.is_paid = 1 then earnings.net else 0 end)`;
+  const test = sql<number | string | null>`sum(case when earnings.test_money = 1 then earnings.net else 0 end)`;
   let base = db.selectFrom('earnings').innerJoin('performers', 'performers.id', 'earnings.performerId');
   if (p.q) base = base.where((eb) => eb.or([eb('performers.username', 'like', likeExpr(p.q!)), eb(sql`lower(performers.display_name)`, 'like', likeExpr(p.q!))]));
   let grouped = base
     .select([
       'performers.id', 'performers.username', 'performers.displayName',
       sql<number | string | null>`sum(earnings.gross)`.as('gross'), sql<number | string | null>`sum(earnings.commission)`.as('commission'),
-      sql<number | string | null>`sum(earnings.net)`.as('net'), unpaid.as('unpaidNet'), count.as('count'),
+      sql<number | string | null>`sum(earnings.net)`.as('net'), unpaid.as('unpaidNet'), paid.as('paidNet'), test.as('testNet'), count.as('count'),
     ])
     .groupBy(['performers.id', 'performers.username', 'performers.displayName']);
   if (p.unpaidOnly) grouped = grouped.having(unpaid, '!=', 0);
@@ -266,7 +269,7 @@ export async function earningsByPerformer(db: DbOrTrx, p: Page & { q?: string; u
   return {
     items: rows.map((r) => ({
       performerId: r.id, username: r.username, name: r.displayName, gross: Number(r.gross ?? 0), commission: Number(r.commission ?? 0), net: Number(r.net ?? 0),
-      unpaidNet: Number(r.unpaidNet ?? 0), paidNet: Number(r.net ?? 0) - Number(r.unpaidNet ?? 0), count: Number(r.count),
+      unpaidNet: Number(r.unpaidNet ?? 0), paidNet: Number(r.paidNet ?? 0), testNet: Number(r.testNet ?? 0), count: Number(r.count),
     })),
     total: Number(n?.n ?? 0),
   };
@@ -282,7 +285,7 @@ export async function earningRows(db: DbOrTrx, p: Page & { performerId: string; 
   return {
     items: rows.map((r) => ({
       _id: r.id, paymentId: r.paymentId, performerId: r.performerId, userId: r.userId, sourceType: r.sourceType, entry: r.entry, gross: r.gross, commission: r.commission, net: r.net,
-      commissionBps: r.commissionBps, isPaid: r.isPaid === 1, paidAt: r.paidAt, payoutId: r.payoutId, createdAt: r.createdAt,
+      commissionBps: r.commissionBps, isPaid: r.isPaid === 1, test: r.testMoney === 1, paidAt: r.paidAt, payoutId: r.payoutId, createdAt: r.createdAt,
     })),
     total: Number(n?.n ?? 0),
   };
@@ -336,7 +339,8 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
     db.selectFrom('videos').select(count.as('n')).executeTakeFirst().then(num),
     db.selectFrom('payments').select(sql<number | string | null>`sum(amount)`.as('n')).where('status', '=', 'success').executeTakeFirst().then((r) => Number(r?.n ?? 0)),
     db.selectFrom('payments').select(count.as('n')).where('status', '=', 'success').executeTakeFirst().then(num),
-    db.selectFrom('earnings').select(sql<number | string | null>`sum(net)`.as('n')).where('isPaid', '=', 0).executeTakeFirst().then((r) => Number(r?.n ?? 0)),
+    // Owed to performers: unpaid real earnings (test money from the sandbox is never owed).
+    db.selectFrom('earnings').select(sql<number | string | null>`sum(net)`.as('n')).where('isPaid', '=', 0).where('testMoney', '=', 0).executeTakeFirst().then((r) => Number(r?.n ?? 0)),
     db
       .selectFrom('users')
       .select([sql<string>`substr(created_at, 1, 10)`.as('day'), count.as('v')])

@@ -36,6 +36,7 @@ export const settingsBody = z
     currencySymbol: z.string().trim().min(1, 'Currency symbol is required').max(5),
     maintenanceMode: z.boolean(),
     commissionBps: z.number().int().min(0).max(10_000),
+    unapprovedItemQuota: z.number().int().min(0).max(10_000),
   })
   .partial()
   .strict()
@@ -49,6 +50,7 @@ export const paymentSettingsBody = z
     stripeSecretKey: secretField,
     stripeWebhookSecret: secretField,
     checkoutExpiryMinutes: z.number().int().min(5).max(1440),
+    stockHoldMaxPerBuyer: z.number().int().min(1).max(100),
   })
   .partial()
   .strict()

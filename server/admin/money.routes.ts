@@ -28,11 +28,13 @@ const orderSchema = z.object({
   totalPrice: z.number(), trackingCode: z.string().nullable(), createdAt: z.string(),
 });
 const performerEarningsSchema = z.object({
-  performerId: z.string(), username: z.string(), name: z.string(), gross: z.number(), commission: z.number(), net: z.number(), unpaidNet: z.number(), paidNet: z.number(), count: z.number(),
+  performerId: z.string(), username: z.string(), name: z.string(), gross: z.number(), commission: z.number(), net: z.number(), unpaidNet: z.number(), paidNet: z.number(),
+  /** Net of sandbox earnings: shown, never owed. */
+  testNet: z.number(), count: z.number(),
 });
 const earningSchema = z.object({
   _id: z.string(), paymentId: z.string(), performerId: z.string(), userId: z.string(), sourceType: z.string(), entry: z.string(), gross: z.number(), commission: z.number(),
-  net: z.number(), commissionBps: z.number(), isPaid: z.boolean(), paidAt: z.string().nullable(), payoutId: z.string().nullable(), createdAt: z.string(),
+  net: z.number(), commissionBps: z.number(), isPaid: z.boolean(), test: z.boolean(), paidAt: z.string().nullable(), payoutId: z.string().nullable(), createdAt: z.string(),
 });
 const payoutSchema = z.object({
   _id: z.string(), performerId: z.string(), username: z.string().nullable(), amount: z.number(), earningsCount: z.number(), currency: z.string(), note: z.string().nullable(),
@@ -156,7 +158,7 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
     {
       schema: {
         tags,
-        summary: "Mark all of a performer's unpaid earnings paid as one payout, in one transaction (400 when nothing is owed)",
+        summary: "Mark all of a performer's unpaid earnings paid as one payout, in one transaction (400 when nothing is owed; test money is never paid out)",
         body: payoutBody,
         response: { 201: payoutSchema, ...errors },
       },
@@ -169,8 +171,15 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
         if (!performer) throw notFound('Performer');
         const id = newId();
         const now = nowIso();
-        // Claim the unpaid rows first: a concurrent payout of the same performer then finds nothing left.
-        await trx.updateTable('earnings').set({ isPaid: 1, paidAt: now, payoutId: id }).where('performerId', '=', performerId).where('isPaid', '=', 0).execute();
+        // Claim the unpaid rows first: a concurrent payout of the same performer then finds nothing left. Test money
+        // (sandbox earnings) is never claimed: nobody really paid it.
+        await trx
+          .updateTable('earnings')
+          .set({ isPaid: 1, paidAt: now, payoutId: id })
+          .where('performerId', '=', performerId)
+          .where('isPaid', '=', 0)
+          .where('testMoney', '=', 0)
+          .execute();
         const sum = await trx
           .selectFrom('earnings')
           .select([sql<number | string | null>`sum(net)`.as('amount'), sql<number | string>`count(*)`.as('n')])

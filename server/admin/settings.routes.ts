@@ -12,6 +12,7 @@ import { announceSettingsChange } from './settings-sync.js';
 import { decryptSecret, encryptSecret } from '../settings/secrets.js';
 import { renderSiteImage, settingKeyOf } from './site-images.js';
 import type { AppContext } from '../context.js';
+import { sandboxDisabled, sandboxEnabled } from '../payments/gateways.js';
 
 /** Site settings (SPEC §1): every public setting, the default commission, payment gateway settings, site images. */
 
@@ -19,7 +20,10 @@ const menuItem = z.object({ title: z.string(), path: z.string(), section: z.stri
 const secretState = z.object({ configured: z.boolean(), source: z.enum(['env', 'settings']).nullable() });
 const paymentView = z.object({
   paymentGateway: z.enum(['sandbox', 'stripe']),
+  /** False in production unless SANDBOX_PAYMENTS=1: the sandbox cannot be chosen then. */
+  sandboxAvailable: z.boolean(),
   checkoutExpiryMinutes: z.number(),
+  stockHoldMaxPerBuyer: z.number(),
   stripeSecretKey: secretState,
   stripeWebhookSecret: secretState,
 });
@@ -34,6 +38,7 @@ export const adminSettingsSchema = z.object({
   currencySymbol: z.string(),
   maintenanceMode: z.boolean(),
   commissionBps: z.number(),
+  unapprovedItemQuota: z.number(),
   payment: paymentView,
 });
 
@@ -56,7 +61,9 @@ export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'co
   };
   return {
     paymentGateway: ((await ctx.settings.get('paymentGateway')) === 'stripe' ? 'stripe' : 'sandbox') as 'sandbox' | 'stripe',
+    sandboxAvailable: sandboxEnabled(ctx.config),
     checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
+    stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
     stripeSecretKey: await state('stripeSecretKey'),
     stripeWebhookSecret: await state('stripeWebhookSecret'),
   };
@@ -75,6 +82,7 @@ export async function adminSettings(ctx: Pick<AppContext, 'settings' | 'config'>
     currencySymbol: pub.currencySymbol,
     maintenanceMode: pub.maintenanceMode,
     commissionBps: Number(await ctx.settings.get('commissionBps')),
+    unapprovedItemQuota: Number(await ctx.settings.get('unapprovedItemQuota')),
     payment: await paymentSettingsView(ctx),
   };
 }
@@ -132,10 +140,13 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
     },
     async (request) => {
       const body = request.body;
+      // On a live site the sandbox would let buyers approve their own payments.
+      if (body.paymentGateway === 'sandbox' && !sandboxEnabled(ctx.config)) throw sandboxDisabled(400);
       await adminTx(db, request, async (trx, audit) => {
         const changed: string[] = [];
         if (body.paymentGateway !== undefined) await put(trx, 'paymentGateway', body.paymentGateway), changed.push('paymentGateway');
         if (body.checkoutExpiryMinutes !== undefined) await put(trx, 'checkoutExpiryMinutes', body.checkoutExpiryMinutes), changed.push('checkoutExpiryMinutes');
+        if (body.stockHoldMaxPerBuyer !== undefined) await put(trx, 'stockHoldMaxPerBuyer', body.stockHoldMaxPerBuyer), changed.push('stockHoldMaxPerBuyer');
         for (const key of ['stripeSecretKey', 'stripeWebhookSecret'] as const) {
           const value = body[key];
           if (value === undefined) continue;
@@ -143,7 +154,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
           changed.push(key);
         }
         // Never the secrets themselves in the log.
-        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes });
+        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer });
       });
       announceSettingsChange(ctx);
       return paymentSettingsView(ctx);

@@ -9,6 +9,7 @@ import { priceLines, discountedPrice } from '../payments/pricing.js';
 import { nowIso } from '../db/ids.js';
 import { AppError } from '../http/errors.js';
 import { couponView, validCoupon } from './coupons.service.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 
 export async function couponsRoutes(app: ApiApp): Promise<void> {
   const { db } = app.ctx;
@@ -43,7 +44,7 @@ export async function couponsRoutes(app: ApiApp): Promise<void> {
       const coupon = await validCoupon(db, request.params.id);
       const body = request.body ?? {};
       if (body.items?.length) {
-        const products = new Map((await productsForSale(db, body.items.map((i) => i._id), nowIso())).map((p) => [p.id, p]));
+        const products = new Map((await productsForSale(db, body.items.map((i) => i._id), audienceOf(request.user, request.country))).map((p) => [p.id, p]));
         const missing = body.items.filter((i) => Number(products.get(i._id)?.visible) !== 1).map((i) => i._id);
         if (missing.length) throw new AppError(404, 'NOT_FOUND', 'Some products are not available', { productIds: missing });
         const priced = priceLines(body.items.map((i) => ({ unitPrice: products.get(i._id)!.price, quantity: i.quantity })), coupon.valueBps);

@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005_money.js';
 import * as m0006 from './migrations/0006_admin.js';
 import * as m0007 from './migrations/0007_search.js';
 import * as m0008 from './migrations/0008_featured.js';
+import * as m0009 from './migrations/0009_test_money.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0006_admin': m0006,
   '0007_search': m0007,
   '0008_featured': m0008,
+  '0009_test_money': m0009,
 };
 
 class StaticProvider implements MigrationProvider {

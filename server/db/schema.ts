@@ -388,6 +388,8 @@ export interface EarningsTable {
   /** 0005: earnings are per payment item: one 'credit' when paid, one negative 'reversal' on refund or chargeback. */
   paymentItemId: string | null;
   entry: Defaulted<'credit' | 'reversal'>;
+  /** 0009: 1 = credited by the sandbox gateway: shown as test money, never payable, never paid out. */
+  testMoney: Defaulted<Flag>;
 }
 
 /** 0005: the built-in sandbox gateway's own record of a checkout (what a real provider keeps on its side). */

@@ -66,9 +66,12 @@ const sums = {
 export async function earningStats(db: DbOrTrx, f: Omit<EarningFilters, 'limit' | 'offset'>) {
   const base = filtered(db, f);
   const day = sql<string>`substr(earnings.created_at, 1, 10)`;
-  const [totals, paid, bySource, byDay] = await Promise.all([
+  const [totals, paid, unpaid, test, bySource, byDay] = await Promise.all([
     base.select([sums.gross.as('gross'), sums.commission.as('commission'), sums.net.as('net'), sums.count.as('count')]).executeTakeFirst(),
     base.where('earnings.isPaid', '=', 1).select(sums.net.as('net')).executeTakeFirst(),
+    // Payable: unpaid real money. Sandbox earnings are test money, never paid out.
+    base.where('earnings.isPaid', '=', 0).where('earnings.testMoney', '=', 0).select(sums.net.as('net')).executeTakeFirst(),
+    base.where('earnings.testMoney', '=', 1).select(sums.net.as('net')).executeTakeFirst(),
     base
       .select(['earnings.sourceType', sums.gross.as('gross'), sums.commission.as('commission'), sums.net.as('net'), sums.count.as('count')])
       .groupBy('earnings.sourceType')
@@ -76,5 +79,5 @@ export async function earningStats(db: DbOrTrx, f: Omit<EarningFilters, 'limit' 
       .execute(),
     base.select([day.as('day'), sums.gross.as('gross'), sums.commission.as('commission'), sums.net.as('net'), sums.count.as('count')]).groupBy(day).orderBy(day).execute(),
   ]);
-  return { totals, paidNet: Number(paid?.net ?? 0), bySource, byDay };
+  return { totals, paidNet: Number(paid?.net ?? 0), unpaidNet: Number(unpaid?.net ?? 0), testNet: Number(test?.net ?? 0), bySource, byDay };
 }

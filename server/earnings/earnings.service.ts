@@ -14,7 +14,7 @@ export async function searchEarnings(db: DbOrTrx, f: EarningFilters): Promise<Li
   return {
     items: rows.map((e) => ({
       _id: e.id, paymentId: e.paymentId, performerId: e.performerId, user: users.get(e.userId) ?? null, sourceType: e.sourceType, entry: e.entry ?? 'credit',
-      gross: e.gross, commission: e.commission, net: e.net, commissionBps: e.commissionBps, isPaid: e.isPaid === 1, createdAt: e.createdAt,
+      gross: e.gross, commission: e.commission, net: e.net, commissionBps: e.commissionBps, isPaid: e.isPaid === 1, test: e.testMoney === 1, createdAt: e.createdAt,
     })),
     total,
   };
@@ -34,7 +34,7 @@ export async function performerEarningStats(
     currency,
     from,
     to,
-    totals: { gross: n(s.totals?.gross), commission: n(s.totals?.commission), net, count: n(s.totals?.count), paid: s.paidNet, unpaid: net - s.paidNet },
+    totals: { gross: n(s.totals?.gross), commission: n(s.totals?.commission), net, count: n(s.totals?.count), paid: s.paidNet, unpaid: s.unpaidNet, test: s.testNet },
     bySource: s.bySource.map((r) => ({ sourceType: r.sourceType, gross: n(r.gross), commission: n(r.commission), net: n(r.net), count: n(r.count) })),
     series: s.byDay.map((r) => ({ date: String(r.day), gross: n(r.gross), commission: n(r.commission), net: n(r.net), count: n(r.count) })),
   };

@@ -7,14 +7,15 @@ import type { SessionUser } from '../auth/auth.service.js';
 import { validCoupon } from '../coupons/coupons.service.js';
 import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
-import { everyone } from '../catalogue/catalogue.repository.js';
+import type { Audience } from '../catalogue/catalogue.repository.js';
 import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
 import type { Money } from './money.js';
-import { hasEntitlement, productsForSale } from './fulfilment.repository.js';
-import { insertPayment, setCheckout, type PaymentType } from './payments.repository.js';
+import { hasEntitlement, performersNotSelling, productsForSale } from './fulfilment.repository.js';
+import { insertPayment, setCheckout, unitsHeldByBuyer, type PaymentType } from './payments.repository.js';
 import { priceLines } from './pricing.js';
 import { applyInternal, inTransaction, takeAllStock } from './settlement.service.js';
 import { sweepExpiredCheckouts } from './maintenance.service.js';
+import { assertSandboxEnabled } from './gateways.js';
 import type { CheckoutResponse } from '../../common/api-types.js';
 
 /**
@@ -63,18 +64,20 @@ function orderNumber(): string {
 
 async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<CheckoutResponse> {
   const { db, settings, config } = money.ctx;
-  // Expired reservations go back on the shelf before anyone is told an item is sold out.
-  await sweepExpiredCheckouts(money, { limit: 50 }).catch((err) => money.ctx.logger.warn({ err: (err as Error).message }, 'checkout sweep failed'));
+  const gatewayName = await money.activeGatewayName();
+  // A buyer must not be able to approve their own payment on a live site: refused before anything is written.
+  if (gatewayName === 'sandbox') assertSandboxEnabled(config);
 
   const coupon = draft.couponCode ? await validCoupon(db, draft.couponCode) : null;
   const priced = priceLines(draft.lines, coupon?.valueBps ?? 0);
   if (priced.amount < 1) throw new AppError(400, 'AMOUNT_TOO_LOW', 'Nothing to pay: the total after the coupon must be at least one cent');
   const currency = String(await settings.get('currency')).toUpperCase();
   const minutes = Math.max(1, Number(await settings.get('checkoutExpiryMinutes')) || 30);
-  const gatewayName = await money.activeGatewayName();
+  const holdCap = Math.max(1, Number(await settings.get('stockHoldMaxPerBuyer')) || 10);
   const paymentId = newId();
   const now = nowIso();
-  const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString();
+  // The hold time: the stock taken below comes back when this passes unpaid (sweepExpiredCheckouts).
+  const expiresAt = new Date(Date.parse(now) + minutes * 60_000).toISOString();
 
   const physical = draft.lines
     .filter((l) => l.productType === 'physical')
@@ -92,6 +95,22 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
       if (!taken.ok) {
         const name = draft.lines.find((l) => l.objectId === taken.productId)?.name ?? 'An item';
         throw new AppError(409, 'OUT_OF_STOCK', `${name} is out of stock (or fewer are left than you asked for)`, { productId: taken.productId });
+      }
+      // One buyer cannot hoard the shelf with checkouts they never pay: at most `holdCap` units of a product held at
+      // once. Counted after the stock update locked the product row; over the cap the transaction rolls back (stock too).
+      for (const line of physical) {
+        const held = await unitsHeldByBuyer(trx, user.id, line.productId, now);
+        if (held + line.quantity > holdCap) {
+          const name = draft.lines.find((l) => l.objectId === line.productId)?.name ?? 'this item';
+          throw new AppError(
+            409,
+            'HOLD_LIMIT',
+            held > 0
+              ? `You already hold ${held} of ${name} in unpaid checkouts: pay or cancel them first (at most ${holdCap} per product)`
+              : `At most ${holdCap} of ${name} per buyer at a time`,
+            { productId: line.productId, held, max: holdCap },
+          );
+        }
       }
     }
     await insertPayment(
@@ -153,11 +172,37 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
 
 // -----------------------------------------------------------------------------------------------------------------
 
+/**
+ * First step of every checkout: the sandbox gate (nothing written when it is closed), then expired holds go back
+ * on the shelf, before anything is checked against the stock (a hold ends with its hold time, not when the next
+ * sweep happens to run).
+ */
+async function beforeCheckout(money: Money): Promise<void> {
+  if ((await money.activeGatewayName()) === 'sandbox') assertSandboxEnabled(money.ctx.config);
+  await sweepExpiredCheckouts(money, { limit: 50 }).catch((err) => money.ctx.logger.warn({ err: (err as Error).message }, 'checkout sweep failed'));
+}
+
+/**
+ * Only performers an admin approved earn: their subscription, videos and products cannot be bought before (403
+ * PERFORMER_NOT_APPROVED, checked before anything is written). The catalogue hides their items too, so this mostly
+ * answers a buyer who kept a link, clearly rather than with a 404.
+ */
+function notApproved(): AppError {
+  return new AppError(403, 'PERFORMER_NOT_APPROVED', 'This performer is not approved yet: nothing of theirs can be bought');
+}
+
+async function assertSellersApproved(money: Money, performerIds: readonly string[]): Promise<void> {
+  if ((await performersNotSelling(money.ctx.db, [...new Set(performerIds)])).length) throw notApproved();
+}
+
 /** POST /payment/subscribe: monthly or yearly, for a performer. Price: the performer's, else the package's. */
-export async function checkoutSubscription(money: Money, user: SessionUser, input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null }) {
+export async function checkoutSubscription(money: Money, user: SessionUser, buyer: Audience, input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null }) {
   const { db } = money.ctx;
-  const performer = await findPerformerForSale(db, input.performerId);
-  if (!performer || performer.status !== 'active') throw notFound('Performer');
+  await beforeCheckout(money);
+  const performer = await findPerformerForSale(db, input.performerId, buyer);
+  // A performer who blocks the buyer's country does not exist for them, here as in the catalogue.
+  if (!performer || performer.status !== 'active' || Number(performer.openToBuyer) !== 1) throw notFound('Performer');
+  if (performer.approved !== 1) throw notApproved();
   if (performer.id === user.id) throw badRequest('You cannot subscribe to yourself');
   const current = await findSubscription(db, user.id, performer.id);
   if (current && isLive(current)) {
@@ -180,10 +225,13 @@ export async function checkoutSubscription(money: Money, user: SessionUser, inpu
 }
 
 /** POST /payment/purchase-video/{id}: a video for sale, not already owned. */
-export async function checkoutVideo(money: Money, user: SessionUser, videoKey: string, input: { couponCode?: string | null }) {
+export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audience, videoKey: string, input: { couponCode?: string | null }) {
   const { db } = money.ctx;
-  const video = await findVideoByKey(db, videoKey, everyone());
-  if (!video || Number(video.visible) !== 1) throw notFound('Video');
+  await beforeCheckout(money);
+  const video = await findVideoByKey(db, videoKey, buyer);
+  if (!video) throw notFound('Video');
+  await assertSellersApproved(money, [video.performerId]);
+  if (Number(video.visible) !== 1) throw notFound('Video');
   if (!video.isSale || video.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This video is not for sale');
   if (video.performerId === user.id) throw badRequest('You cannot buy your own video');
   if (await hasEntitlement(db, user.id, 'video', video.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this video');
@@ -201,13 +249,16 @@ export async function checkoutVideo(money: Money, user: SessionUser, videoKey: s
 export async function checkoutProducts(
   money: Money,
   user: SessionUser,
+  buyer: Audience,
   input: { items: Array<{ productId: string; quantity: number }>; shippingAddress?: string | null; couponCode?: string | null },
 ) {
   const { db } = money.ctx;
+  await beforeCheckout(money);
   const quantities = new Map<string, number>();
   for (const i of input.items) quantities.set(i.productId, (quantities.get(i.productId) ?? 0) + i.quantity);
-  const products = await productsForSale(db, [...quantities.keys()], nowIso());
+  const products = await productsForSale(db, [...quantities.keys()], buyer);
   const byId = new Map(products.map((p) => [p.id, p]));
+  await assertSellersApproved(money, products.map((p) => p.performerId));
   const missing = [...quantities.keys()].filter((id) => Number(byId.get(id)?.visible) !== 1);
   if (missing.length) throw new AppError(404, 'NOT_FOUND', 'Some products are not available', { productIds: missing });
   const lines: DraftLine[] = [];

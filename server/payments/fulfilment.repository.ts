@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type { ObjectType } from '../db/schema.js';
-import { everyone, productIsPublic } from '../catalogue/catalogue.repository.js';
+import { productIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 
 /** SQL of what a payment gives: stock taken from products, and entitlements (what the paywall reads). */
 
@@ -104,8 +104,8 @@ export async function hasEntitlement(db: DbOrTrx, userId: string, objectType: Ob
 }
 
 /** Products by id with whether each is public now (0/1 or boolean) — the cart's checkout reads these. */
-export function productsForSale(db: DbOrTrx, ids: readonly string[], now: string) {
-  const a = everyone(now);
+/** Products by id with whether each is public to the buyer `a` (a performer's country block included). */
+export function productsForSale(db: DbOrTrx, ids: readonly string[], a: Audience) {
   if (!ids.length) return Promise.resolve([]);
   return db
     .selectFrom('products')
@@ -113,4 +113,16 @@ export function productsForSale(db: DbOrTrx, ids: readonly string[], now: string
     .select(productIsPublic(a).as('visible'))
     .where('id', 'in', [...ids])
     .execute();
+}
+
+/** Of these performers, the ones that may not sell: not approved by an admin, or not active. */
+export async function performersNotSelling(db: DbOrTrx, performerIds: readonly string[]): Promise<string[]> {
+  if (!performerIds.length) return [];
+  const rows = await db
+    .selectFrom('performers')
+    .select('id')
+    .where('id', 'in', [...performerIds])
+    .where((eb) => eb.or([eb('approved', '!=', 1), eb('status', '!=', 'active')]))
+    .execute();
+  return rows.map((r) => r.id);
 }

@@ -1,5 +1,7 @@
 import { decryptSecret } from '../settings/secrets.js';
+import type { AppConfig } from '../config.js';
 import type { AppContext } from '../context.js';
+import { AppError } from '../http/errors.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { GatewayName, PaymentGateway } from './gateway.js';
 import { SandboxGateway, sandboxWebhookSecret, type Deliver } from './sandbox.gateway.js';
@@ -12,7 +14,7 @@ import { StripeGateway } from './stripe.gateway.js';
 
 export interface GatewayDeps {
   db: DbOrTrx;
-  config: Pick<AppContext['config'], 'appSecret' | 'publicUrl'>;
+  config: Pick<AppContext['config'], 'appSecret' | 'publicUrl' | 'env' | 'sandboxPayments'>;
   settings: Pick<AppContext['settings'], 'get'>;
   logger?: { warn(obj: object, msg: string): void };
   /** How the sandbox provider reaches our webhook endpoint (the app posts over HTTP to itself). */
@@ -37,7 +39,26 @@ export async function stripeKeys(deps: Pick<GatewayDeps, 'settings' | 'env' | 'c
   };
 }
 
+/**
+ * The sandbox lets the buyer approve their own payment, so in production it is off: no checkout, no hosted page,
+ * no webhook, no back-office action. SANDBOX_PAYMENTS=1 switches it on for a staging site (its earnings are test
+ * money all the same, never paid out).
+ */
+export function sandboxEnabled(config: Pick<AppConfig, 'env' | 'sandboxPayments'>): boolean {
+  return config.env !== 'production' || config.sandboxPayments;
+}
+
+export function sandboxDisabled(status = 403): AppError {
+  return new AppError(status, 'SANDBOX_DISABLED', 'The sandbox payment gateway is switched off in production (SANDBOX_PAYMENTS=1 enables it on a staging site)');
+}
+
+export function assertSandboxEnabled(config: Pick<AppConfig, 'env' | 'sandboxPayments'>): void {
+  if (!sandboxEnabled(config)) throw sandboxDisabled();
+}
+
+/** The sandbox provider; throws SANDBOX_DISABLED (403) where it is switched off, before anything is read or written. */
 export function sandboxGateway(deps: GatewayDeps): SandboxGateway {
+  assertSandboxEnabled(deps.config);
   return new SandboxGateway({
     db: deps.db,
     secret: sandboxWebhookSecret(deps.config.appSecret),

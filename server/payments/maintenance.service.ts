@@ -21,7 +21,12 @@ export async function sweepExpiredCheckouts(money: Money, opts: { limit?: number
     // Close the provider's page too, so it stops taking the money (a payment that still gets through is taken
     // again or refunded by the state machine).
     if (row.gatewayRef && isGatewayName(row.gateway)) {
-      await (await money.gateway(row.gateway)).expireCheckout(row.gatewayRef).catch((err: Error) => money.ctx.logger.warn({ err: err.message, paymentId: row.id }, 'could not expire the checkout at the provider'));
+      // Building the gateway can fail too (the sandbox is switched off in production): our side is already cancelled.
+      try {
+        await (await money.gateway(row.gateway)).expireCheckout(row.gatewayRef);
+      } catch (err) {
+        money.ctx.logger.warn({ err: (err as Error).message, paymentId: row.id }, 'could not expire the checkout at the provider');
+      }
     }
   }
   return n;

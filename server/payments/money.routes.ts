@@ -22,7 +22,7 @@ export async function moneyRoutes(app: ApiApp): Promise<void> {
   // The sandbox provider posts its webhooks to this very server over HTTP (as a hosted provider would), at the
   // address it listens on; SANDBOX_WEBHOOK_URL overrides it (e.g. behind a proxy that must see them).
   const deliver: Deliver = async (body, headers) => {
-    const url = process.env.SANDBOX_WEBHOOK_URL || `${selfUrl(app)}${app.ctx.config.apiBase}/payment/webhooks/sandbox`;
+    const url = app.ctx.config.sandboxWebhookUrl || `${selfUrl(app)}${app.ctx.config.apiBase}/payment/webhooks/sandbox`;
     const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(15_000) });
     await res.arrayBuffer();
     return { status: res.status };

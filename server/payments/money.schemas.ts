@@ -158,6 +158,7 @@ export const earningSchema = z.object({
   net: money,
   commissionBps: z.number().int(),
   isPaid: z.boolean(),
+  test: z.boolean(),
   createdAt: z.string(),
 });
 
@@ -174,7 +175,7 @@ export const earningStatsSchema = z.object({
   currency: z.string(),
   from: z.string(),
   to: z.string(),
-  totals: totals.extend({ paid: money, unpaid: money }),
+  totals: totals.extend({ paid: money, unpaid: money, test: money }),
   bySource: z.array(totals.extend({ sourceType: z.string() })),
   series: z.array(totals.extend({ date: z.string() })),
 });

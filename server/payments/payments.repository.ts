@@ -85,6 +85,27 @@ export async function setWebhookOutcome(db: DbOrTrx, gateway: string, eventId: s
   await db.updateTable('webhookEvents').set({ outcome, paymentId }).where('gateway', '=', gateway).where('eventId', '=', eventId).execute();
 }
 
+/**
+ * Units of a product the buyer holds in unpaid checkouts that have not expired yet. Read in the checkout
+ * transaction after the stock update has locked the product row, so concurrent checkouts of the same product
+ * count each other (PostgreSQL: each statement of READ COMMITTED sees what the lock holder committed; SQLite:
+ * one writer at a time).
+ */
+export async function unitsHeldByBuyer(db: DbOrTrx, userId: string, productId: string, now: string): Promise<number> {
+  const row = await db
+    .selectFrom('paymentItems')
+    .innerJoin('payments', 'payments.id', 'paymentItems.paymentId')
+    .select(sql<number | string | null>`sum(payment_items.quantity)`.as('n'))
+    .where('payments.userId', '=', userId)
+    .where('payments.status', '=', 'pending')
+    .where('payments.stockHeld', '=', 1)
+    .where('payments.expiresAt', '>', now)
+    .where('paymentItems.objectType', '=', 'product')
+    .where('paymentItems.objectId', '=', productId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** Pending payments whose checkout has expired (sweep), oldest first. */
 export function expiredPendingPayments(db: DbOrTrx, now: string, limit: number) {
   return db

@@ -9,6 +9,7 @@ import type { Money } from './money.js';
 import { checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
 import { findPayment } from './payments.repository.js';
 import { paymentStatus, userTransactions } from './transactions.service.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import {
   checkoutSchema, idParams, keyField, purchaseProductsBody, purchaseVideoBody, subscribeBody, transactionQuery, transactionSchema,
 } from './money.schemas.js';
@@ -35,7 +36,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
       schema: { tags, summary: 'Subscribe to a performer (monthly or yearly): creates a pending payment and the hosted checkout', body: subscribeBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
-      const result = await checkoutSubscription(money, requireUser(request), request.body);
+      const result = await checkoutSubscription(money, requireUser(request), audienceOf(request.user, request.country), request.body);
       return reply.status(201).send(result);
     },
   );
@@ -48,7 +49,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
       schema: { tags, summary: 'Buy a video that is for sale', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
-      const result = await checkoutVideo(money, requireUser(request), request.params.id, request.body ?? {});
+      const result = await checkoutVideo(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {});
       return reply.status(201).send(result);
     },
   );
@@ -67,7 +68,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
     },
     async (request, reply) => {
       const body = request.body;
-      const result = await checkoutProducts(money, requireUser(request), {
+      const result = await checkoutProducts(money, requireUser(request), audienceOf(request.user, request.country), {
         items: body.items.map((i) => ({ productId: (i._id ?? i.productId)!, quantity: i.quantity })),
         shippingAddress: body.shippingAddress,
         couponCode: body.couponCode,

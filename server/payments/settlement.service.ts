@@ -137,7 +137,8 @@ async function creditEarnings(tc: TransitionContext, p: PaymentRow, items: Payme
     const split = splitCommission(item.unitPrice * item.quantity - item.discount, bps);
     rows.push({
       id: newId(), paymentId: p.id, paymentItemId: item.id, entry: 'credit', performerId: item.performerId, userId: p.userId, sourceType: sourceType(item),
-      ...split, commissionBps: bps, isPaid: 0, createdAt: now,
+      // Money the sandbox "took" was approved by the buyer themselves: it is test money and never paid out.
+      ...split, commissionBps: bps, isPaid: 0, testMoney: p.gateway === 'sandbox' ? 1 : 0, createdAt: now,
     });
   }
   await insertEarnings(tc.trx, rows);
@@ -150,7 +151,7 @@ async function reverseEarnings(tc: TransitionContext, p: PaymentRow): Promise<vo
     tc.trx,
     credits.map((c) => ({
       id: newId(), paymentId: p.id, paymentItemId: c.paymentItemId, entry: 'reversal' as const, performerId: c.performerId, userId: c.userId,
-      sourceType: c.sourceType, ...negate(c), commissionBps: c.commissionBps, isPaid: 0, createdAt: now,
+      sourceType: c.sourceType, ...negate(c), commissionBps: c.commissionBps, isPaid: 0, testMoney: c.testMoney, createdAt: now,
     })),
   );
 }

@@ -31,13 +31,18 @@ export const settingDefs = {
   captchaSiteKey: { default: '', group: 'captcha', public: true },
   captchaSecret: { default: '', group: 'captcha', public: false },
   commissionBps: { default: 2000, group: 'commission', public: false },
+  // Until an admin approves a performer, their studio keeps drafts only, at most this many items (videos,
+  // galleries, photos, products and posts counted together; server/studio/studio.service.ts, 'Before approval').
+  unapprovedItemQuota: { default: 20, group: 'performer', public: false },
   // Money (server/payments/README.md): which gateway new checkouts use ('sandbox' | 'stripe'), Stripe's keys (the
   // STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET environment variables win over these), and how long an unpaid checkout
-  // holds its stock before it expires.
+  // holds its stock before it expires (the hold time), and how many units of one product a buyer may hold in unpaid
+  // checkouts at once (so nobody can empty the shelf by starting checkouts they never pay).
   paymentGateway: { default: 'sandbox' as 'sandbox' | 'stripe', group: 'payment', public: false },
   stripeSecretKey: { default: '', group: 'payment', public: false },
   stripeWebhookSecret: { default: '', group: 'payment', public: false },
   checkoutExpiryMinutes: { default: 30, group: 'payment', public: false },
+  stockHoldMaxPerBuyer: { default: 10, group: 'payment', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type {
@@ -223,4 +223,29 @@ export async function listOwnIds(db: DbOrTrx, table: OwnListTable, performerId: 
       .executeTakeFirstOrThrow(),
   ]);
   return { ids: rows.map((r) => r.id), total: Number(count.n) };
+}
+
+/** Whether an admin approved the performer (the studio keeps an unapproved performer to drafts within a quota). */
+export async function performerApproved(db: DbOrTrx, id: string): Promise<boolean> {
+  const row = await db.selectFrom('performers').select('approved').where('id', '=', id).executeTakeFirst();
+  return row?.approved === 1;
+}
+
+/**
+ * Locks the performer row for the rest of the transaction (a no-op UPDATE, portable where SELECT … FOR UPDATE is
+ * not): concurrent creations of one performer then count each other's items.
+ */
+export async function lockPerformer(db: DbOrTrx, id: string): Promise<void> {
+  await db.updateTable('performers').set({ updatedAt: sql<string>`updated_at` }).where('id', '=', id).execute();
+}
+
+/** Everything a performer keeps in the studio: videos, galleries, photos, products and posts, in any state. */
+export async function countOwnItems(db: DbOrTrx, performerId: string): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`select
+      (select count(*) from videos where performer_id = ${performerId})
+    + (select count(*) from galleries where performer_id = ${performerId})
+    + (select count(*) from photos where performer_id = ${performerId})
+    + (select count(*) from products where performer_id = ${performerId})
+    + (select count(*) from posts where performer_id = ${performerId}) as n`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }

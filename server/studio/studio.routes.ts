@@ -39,8 +39,8 @@ const tags = ['studio'];
  * storage (server/media/pipeline/upload.ts); processing runs in the job queue (server/jobs/).
  */
 export async function studioRoutes(app: ApiApp): Promise<void> {
-  const { db, storage, jobs, logger, config } = app.ctx;
-  const deps: StudioDeps = { db, storage, jobs, logger };
+  const { db, storage, jobs, logger, config, settings } = app.ctx;
+  const deps: StudioDeps = { db, storage, jobs, logger, settings };
   const limits = config.pipeline.uploads;
   // Scoped to this plugin; per-request limits are set by receiveMultipart().
   await app.register(multipart, { throwFileSizeLimit: true });

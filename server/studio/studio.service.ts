@@ -10,6 +10,7 @@ import { publicMediaUrl, type Storage } from '../media/storage.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import { JOB_IMAGE, JOB_PHOTO, JOB_VIDEO, type ImageJob, type PhotoJob, type VideoJob } from '../media/pipeline/processors.js';
 import { childFiles, clearPhotoThumbnails, clearVideoPreviews, deleteFileRows, fileRow, getFile, getFiles, insertFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import * as repo from './studio.repository.js';
 import type {
   GalleryInput,
@@ -38,6 +39,7 @@ export interface StudioDeps {
   storage: Storage;
   jobs: JobQueue;
   logger: Logger;
+  settings: Pick<SettingsService, 'get'>;
 }
 
 export interface Actor {
@@ -69,6 +71,59 @@ export function slugify(text: string): string {
   return slug || 'item';
 }
 const uniqueSlug = (title: string, id: string) => `${slugify(title)}-${id.slice(-6)}`;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Before approval. Only performers an admin approved earn: until then the studio keeps a performer's work as
+// drafts (nothing can be made active, published or scheduled, so nothing is public or for sale; the catalogue
+// hides an unapproved performer's items anyway) and at most `unapprovedItemQuota` items of every kind together.
+// Admins editing anything are not limited.
+
+/**
+ * The item quota when the actor is a performer an admin has not approved (yet, or any more); null when not limited.
+ * Read before the transaction: the settings are read on another connection, which inside it could wait forever
+ * for the connection the transaction holds (SQLite has one).
+ */
+async function draftsOnly(deps: StudioDeps, actor: Actor): Promise<{ quota: number } | null> {
+  if (actor.role === 'admin' || (await repo.performerApproved(deps.db, actor.id))) return null;
+  return { quota: Math.max(0, Number(await deps.settings.get('unapprovedItemQuota'))) };
+}
+
+function notApproved(what: string): AppError {
+  return new AppError(403, 'PERFORMER_NOT_APPROVED', `Until an admin approves your account you can save drafts only: ${what}`);
+}
+
+/** The status of a new item: what was asked, else published, or for an unapproved performer a draft (403 when asked to publish). */
+function initialStatus<S extends string>(drafts: unknown, requested: S | undefined, published: S, draft: S): S {
+  if (!drafts) return requested ?? published;
+  if (requested === published) throw notApproved('publishing becomes possible once you are approved');
+  return requested ?? draft;
+}
+
+/** An edit by an unapproved performer may not publish or schedule. */
+function checkEdit(drafts: unknown, status: string | undefined, published: string, scheduledAt?: string | null): void {
+  if (!drafts) return;
+  if (status === published) throw notApproved('publishing becomes possible once you are approved');
+  if (scheduledAt) throw notApproved('scheduling becomes possible once you are approved');
+}
+
+/**
+ * First thing in a create transaction of an unapproved performer: their items stay within the quota. The performer
+ * row is locked first, so concurrent uploads count each other and cannot pass the quota together.
+ */
+async function withinQuota(trx: DbOrTrx, actor: Actor, drafts: { quota: number } | null, adding: number): Promise<void> {
+  if (!drafts) return;
+  await repo.lockPerformer(trx, actor.id);
+  const { quota } = drafts;
+  const have = await repo.countOwnItems(trx, actor.id);
+  if (have + adding > quota) {
+    throw new AppError(
+      403,
+      'DRAFT_QUOTA_REACHED',
+      `Until an admin approves your account you can keep at most ${quota} items (videos, galleries, photos, products and posts together); you have ${have}`,
+      { quota, count: have },
+    );
+  }
+}
 
 /** Sale items need a price; other visibilities carry none. */
 function pricing(visibility: Access, price: number | undefined): { access: Access; isSale: number; price: number } {
@@ -191,6 +246,9 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
   if (!main) throw invalid('file', 'Send the video in the "file" field');
   if (!input.title) throw invalid('title', 'Title is required');
   const { access, isSale, price } = pricing(input.visibility ?? 'subscribers', input.price);
+  const drafts = await draftsOnly(deps, actor);
+  const status = initialStatus(drafts, input.status, 'active', 'draft');
+  if (drafts && input.scheduledAt) throw notApproved('scheduling becomes possible once you are approved');
   await checkCategories(deps.db, 'video', input.categoryIds);
   const now = nowIso();
   const id = newId();
@@ -199,6 +257,7 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
   const thumb = uploads.thumbnail?.[0];
   const tags = input.tags ?? [];
   await deps.db.transaction().execute(async (trx) => {
+    await withinQuota(trx, actor, drafts, 1);
     await insertFiles(trx, [
       fileRow({ id: main.id, ownerId: actor.id, kind: 'video', storageKey: main.storageKey, mime: main.type.mime, size: main.size, originalName: main.originalName, status: 'processing' }, now),
       ...(teaser
@@ -211,7 +270,7 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
     await repo.insertVideo(trx, {
       id,
       performerId: actor.id,
-      status: input.status ?? 'active',
+      status,
       title: input.title!,
       slug: uniqueSlug(input.title!, id),
       description: input.description ?? null,
@@ -241,6 +300,7 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
 export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, input: VideoInput): Promise<StudioVideo> {
   const row = owned(await repo.getVideo(deps.db, id), actor, 'Video');
   const { access, isSale, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
+  checkEdit(await draftsOnly(deps, actor), input.status, 'active', input.scheduledAt);
   await checkCategories(deps.db, 'video', input.categoryIds);
   const now = nowIso();
   const when = input.scheduledAt !== undefined ? schedule(input.scheduledAt, now, row.publishedAt) : null;
@@ -338,15 +398,18 @@ export async function galleryView(db: DbOrTrx, id: string): Promise<StudioGaller
 export async function createGallery(deps: StudioDeps, actor: Actor, input: GalleryInput): Promise<StudioGallery> {
   if (!input.title) throw invalid('title', 'Title is required');
   const { access, isSale, price } = pricing(input.visibility ?? 'subscribers', input.price);
+  const drafts = await draftsOnly(deps, actor);
+  const status = initialStatus(drafts, input.status, 'active', 'draft');
   await checkCategories(deps.db, 'gallery', input.categoryIds);
   const now = nowIso();
   const id = newId();
   const tags = input.tags ?? [];
   await deps.db.transaction().execute(async (trx) => {
+    await withinQuota(trx, actor, drafts, 1);
     await repo.insertGallery(trx, {
       id,
       performerId: actor.id,
-      status: input.status ?? 'active',
+      status,
       title: input.title!,
       slug: uniqueSlug(input.title!, id),
       description: input.description ?? null,
@@ -370,6 +433,7 @@ export async function createGallery(deps: StudioDeps, actor: Actor, input: Galle
 export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, input: GalleryInput): Promise<StudioGallery> {
   const row = owned(await repo.getGallery(deps.db, id), actor, 'Gallery');
   const { access, isSale, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
+  checkEdit(await draftsOnly(deps, actor), input.status, 'active');
   await checkCategories(deps.db, 'gallery', input.categoryIds);
   // Public thumbnails are blurred while the gallery is locked: redo them when it opens or closes. When it closes,
   // the unblurred ones are withdrawn at once (the photos show none until their blurred thumbnail is made).
@@ -464,9 +528,11 @@ export async function uploadPhotos(deps: StudioDeps, actor: Actor, input: { gall
   const files = uploads.file ?? [];
   if (!files.length) throw invalid('file', 'Send at least one photo in the "file" field');
   const gallery = owned(await repo.getGallery(deps.db, input.galleryId), actor, 'Gallery');
+  const drafts = await draftsOnly(deps, actor);
   const now = nowIso();
   const ids = files.map(() => newId());
   await deps.db.transaction().execute(async (trx) => {
+    await withinQuota(trx, actor, drafts, files.length);
     const start = await repo.nextPhotoPosition(trx, gallery.id);
     await insertFiles(
       trx,
@@ -581,16 +647,20 @@ export async function createProduct(deps: StudioDeps, actor: Actor, input: Produ
   const digital = uploads.file?.[0];
   if (type === 'digital' && !digital) throw invalid('file', 'A digital product needs its file in the "file" field');
   if (type === 'physical' && digital) throw invalid('file', 'Only digital products take a file; a physical product has stock instead');
+  // A draft may carry the price it will sell at; only an approved performer's active product can be bought.
+  const drafts = await draftsOnly(deps, actor);
+  const status = initialStatus(drafts, input.status, 'active', 'draft');
   await checkCategories(deps.db, 'product', input.categoryIds);
   const now = nowIso();
   const id = newId();
   const tags = input.tags ?? [];
   await deps.db.transaction().execute(async (trx) => {
+    await withinQuota(trx, actor, drafts, 1);
     await insertFiles(trx, [...(image ? [sourceImageRow(image, actor.id, now)] : []), ...(digital ? [digitalFileRow(digital, actor.id, now)] : [])]);
     await repo.insertProduct(trx, {
       id,
       performerId: actor.id,
-      status: input.status ?? 'active',
+      status,
       name: input.name!,
       slug: uniqueSlug(input.name!, id),
       description: input.description ?? null,
@@ -620,6 +690,7 @@ export async function updateProduct(deps: StudioDeps, actor: Actor, id: string, 
   const digital = uploads.file?.[0];
   if (type === 'physical' && digital) throw invalid('file', 'Only digital products take a file; a physical product has stock instead');
   if (type === 'digital' && !digital && !row.digitalFileId) throw invalid('file', 'A digital product needs its file in the "file" field');
+  checkEdit(await draftsOnly(deps, actor), input.status, 'active');
   await checkCategories(deps.db, 'product', input.categoryIds);
   const now = nowIso();
   let keys: string[] = [];
@@ -726,8 +797,10 @@ export async function createPost(deps: StudioDeps, actor: Actor, input: PostInpu
   const image = uploads.image?.[0];
   const now = nowIso();
   const id = newId();
-  const status = input.status ?? 'published';
+  const drafts = await draftsOnly(deps, actor);
+  const status = initialStatus(drafts, input.status, 'published', 'draft');
   await deps.db.transaction().execute(async (trx) => {
+    await withinQuota(trx, actor, drafts, 1);
     if (image) await insertFiles(trx, [sourceImageRow(image, actor.id, now)]);
     await repo.insertPost(trx, {
       id,
@@ -754,6 +827,7 @@ export async function createPost(deps: StudioDeps, actor: Actor, input: PostInpu
 
 export async function updatePost(deps: StudioDeps, actor: Actor, id: string, input: PostInput, uploads: Uploads): Promise<string> {
   const row = owned(await repo.getPost(deps.db, id), actor, 'Post');
+  checkEdit(await draftsOnly(deps, actor), input.status, 'published');
   const image = uploads.image?.[0];
   const now = nowIso();
   let keys: string[] = [];

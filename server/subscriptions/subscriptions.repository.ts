@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { SubscriptionsTable } from '../db/schema.js';
+import { performerOpenTo, type Audience } from '../catalogue/catalogue.repository.js';
 
 /**
  * SQL of subscriptions. One row per (user, performer) (subscriptions_user_performer). What the paywall reads
@@ -179,10 +180,12 @@ export async function listSubscriptions(db: DbOrTrx, f: SubscriptionFilters) {
 }
 
 /** A performer by id or username, with what a subscription checkout needs. */
-export function findPerformerForSale(db: DbOrTrx, key: string) {
+/** A performer by id or username; `openToBuyer`: 1 unless they block the buyer's country (`a`). */
+export function findPerformerForSale(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('performers')
-    .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'status'])
+    .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'status', 'approved'])
+    .select(performerOpenTo('performers.id', a).as('openToBuyer'))
     .where((eb) => eb.or([eb('id', '=', key), eb('username', '=', key)]))
     .orderBy(sql`case when id = ${key} then 0 else 1 end`)
     .limit(1)
