@@ -18,7 +18,9 @@ import { loadConfig } from '../../server/config.js';
  * never owed, never paid out. SANDBOX_PAYMENTS=1 with the default APP_SECRET does not start.
  */
 
-const production = { NODE_ENV: 'production', APP_SECRET: 'a-long-random-production-secret-0123456789', LOG_LEVEL: 'silent', PAGE_CACHE_MS: '0', LIST_COUNT_CACHE_MS: '0' };
+// SMTP_URL: production refuses to start without a mail server (nothing here sends mail).
+const smtp = 'smtp://127.0.0.1:9';
+const production = { NODE_ENV: 'production', SMTP_URL: smtp, APP_SECRET: 'a-long-random-production-secret-0123456789', LOG_LEVEL: 'silent', PAGE_CACHE_MS: '0', LIST_COUNT_CACHE_MS: '0' };
 
 const count = async (db: DbOrTrx, table: 'payments' | 'sandboxCharges' | 'earnings' | 'orders' | 'subscriptions' | 'webhookEvents') =>
   Number((await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
@@ -49,7 +51,7 @@ describe('start-up', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-secret-'));
     try {
       // The real server process: it exits before listening.
-      await expect(startServerProcess({ NODE_ENV: 'production', SANDBOX_PAYMENTS: '1', APP_SECRET: '', DATA_DIR: dataDir, SERVE_WEB: '0' }, { timeoutMs: 90_000 })).rejects.toThrow(
+      await expect(startServerProcess({ NODE_ENV: 'production', SMTP_URL: smtp, SANDBOX_PAYMENTS: '1', APP_SECRET: '', DATA_DIR: dataDir, SERVE_WEB: '0' }, { timeoutMs: 90_000 })).rejects.toThrow(
         /exited with 1[\s\S]*SANDBOX_PAYMENTS=1 needs APP_SECRET/,
       );
     } finally {
@@ -57,9 +59,9 @@ describe('start-up', () => {
     }
     // Wherever the flag is set, not only in production; with a real secret it starts.
     expect(() => loadConfig({ NODE_ENV: 'development', SANDBOX_PAYMENTS: '1' })).toThrow(/SANDBOX_PAYMENTS=1 needs APP_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', SANDBOX_PAYMENTS: '1', APP_SECRET: 'dev-only-secret-change-me' })).toThrow(/SANDBOX_PAYMENTS=1 needs APP_SECRET/);
-    expect(loadConfig({ NODE_ENV: 'production', SANDBOX_PAYMENTS: '1', APP_SECRET: 'staging-secret-xyz' }).sandboxPayments).toBe(true);
-    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: '' })).toThrow(/APP_SECRET must be set in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: smtp, SANDBOX_PAYMENTS: '1', APP_SECRET: 'dev-only-secret-change-me' })).toThrow(/SANDBOX_PAYMENTS=1 needs APP_SECRET/);
+    expect(loadConfig({ NODE_ENV: 'production', SMTP_URL: smtp, SANDBOX_PAYMENTS: '1', APP_SECRET: 'staging-secret-xyz' }).sandboxPayments).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: 'production', SMTP_URL: smtp, APP_SECRET: '' })).toThrow(/APP_SECRET must be set in production/);
   }, 120_000);
 });
 
