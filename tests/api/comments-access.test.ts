@@ -1,10 +1,10 @@
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createSession, createUser, type TestUser } from '../helpers/sessions.js';
 import { bearer, buildEngagement, type Engagement } from '../helpers/engagement-fixture.js';
 import { daysFromNow, entitle, makeGallery, makeProduct, subscribe } from '../helpers/factories.js';
-import { ask, collect, connectSocket, nextEvent, sleep, type TestSocket } from '../helpers/realtime-client.js';
+import { ask, collect, nextEvent, sleep, socketsClosedAfterEach, type TestSocket } from '../helpers/realtime-client.js';
 import { postForm } from '../helpers/uploads.js';
 import { countComments } from '../../server/comments/comments.repository.js';
 import { hashPassword } from '../../server/auth/password.js';
@@ -23,15 +23,7 @@ import type { EngagementObjectType } from '../../common/api-types.js';
 
 const redisEnv: Record<string, string> = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
 
-const sockets: TestSocket[] = [];
-async function open(url: string, opts: Parameters<typeof connectSocket>[1] = {}) {
-  const s = await connectSocket(url, opts);
-  sockets.push(s);
-  return s;
-}
-afterEach(() => {
-  for (const s of sockets.splice(0)) s.close();
-});
+const open = socketsClosedAfterEach();
 
 describe.each(engines)('comments follow access on %s', (engine) => {
   let t: TestApp;

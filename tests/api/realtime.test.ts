@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser } from '../helpers/sessions.js';
 import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
 import { makeVideo } from '../helpers/factories.js';
-import { ask, collect, connectSocket, currentSchema, nextEvent, sleep, startInstance, type TestSocket } from '../helpers/realtime-client.js';
+import { ask, collect, currentSchema, nextEvent, sleep, socketsClosedAfterEach, startInstance, type TestSocket } from '../helpers/realtime-client.js';
 import { MAX_WATCHED_OBJECTS } from '../../server/realtime/socket.js';
 import { addNotification, pushNotificationCount, unreadNotificationCount } from '../../server/realtime/notifications.js';
 import {
@@ -31,15 +31,7 @@ if (!redisUrl || !pgUrl) {
   console.warn('\n!!! REDIS_URL and DATABASE_URL are both needed for the two-instance realtime test: it is SKIPPED. !!!\n');
 }
 
-const sockets: TestSocket[] = [];
-async function open(url: string, opts: Parameters<typeof connectSocket>[1] = {}) {
-  const s = await connectSocket(url, opts);
-  sockets.push(s);
-  return s;
-}
-afterEach(() => {
-  for (const s of sockets.splice(0)) s.close();
-});
+const open = socketsClosedAfterEach();
 
 describe.each(engines)('realtime on %s', (engine) => {
   let t: TestApp;

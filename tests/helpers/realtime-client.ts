@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { io, type Socket } from 'socket.io-client';
+import { afterEach } from 'vitest';
 import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
@@ -39,6 +40,22 @@ export function connectSocket(
 }
 
 /** Emits with an acknowledgement and resolves to it. */
+/**
+ * `connectSocket` for a test file whose sockets are all closed after each test (call at the file's top level):
+ * a test that fails half-way leaves no socket listening into the next one.
+ */
+export function socketsClosedAfterEach(): (url: string, opts?: Parameters<typeof connectSocket>[1]) => Promise<TestSocket> {
+  const sockets: TestSocket[] = [];
+  afterEach(() => {
+    for (const s of sockets.splice(0)) s.close();
+  });
+  return async (url, opts = {}) => {
+    const s = await connectSocket(url, opts);
+    sockets.push(s);
+    return s;
+  };
+}
+
 export function ask<E extends keyof ClientToServerEvents>(socket: TestSocket, event: E, payload: Parameters<ClientToServerEvents[E]>[0]): Promise<RealtimeAck> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ack for ${event}`)), 5000);
