@@ -5,8 +5,11 @@ import { migrateToLatest } from './db/migrate.js';
 import { buildApp } from './app.js';
 
 /**
- * `tsx server/main.ts [--seed-demo]`: migrate, optionally load demo data into an empty database, serve.
+ * `tsx server/main.ts [--seed-demo [--scale=0.2]]`: migrate, optionally load demo data into an empty database, serve.
  * SIGTERM/SIGINT drain in-flight requests, then close sockets, Redis and the database.
+ *
+ * Logs are JSON lines (for log collectors). `--seed-demo` is how a newcomer tries the site (`npm start`), so it also
+ * prints, once the server listens, a short plain block: where the site is and the demo logins.
  */
 async function main() {
   const config = loadConfig();
@@ -14,13 +17,23 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
   const applied = await migrateToLatest(database.db, { schema: config.pgSchema });
   if (applied.length) logger.info({ applied }, 'migrations applied');
-  if (process.argv.includes('--seed-demo')) {
-    const { seedDemo } = await import('./seed/seed.js');
-    await seedDemo({ db: database.db, config, logger });
+  const demo = process.argv.includes('--seed-demo');
+  let welcome: string | null = null;
+  if (demo) {
+    const { formatCredentials, seedDemo } = await import('./seed/seed.js');
+    const scaleArg = process.argv.find((a) => a.startsWith('--scale='));
+    const result = await seedDemo({ db: database.db, config, logger, scale: scaleArg ? Number(scaleArg.slice('--scale='.length)) : 1 });
+    welcome = result.credentials
+      ? formatCredentials(result.credentials)
+      : 'The database already had users, so no demo data was loaded: the demo logins printed the first time still work.';
   }
   const built = await buildApp({ config, database, logger, web: config.serveWeb });
   await built.app.listen({ host: config.host, port: config.port });
   logger.info({ url: config.publicUrl, engine: database.engine }, 'site is up');
+  if (welcome !== null) {
+    // Written directly, whatever LOG_LEVEL says: this is the first thing a newcomer reads.
+    process.stdout.write(`\nFanstage is running at ${config.publicUrl}\n\n${welcome}\n\nStop it with Ctrl+C.\n\n`);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

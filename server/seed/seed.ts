@@ -417,7 +417,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     };
     const elapsedMs = Date.now() - started;
     logger.info({ counts, mediaMs, elapsedMs }, 'demo data loaded');
-    logger.info({ credentials: { ...credentials, otherPerformerEmails: undefined } }, `\n${formatCredentials(credentials)}`);
+    // The logins for machines; a person reads them in the plain block the caller prints (formatCredentials).
+    logger.info({ credentials: { ...credentials, otherPerformerEmails: undefined } }, 'demo accounts');
     return { seeded: true, credentials, counts, elapsedMs };
   } catch (err) {
     await media.removeAll();
@@ -431,19 +432,15 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   }
 }
 
-/** The block printed after seeding. */
+/** The demo logins in plain words, for a person reading the terminal (printed after seeding). */
 export function formatCredentials(c: DemoCredentials): string {
-  const line = '='.repeat(64);
-  const row = (label: string, a: DemoAccount) => `  ${label.padEnd(11)} ${a.email.padEnd(26)} (username ${a.username})`;
+  const row = (label: string, a: DemoAccount) => `  ${label.padEnd(10)} ${a.email}`;
   return [
-    line,
-    '  Demo accounts (password for all of them below)',
+    `Demo logins (password for all: ${c.password})`,
     row('admin', c.admin),
     row('performer', c.performer),
     row('fan', c.fan),
-    `  password    ${c.password}`,
-    `  The other ${c.otherPerformerEmails.length} performers use <username>@example.com and the same password.`,
-    line,
+    `  The other ${c.otherPerformerEmails.length} performers: <username>@example.com, same password.`,
   ].join('\n');
 }
 

@@ -2,11 +2,14 @@
  * `tsx tests/bench/page-js.ts [baseUrl]`: gzipped JavaScript shipped by the home page, /performers, a performer page
  * and a video page of a running site (e.g. `npm run build && PORT=4400 DATA_DIR=$(mktemp -d) tsx server/main.ts --seed-demo`).
  * Counted like `npm run bench` does (tests/bench/shipped-js.ts). `--files` lists every file with its size.
+ * `--login=email:password` also measures the pages as that signed-in visitor (e.g. the demo fan
+ * `--login=fan@example.com:demo-password-123`).
  */
 import { shippedJs } from './shipped-js.js';
 
 const base = (process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'http://127.0.0.1:4400').replace(/\/$/, '');
 const listFiles = process.argv.includes('--files');
+const login = process.argv.find((a) => a.startsWith('--login='))?.slice('--login='.length);
 
 async function html(p: string): Promise<string> {
   const res = await fetch(base + p);
@@ -20,12 +23,32 @@ if (!performer) throw new Error('no performer link on /performers');
 const video = (await html('/videos')).match(/href="(\/videos\/[A-Za-z0-9_-]+)"/)?.[1];
 if (!video) throw new Error('no video link on /videos');
 
+/** The session cookie of a login (the `token` cookie the login endpoint sets). */
+async function sessionCookie(credentials: string): Promise<string> {
+  const at = credentials.indexOf(':');
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: credentials.slice(0, at), password: credentials.slice(at + 1) }),
+  });
+  if (!res.ok) throw new Error(`login: HTTP ${res.status} ${await res.text()}`);
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  if (!cookies.length) throw new Error('login: no cookie set');
+  return cookies.join('; ');
+}
+
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
-console.log('| page | path | files | raw | gzip |\n|---|---|---|---|---|');
+const pages = [['home', '/'], ['performers', '/performers'], ['performer page', performer], ['video page', video]] as const;
+const visitors: Array<[string, Record<string, string>]> = [['guest', {}]];
+if (login) visitors.push([`signed in (${login.slice(0, login.indexOf(':'))})`, { cookie: await sessionCookie(login) }]);
+
+console.log('| visitor | page | path | files | raw | gzip |\n|---|---|---|---|---|---|');
 const details: string[] = [];
-for (const [name, p] of [['home', '/'], ['performers', '/performers'], ['performer page', performer], ['video page', video]] as const) {
-  const r = await shippedJs(base, p);
-  console.log(`| ${name} | ${p} | ${r.files.length} | ${kib(r.raw)} | ${kib(r.gzip)} |`);
-  if (listFiles) details.push(`\n${name} (${p}):`, ...r.files.sort((a, b) => b.gzip - a.gzip).map((f) => `  ${kib(f.gzip).padStart(10)}  ${f.url}`));
+for (const [who, headers] of visitors) {
+  for (const [name, p] of pages) {
+    const r = await shippedJs(base, p, headers);
+    console.log(`| ${who} | ${name} | ${p} | ${r.files.length} | ${kib(r.raw)} | ${kib(r.gzip)} |`);
+    if (listFiles) details.push(`\n${who}, ${name} (${p}):`, ...r.files.sort((a, b) => b.gzip - a.gzip).map((f) => `  ${kib(f.gzip).padStart(10)}  ${f.url}`));
+  }
 }
 if (details.length) console.log(details.join('\n'));

@@ -9,10 +9,11 @@ export interface ShippedJs {
 /**
  * JavaScript a page makes the browser load: every /_astro/*.js its HTML references (scripts, island component and
  * renderer URLs) plus their static imports (`import x from"./a.js"`, `import"./b.js"`, `export * from"./c.js"`),
- * followed recursively; dynamic import() is lazy and not counted. Each file gzipped at level 9.
+ * followed recursively; dynamic import() is lazy and not counted. Each file gzipped at level 9. `headers` go with the
+ * page request (e.g. a session cookie: a signed-in visitor gets more islands).
  */
-export async function shippedJs(base: string, pagePath: string): Promise<ShippedJs> {
-  const res = await fetch(base + pagePath);
+export async function shippedJs(base: string, pagePath: string, headers: Record<string, string> = {}): Promise<ShippedJs> {
+  const res = await fetch(base + pagePath, { headers });
   if (!res.ok) throw new Error(`${pagePath}: HTTP ${res.status}`);
   const html = await res.text();
   const seen = new Set<string>();

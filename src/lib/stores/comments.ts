@@ -2,7 +2,7 @@ import { map } from 'nanostores';
 import type { CommentItem, CommentSearchResult, EngagementObjectType, LockedDiscussion } from '../../../common/api-types.js';
 import { api, ApiError } from '../api.js';
 import { toast } from './toast.js';
-import { onRealtime, watchObject } from './realtime.js';
+import { onRealtime, watchObject } from './realtime-events.js';
 import { registerReset } from './reset.js';
 
 /**

@@ -2,7 +2,7 @@ import { map } from 'nanostores';
 import type { EngagementObjectType, ReactionAction } from '../../../common/api-types.js';
 import { api, errorMessage } from '../api.js';
 import { toast } from './toast.js';
-import { onRealtime, watchObject } from './realtime.js';
+import { onRealtime, watchObject } from './realtime-events.js';
 import { registerReset } from './reset.js';
 
 /**

@@ -1,7 +1,8 @@
 import { atom } from 'nanostores';
-import type { EngagementObjectType, RealtimeAck, RealtimeStatus, ServerToClientEvents } from '../../../common/api-types.js';
+import type { RealtimeAck, RealtimeStatus } from '../../../common/api-types.js';
 import { getRuntimeConfig } from '../runtime.js';
 import { createSocket, type RealtimeSocket, type SocketTarget } from '../socket.js';
+import { bindRealtimeSocket, onRealtime, watchedObjects, watchObject, type BoundSocket } from './realtime-events.js';
 import { registerReset } from './reset.js';
 
 /**
@@ -25,14 +26,8 @@ export const realtimeUserId = atom<string | null>(null);
 /** Unread notifications, from `notification/count`. */
 export const notificationCount = atom(0);
 
-type EventName = keyof ServerToClientEvents;
-type Handler<E extends EventName> = ServerToClientEvents[E];
-
 let socket: RealtimeSocket | null = null;
 let target: SocketTarget = {};
-const handlers = new Map<EventName, Set<(...args: never[]) => void>>();
-/** Watched rooms with how many subscribers each. */
-const watched = new Map<string, { ref: { objectType: EngagementObjectType; objectId: string }; count: number }>();
 
 function report(what: string, err?: unknown): void {
   if (getRuntimeConfig().env === 'production') return;
@@ -47,10 +42,6 @@ function sendLogin(s: RealtimeSocket): void {
   s.emit('auth/login', target.token ? { token: target.token } : {}, (ack?: RealtimeAck) => {
     realtimeUserId.set(ack?.ok ? (ack.userId ?? null) : null);
   });
-}
-
-function attachHandlers(s: RealtimeSocket): void {
-  for (const [event, set] of handlers) for (const h of set) s.on(event, h as never);
 }
 
 /**
@@ -75,7 +66,7 @@ export function connectRealtime(opts: { loggedIn: boolean } & SocketTarget): Rea
   s.on('connect', () => {
     realtimeStatus.set('connected');
     sendLogin(s);
-    for (const { ref } of watched.values()) s.emit('object/watch', ref);
+    for (const ref of watchedObjects()) s.emit('object/watch', ref);
   });
   s.on('disconnect', (reason) => {
     realtimeStatus.set('disconnected');
@@ -97,7 +88,7 @@ export function connectRealtime(opts: { loggedIn: boolean } & SocketTarget): Rea
     realtimeStatus.set('failed');
     report('gave up reconnecting');
   });
-  attachHandlers(s);
+  bindRealtimeSocket(s as unknown as BoundSocket);
   return s;
 }
 
@@ -105,6 +96,7 @@ export function connectRealtime(opts: { loggedIn: boolean } & SocketTarget): Rea
 export function disconnectRealtime(): void {
   const s = socket;
   socket = null;
+  bindRealtimeSocket(null);
   if (s) {
     s.removeAllListeners();
     s.io.removeAllListeners();
@@ -128,40 +120,8 @@ export function syncRealtime(opts: { loggedIn: boolean } & SocketTarget): void {
   else if (!socket.active) socket.connect();
 }
 
-/** Subscribes to a server event on the current and any later socket; answers the unsubscribe function. */
-export function onRealtime<E extends EventName>(event: E, handler: Handler<E>): () => void {
-  let set = handlers.get(event);
-  if (!set) handlers.set(event, (set = new Set()));
-  set.add(handler as never);
-  socket?.on(event, handler as never);
-  return () => {
-    set!.delete(handler as never);
-    socket?.off(event, handler as never);
-  };
-}
-
-/** Joins the room of an object (now and after every reconnect) until the returned function is called. */
-export function watchObject(objectType: EngagementObjectType, objectId: string): () => void {
-  const key = `${objectType}:${objectId}`;
-  const entry = watched.get(key);
-  if (entry) entry.count += 1;
-  else {
-    watched.set(key, { ref: { objectType, objectId }, count: 1 });
-    if (socket?.connected) socket.emit('object/watch', { objectType, objectId });
-  }
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    const current = watched.get(key);
-    if (!current) return;
-    current.count -= 1;
-    if (current.count <= 0) {
-      watched.delete(key);
-      if (socket?.connected) socket.emit('object/unwatch', { objectType, objectId });
-    }
-  };
-}
+/** Subscriptions live in realtime-events.ts (no socket.io there, so the comments and reactions stores stay light). */
+export { onRealtime, watchObject };
 
 /**
  * Back to the initial state: no socket, counts cleared. Subscriptions (`onRealtime`, `watchObject`) belong
