@@ -18,19 +18,14 @@ const CALLERS = ['api', 'catalogue', 'studioApi', 'adminApi', 'apiFetch', 'uploa
 const STUDIO_EXCEPTIONS: Record<string, string> = {};
 
 const STILL_DIRECT = [
-  'BuyVideoButton.tsx',
   'Checkout.tsx',
   'ContactForm.tsx',
-  'DownloadButton.tsx',
   'LoadMoreList.tsx',
-  'OrderDelivery.tsx',
   'PaymentResult.tsx',
   'ProfileForm.tsx',
   'RegisterForm.tsx',
   'ResetPasswordForm.tsx',
   'SandboxPay.tsx',
-  'SubscribeButton.tsx',
-  'SubscriptionsList.tsx',
   'VerifyEmail.tsx',
   'VideoPlayer.tsx',
   'admin/AdminAction.tsx',
