@@ -6,6 +6,11 @@ import { setNavigator } from '../../src/lib/navigation.js';
 import {
   buyVideo,
   createOrderDeliveryStore,
+  createPaymentResultStore,
+  createSandboxPayStore,
+  PAYMENT_POLL_MAX,
+  PAYMENT_POLL_MS,
+  SANDBOX_REDIRECT_DELAY_MS,
   createSubscriptionsStore,
   downloadProduct,
   pending,
@@ -30,6 +35,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   setNavigator();
 });
@@ -126,5 +132,52 @@ describe('subscriptions and order delivery', () => {
     expect(await store.save('delivered', null)).toBeNull();
     expect(store.store.get().busy).toBe(false);
     expect(toastTexts()[1]).toEqual(['error', 'Could not update the order']);
+  });
+});
+
+describe('after a checkout', () => {
+  it('a pending payment is asked for until it settles, at most PAYMENT_POLL_MAX times', async () => {
+    vi.useFakeTimers();
+    let answer = 'pending';
+    const { calls } = stubFetch({ 'GET /api/payment/status/pay1': () => reply(200, { _id: 'pay1', status: answer }) });
+    const payment = createPaymentResultStore('pay1', 'pending');
+    const stop = payment.follow();
+    await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS * 2);
+    expect(calls).toHaveLength(2);
+    expect(payment.status.get()).toBe('pending');
+    answer = 'success';
+    await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS);
+    expect(payment.status.get()).toBe('success');
+    stop();
+    await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS * 3);
+    expect(calls).toHaveLength(3);
+
+    const settled = createPaymentResultStore('pay1', 'failed');
+    settled.follow();
+    await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS * 3);
+    expect(calls).toHaveLength(3);
+
+    answer = 'pending';
+    createPaymentResultStore('pay1', 'pending').follow();
+    await vi.advanceTimersByTimeAsync(PAYMENT_POLL_MS * (PAYMENT_POLL_MAX + 5));
+    expect(calls).toHaveLength(3 + PAYMENT_POLL_MAX);
+  });
+
+  it('a sandbox choice goes to the result; a refused one shows why, then goes where the server said', async () => {
+    const sandbox = createSandboxPayStore('ch1');
+    const { calls } = stubFetch({ 'POST /api/payment/sandbox/ch1/complete': reply(200, { status: 'paid', delivered: true, redirectUrl: '/payment/result/pay1' }) });
+    await sandbox.act('approve');
+    expect(calls[0]!.body).toEqual({ outcome: 'approve' });
+    expect(navigate).toHaveBeenCalledWith('/payment/result/pay1');
+    expect(sandbox.store.get()).toEqual({ busy: 'approve', error: null });
+
+    vi.useFakeTimers();
+    const late = createSandboxPayStore('ch2');
+    stubFetch({ 'POST /api/payment/sandbox/ch2/complete': reply(409, { message: 'This checkout is over', code: 'CONFLICT', details: { redirectUrl: '/payment/result/pay2' } }) });
+    await late.act('decline');
+    expect(late.store.get()).toEqual({ busy: null, error: 'This checkout is over' });
+    expect(navigate).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(SANDBOX_REDIRECT_DELAY_MS);
+    expect(navigate).toHaveBeenLastCalledWith('/payment/result/pay2');
   });
 });

@@ -1,6 +1,6 @@
-import { map } from 'nanostores';
-import type { DeliveryStatus, OrderView, SubscriptionItem } from '../../../common/api-types.js';
-import { api, catalogue, errorMessage } from '../api.js';
+import { atom, map } from 'nanostores';
+import type { DeliveryStatus, OrderView, PaymentStatusValue, SubscriptionItem } from '../../../common/api-types.js';
+import { api, ApiError, catalogue, errorMessage } from '../api.js';
 import { navigate } from '../navigation.js';
 import { registerReset } from './reset.js';
 import { toast } from './toast.js';
@@ -108,6 +108,57 @@ export function createOrderDeliveryStore(order: Pick<OrderView, '_id'>) {
         return null;
       } finally {
         store.setKey('busy', false);
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// After a checkout: the result page and the sandbox provider's page.
+
+/** How often, and how many times, a pending payment's status is asked for while its webhook has not arrived. */
+export const PAYMENT_POLL_MS = 1500;
+export const PAYMENT_POLL_MAX = 40;
+
+/** A payment's status on the result page; `follow` polls while it is pending (a failed ask waits for the next tick). */
+export function createPaymentResultStore(paymentId: string, initial: PaymentStatusValue) {
+  const status = atom<PaymentStatusValue>(initial);
+  return {
+    status,
+    /** Starts polling when pending; answers the stop function (the island's effect cleanup). */
+    follow(): () => void {
+      if (status.get() !== 'pending') return () => {};
+      let polls = 0;
+      const timer = setInterval(() => {
+        polls += 1;
+        if (polls > PAYMENT_POLL_MAX) return clearInterval(timer);
+        api.paymentStatus(paymentId).then((p) => status.set(p.status), () => {});
+      }, PAYMENT_POLL_MS);
+      return () => clearInterval(timer);
+    },
+  };
+}
+
+export const SANDBOX_ERROR = 'The payment could not be processed';
+/** How long a refused sandbox choice's message shows before the buyer is sent where the server said. */
+export const SANDBOX_REDIRECT_DELAY_MS = 1500;
+
+/** The sandbox provider's buttons: the choice is recorded and the buyer sent back to the result page. */
+export function createSandboxPayStore(chargeId: string) {
+  const store = map<{ busy: string | null; error: string | null }>({ busy: null, error: null });
+  return {
+    store,
+    async act(outcome: 'approve' | 'decline' | 'cancel'): Promise<void> {
+      if (store.get().busy) return;
+      store.set({ busy: outcome, error: null });
+      try {
+        const res = await api.sandboxComplete(chargeId, outcome);
+        navigate(res.redirectUrl);
+      } catch (err) {
+        // A checkout already over answers where its result is: show why, then go there.
+        const redirect = err instanceof ApiError ? (err.body.details as { redirectUrl?: string } | undefined)?.redirectUrl : undefined;
+        store.set({ busy: null, error: errorMessage(err, SANDBOX_ERROR) });
+        if (redirect) setTimeout(() => navigate(redirect), SANDBOX_REDIRECT_DELAY_MS);
       }
     },
   };
