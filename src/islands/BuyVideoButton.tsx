@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { api, errorMessage } from '../lib/api.js';
-import { navigate } from '../lib/navigation.js';
-import { toast } from '../lib/stores/toast.js';
+import { useStore } from '@nanostores/react';
+import { buyVideo, pending, pendingKey } from '../lib/stores/payments.js';
 import { goToLogin, useMoneyFormat } from './money/useMoney.js';
 
 export interface BuyVideoButtonProps {
@@ -13,19 +12,11 @@ export interface BuyVideoButtonProps {
 /** Buys a video for sale (optionally with a coupon code) through the provider's hosted page. */
 export default function BuyVideoButton({ videoId, price, loggedIn }: BuyVideoButtonProps) {
   const money = useMoneyFormat();
-  const [busy, setBusy] = useState(false);
+  const busy = Boolean(useStore(pending)[pendingKey.video(videoId)]);
   const [coupon, setCoupon] = useState('');
   const buy = async () => {
     if (!loggedIn) return goToLogin();
-    if (busy) return;
-    setBusy(true);
-    try {
-      const checkout = await api.purchaseVideo(videoId, coupon.trim() ? { couponCode: coupon.trim() } : {});
-      navigate(checkout.redirectUrl);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not start the purchase, please try again'));
-      setBusy(false);
-    }
+    await buyVideo(videoId, coupon);
   };
   return (
     <div className="form__actions buy-video" data-testid="buy-video">

@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import { catalogue, errorMessage } from '../lib/api.js';
-import { navigate } from '../lib/navigation.js';
-import { toast } from '../lib/stores/toast.js';
+import { useStore } from '@nanostores/react';
+import { downloadProduct, pending, pendingKey } from '../lib/stores/payments.js';
 
 export interface DownloadButtonProps {
   productId: string;
@@ -15,19 +13,8 @@ export interface DownloadButtonProps {
  * Pages render it only for viewers who own the product (the API answers 403 to everyone else).
  */
 export default function DownloadButton({ productId, label = 'Download', testId = 'product-download' }: DownloadButtonProps) {
-  const [busy, setBusy] = useState(false);
-  const download = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      const link = await catalogue.productDownload(productId);
-      navigate(link.downloadLink);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not get the download, please try again'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const busy = Boolean(useStore(pending)[pendingKey.download(productId)]);
+  const download = () => void downloadProduct(productId);
   return (
     <button type="button" className="btn btn--primary" disabled={busy} onClick={download} data-testid={testId}>
       {busy ? 'Preparing…' : label}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
 import type { DeliveryStatus, OrderView } from '../../common/api-types.js';
-import { api, errorMessage } from '../lib/api.js';
-import { toast } from '../lib/stores/toast.js';
+import { createOrderDeliveryStore } from '../lib/stores/payments.js';
 
 export interface OrderDeliveryProps {
   order: Pick<OrderView, '_id' | 'orderNumber' | 'status' | 'deliveryStatus' | 'trackingCode'>;
@@ -13,21 +13,16 @@ const statuses: DeliveryStatus[] = ['created', 'processing', 'shipping', 'delive
 export default function OrderDelivery({ order }: OrderDeliveryProps) {
   const [status, setStatus] = useState<DeliveryStatus>(order.deliveryStatus);
   const [tracking, setTracking] = useState(order.trackingCode ?? '');
-  const [busy, setBusy] = useState(false);
+  const [delivery] = useState(() => createOrderDeliveryStore(order));
+  const { busy } = useStore(delivery.store);
   if (order.status !== 'paid') return <span data-testid="order-delivery-readonly">{order.deliveryStatus}</span>;
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    setBusy(true);
-    try {
-      const updated = await api.updateOrder(order._id, { deliveryStatus: status, trackingCode: tracking.trim() || null });
+    const updated = await delivery.save(status, tracking.trim() || null);
+    if (updated) {
       setStatus(updated.deliveryStatus);
       setTracking(updated.trackingCode ?? '');
-      toast.success(`Order ${updated.orderNumber} updated`);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not update the order'));
-    } finally {
-      setBusy(false);
     }
   };
   return (

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
 import type { PaymentStatusValue, TransactionItem } from '../../common/api-types.js';
-import { api } from '../lib/api.js';
 import { clearCart } from '../lib/stores/cart.js';
+import { createPaymentResultStore } from '../lib/stores/payments.js';
 
 export interface PaymentResultProps {
   paymentId: string;
@@ -10,9 +11,6 @@ export interface PaymentResultProps {
   /** Where to look at what was bought. */
   next: { href: string; label: string };
 }
-
-const POLL_MS = 1500;
-const POLL_MAX = 40;
 
 const messages: Record<PaymentStatusValue, string> = {
   pending: 'We are waiting for the payment provider to confirm your payment…',
@@ -25,17 +23,9 @@ const messages: Record<PaymentStatusValue, string> = {
 
 /** The outcome of a checkout: waits (polling) while the provider's webhook has not arrived; empties the cart once paid. */
 export default function PaymentResult({ paymentId, status: initial, type, next }: PaymentResultProps) {
-  const [status, setStatus] = useState<PaymentStatusValue>(initial);
-  useEffect(() => {
-    if (status !== 'pending') return;
-    let polls = 0;
-    const timer = setInterval(() => {
-      polls += 1;
-      if (polls > POLL_MAX) return clearInterval(timer);
-      api.paymentStatus(paymentId).then((p) => setStatus(p.status), () => {});
-    }, POLL_MS);
-    return () => clearInterval(timer);
-  }, [status, paymentId]);
+  const [payment] = useState(() => createPaymentResultStore(paymentId, initial));
+  const status = useStore(payment.status);
+  useEffect(() => payment.follow(), [payment, status]);
   useEffect(() => {
     if (status === 'success' && type === 'products') clearCart();
   }, [status, type]);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { api, ApiError, errorMessage } from '../lib/api.js';
-import { navigate } from '../lib/navigation.js';
+import { useStore } from '@nanostores/react';
+import { createSandboxPayStore } from '../lib/stores/payments.js';
 
 export interface SandboxPayProps {
   chargeId: string;
@@ -14,8 +14,8 @@ export interface SandboxPayProps {
  * webhook to the site (server side); the buyer is sent back to the result page.
  */
 export default function SandboxPay({ chargeId, returnUrl, open }: SandboxPayProps) {
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [sandbox] = useState(() => createSandboxPayStore(chargeId));
+  const { busy, error } = useStore(sandbox.store);
   if (!open) {
     return (
       <p className="empty" data-testid="sandbox-closed">
@@ -23,20 +23,7 @@ export default function SandboxPay({ chargeId, returnUrl, open }: SandboxPayProp
       </p>
     );
   }
-  const act = async (outcome: 'approve' | 'decline' | 'cancel') => {
-    if (busy) return;
-    setBusy(outcome);
-    setError(null);
-    try {
-      const res = await api.sandboxComplete(chargeId, outcome);
-      navigate(res.redirectUrl);
-    } catch (err) {
-      const redirect = err instanceof ApiError ? (err.body.details as { redirectUrl?: string } | undefined)?.redirectUrl : undefined;
-      setError(errorMessage(err, 'The payment could not be processed'));
-      setBusy(null);
-      if (redirect) setTimeout(() => navigate(redirect), 1500);
-    }
-  };
+  const act = (outcome: 'approve' | 'decline' | 'cancel') => void sandbox.act(outcome);
   return (
     <div className="form__actions sandbox-pay" data-testid="sandbox-pay">
       <button type="button" className="btn btn--primary" disabled={!!busy} onClick={() => act('approve')} data-testid="sandbox-approve">

@@ -1,7 +1,5 @@
-import { useState } from 'react';
-import { api, errorMessage } from '../lib/api.js';
-import { navigate } from '../lib/navigation.js';
-import { toast } from '../lib/stores/toast.js';
+import { useStore } from '@nanostores/react';
+import { pending, pendingKey, startSubscription } from '../lib/stores/payments.js';
 import { goToLogin, useMoneyFormat } from './money/useMoney.js';
 
 export interface SubscribeButtonProps {
@@ -16,7 +14,7 @@ export interface SubscribeButtonProps {
 /** Monthly / yearly subscription: creates the checkout and sends the buyer to the provider's hosted page. */
 export default function SubscribeButton({ performerId, monthlyPrice, yearlyPrice, subscribed = false, loggedIn }: SubscribeButtonProps) {
   const money = useMoneyFormat();
-  const [busy, setBusy] = useState<'monthly' | 'yearly' | null>(null);
+  const busy = (useStore(pending)[pendingKey.subscribe(performerId)] ?? null) as 'monthly' | 'yearly' | null;
   if (subscribed) {
     return (
       <p className="form__success" data-testid="subscribe-active">
@@ -26,15 +24,7 @@ export default function SubscribeButton({ performerId, monthlyPrice, yearlyPrice
   }
   const subscribe = async (type: 'monthly' | 'yearly') => {
     if (!loggedIn) return goToLogin();
-    if (busy) return;
-    setBusy(type);
-    try {
-      const checkout = await api.subscribe({ performerId, type });
-      navigate(checkout.redirectUrl);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not start the subscription, please try again'));
-      setBusy(null);
-    }
+    await startSubscription(performerId, type);
   };
   const label = (type: 'monthly' | 'yearly', price: number) =>
     `${type === 'monthly' ? 'Subscribe monthly' : 'Subscribe yearly'}${price > 0 ? ` · ${money(price)}` : ''}`;

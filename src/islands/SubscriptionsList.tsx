@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { useStore } from '@nanostores/react';
 import type { SubscriptionItem } from '../../common/api-types.js';
-import { api, errorMessage } from '../lib/api.js';
-import { toast } from '../lib/stores/toast.js';
+import { createSubscriptionsStore } from '../lib/stores/payments.js';
 
 export interface SubscriptionsListProps {
   initial: SubscriptionItem[];
@@ -11,8 +11,8 @@ const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 
 /** My subscriptions, with cancel (at the end of the paid period). */
 export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
-  const [items, setItems] = useState(initial);
-  const [busy, setBusy] = useState<string | null>(null);
+  const [subscriptions] = useState(() => createSubscriptionsStore(initial));
+  const { items, busy } = useStore(subscriptions.store);
   if (!items.length) {
     return (
       <p className="empty" data-testid="subscriptions-empty">
@@ -23,16 +23,7 @@ export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
   const cancel = async (s: SubscriptionItem) => {
     if (busy) return;
     if (typeof window !== 'undefined' && !window.confirm(`Cancel your subscription to ${s.performer?.name ?? 'this performer'}? You keep access until ${day(s.expiresAt)}.`)) return;
-    setBusy(s._id);
-    try {
-      const updated = await api.cancelSubscription(s._id);
-      setItems((all) => all.map((x) => (x._id === updated._id ? updated : x)));
-      toast.success(`Cancelled. You keep access until ${day(updated.expiresAt)}.`);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not cancel, please try again'));
-    } finally {
-      setBusy(null);
-    }
+    await subscriptions.cancel(s._id);
   };
   return (
     <table className="money-table" data-testid="subscriptions">

@@ -66,3 +66,65 @@ export const sampleUser = {
 
 /** Resolves after pending promise callbacks have run. */
 export const flush = () => new Promise((r) => setTimeout(r, 0));
+
+export interface XhrCall {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  withCredentials: boolean;
+  body: unknown;
+}
+
+/** An upload's reply: status and JSON body, or `network: true` for a request that got no answer. */
+export type XhrReply = { status: number; body?: unknown } | { network: true };
+type XhrRoute = (call: XhrCall, progress: (loaded: number, total: number) => void) => XhrReply | Promise<XhrReply>;
+
+/**
+ * Stubs `XMLHttpRequest` (the client's other HTTP seam: uploads, for their progress events): `routes` maps
+ * "METHOD /path" to a reply, or to a function that may report upload progress before answering; anything else
+ * answers 404. Returns the recorded calls.
+ */
+export function stubXhr(routes: Record<string, XhrRoute | XhrReply>) {
+  const calls: XhrCall[] = [];
+  class FakeXhr {
+    status = 0;
+    responseText = '';
+    responseType = '';
+    withCredentials = false;
+    upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } = { onprogress: null };
+    onload: (() => void) | null = null;
+    onerror: (() => void) | null = null;
+    onabort: (() => void) | null = null;
+    private method = 'GET';
+    private url = '';
+    private headers: Record<string, string> = {};
+    open(method: string, url: string) {
+      this.method = method.toUpperCase();
+      this.url = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name.toLowerCase()] = value;
+    }
+    abort() {
+      this.onabort?.();
+    }
+    send(body: unknown) {
+      const call: XhrCall = { method: this.method, url: this.url, headers: this.headers, withCredentials: this.withCredentials, body };
+      calls.push(call);
+      const route = routes[`${this.method} ${this.url.split('?')[0]}`];
+      void (async () => {
+        await Promise.resolve();
+        const progress = (loaded: number, total: number) => this.upload.onprogress?.({ lengthComputable: true, loaded, total });
+        const answer: XhrReply = !route
+          ? { status: 404, body: { message: 'no stub', code: 'NOT_FOUND' } }
+          : typeof route === 'function' ? await route(call, progress) : route;
+        if ('network' in answer) return this.onerror?.();
+        this.status = answer.status;
+        this.responseText = answer.body === undefined ? '' : JSON.stringify(answer.body);
+        this.onload?.();
+      })();
+    }
+  }
+  vi.stubGlobal('XMLHttpRequest', FakeXhr);
+  return { calls };
+}

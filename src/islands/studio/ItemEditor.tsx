@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage } from '../../lib/api.js';
-import { toast } from '../../lib/stores/toast.js';
+import type { SaveResult } from '../../lib/stores/studio.js';
 import { toMajor, toMinor } from './UploadProgress.tsx';
 
 export type EditFieldKind = 'text' | 'textarea' | 'select' | 'money' | 'int' | 'datetime' | 'tags';
@@ -37,9 +36,11 @@ export interface ItemEditorProps<T> {
   /** Prefix of the inputs' ids (unique per item). */
   id: string;
   fields: EditField[];
-  /** Sends the changed fields only (the PUT endpoints keep what is not sent). */
-  save: (changes: Record<string, unknown>) => Promise<T>;
-  onSaved: (updated: T) => void;
+  /**
+   * Sends the changed fields only (the PUT endpoints keep what is not sent): a studio store's `update`, which
+   * puts the answer in its list and says 'Saved', or answers the message and field errors to show here.
+   */
+  save: (changes: Record<string, unknown>) => Promise<SaveResult<T>>;
   onClose: () => void;
 }
 
@@ -47,7 +48,7 @@ export interface ItemEditorProps<T> {
  * The studio's inline editor of one existing item: a form prefilled with the item's values; Save sends what
  * changed (money in minor units, dates as ISO-8601, tags comma-separated) and shows the server's field errors.
  */
-export default function ItemEditor<T>({ id, fields, save, onSaved, onClose }: ItemEditorProps<T>) {
+export default function ItemEditor<T>({ id, fields, save, onClose }: ItemEditorProps<T>) {
   const [initial] = useState(() => Object.fromEntries(fields.map((f) => [f.name, initialText(f)])));
   const [values, setValues] = useState<Record<string, string>>(initial);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -87,17 +88,11 @@ export default function ItemEditor<T>({ id, fields, save, onSaved, onClose }: It
     if (Object.keys(errors).length) return setFieldErrors(errors);
     if (!Object.keys(changes).length) return onClose();
     setBusy(true);
-    try {
-      const updated = await save(changes);
-      toast.success('Saved');
-      onSaved(updated);
-      onClose();
-    } catch (err) {
-      if (err instanceof ApiError) setFieldErrors(err.fieldErrors());
-      setError(errorMessage(err, 'Could not save the changes, please try again'));
-    } finally {
-      setBusy(false);
-    }
+    const result = await save(changes);
+    setBusy(false);
+    if (result.ok) return onClose();
+    setFieldErrors(result.fieldErrors);
+    setError(result.message);
   };
 
   return (

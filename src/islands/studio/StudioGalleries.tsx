@@ -1,17 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import { errorMessage, studioApi, upload, type StudioGallery } from '../../lib/api.js';
-import { toast } from '../../lib/stores/toast.js';
+import { useStore } from '@nanostores/react';
+import type { StudioGallery } from '../../lib/api.js';
+import { createGalleryStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
 import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';
 
-/** Performer studio: create galleries and upload photos to them (with a progress bar). */
+/** Performer studio: create galleries and upload photos to them (with a progress bar); calls go through its store. */
 export default function StudioGalleries({ initial, currencySymbol }: { initial: { items: StudioGallery[]; total: number }; currencySymbol: string }) {
-  const [galleries, setGalleries] = useState(initial.items);
+  const [studio] = useState(() => createGalleryStudio(initial));
+  const { items: galleries, upload: { progress, error } } = useStore(studio.store);
   const [visibility, setVisibility] = useState('subscribers');
   const [editing, setEditing] = useState<string | null>(null);
   const [target, setTarget] = useState<string>(initial.items[0]?._id ?? '');
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -19,40 +19,23 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
     const data = new FormData(el);
     const body: Record<string, unknown> = { title: String(data.get('title') ?? ''), description: String(data.get('description') ?? ''), visibility, status: 'active' };
     if (visibility === 'sale') body.price = toMinor(String(data.get('price') ?? '')) ?? 0;
-    try {
-      const gallery = await studioApi.createGallery(body);
-      setGalleries((list) => [gallery, ...list]);
+    const gallery = await studio.create(body);
+    if (gallery) {
       setTarget(gallery._id);
       el.reset();
-      toast.success('Gallery created');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not create the gallery'));
     }
   };
 
   const uploadPhotos = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
+    studio.invalid({});
     const input = event.currentTarget.elements.namedItem('file') as HTMLInputElement;
-    const galleryId = target;
     const files = [...(input.files ?? [])];
     if (!target || files.length === 0) {
-      setError('Choose a gallery and at least one picture');
+      studio.invalid({}, 'Choose a gallery and at least one picture');
       return;
     }
-    const form = new FormData();
-    form.append('galleryId', target);
-    for (const f of files) form.append('file', f);
-    setProgress(0);
-    try {
-      const res = await upload<{ items: unknown[] }>('/performer/assets/photos/upload', form, { onProgress: setProgress });
-      setGalleries((list) => list.map((g) => (g._id === target ? { ...g, photoCount: g.photoCount + res.items.length } : g)));
-      toast.success(`${res.items.length} photo(s) uploaded, processing`);
-      input.value = '';
-    } catch (err) {
-      setProgress(null);
-      setError(errorMessage(err, 'Upload failed, please try again'));
-    }
+    if (await studio.uploadPhotos(target, files)) input.value = '';
   };
 
   return (
@@ -91,7 +74,7 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
               <td><a href={`/galleries/${g._id}`}>{g.title}</a></td><td>{g.visibility}</td><td>{g.photoCount}</td><td>{g.status}</td>
               <td><button type="button" className="btn btn--link" onClick={async () => {
                 if (!window.confirm('Delete this gallery and its photos?')) return;
-                try { await studioApi.deleteGallery(g._id); setGalleries((l) => l.filter((x) => x._id !== g._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
+                await studio.remove(g._id);
               }}>Delete</button>{' '}
               <button type="button" className="btn btn--link" onClick={() => setEditing(editing === g._id ? null : g._id)} data-testid="gallery-edit">Edit</button></td>
             </tr>,
@@ -108,8 +91,7 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
                       { name: 'tags', label: 'Tags', kind: 'tags', value: g.tags, hint: 'Comma-separated.' },
                       { name: 'status', label: 'Status', kind: 'select', value: g.status, options: STATUS_OPTIONS },
                     ]}
-                    save={(changes) => studioApi.updateGallery(g._id, changes)}
-                    onSaved={(u) => setGalleries((l) => l.map((x) => (x._id === g._id ? u : x)))}
+                    save={(changes) => studio.update(g._id, changes)}
                     onClose={() => setEditing(null)}
                   />
                 </td>

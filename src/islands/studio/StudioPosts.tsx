@@ -1,33 +1,25 @@
 import { useState, type FormEvent } from 'react';
-import { errorMessage, studioApi, type StudioPost } from '../../lib/api.js';
-import { toast } from '../../lib/stores/toast.js';
+import { useStore } from '@nanostores/react';
+import type { StudioPost } from '../../lib/api.js';
+import { createPostStudio } from '../../lib/stores/studio.js';
 import ItemEditor from './ItemEditor.tsx';
 
-/** Performer studio: write posts (plain text; blank lines separate paragraphs). */
+/** Performer studio: write posts (plain text; blank lines separate paragraphs); calls go through its store. */
 export default function StudioPosts({ initial }: { initial: { items: StudioPost[]; total: number } }) {
-  const [posts, setPosts] = useState(initial.items);
-  const [saving, setSaving] = useState(false);
+  const [studio] = useState(() => createPostStudio(initial));
+  const { items: posts, creating: saving } = useStore(studio.store);
   const [editing, setEditing] = useState<string | null>(null);
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const el = event.currentTarget;
     const data = new FormData(el);
-    setSaving(true);
-    try {
-      const post = await studioApi.createPost({
-        title: String(data.get('title') ?? ''),
-        excerpt: String(data.get('excerpt') ?? ''),
-        content: String(data.get('content') ?? ''),
-        status: String(data.get('status') ?? 'published'),
-      });
-      setPosts((list) => [post, ...list]);
-      el.reset();
-      toast.success('Post saved');
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not save the post'));
-    } finally {
-      setSaving(false);
-    }
+    const post = await studio.create({
+      title: String(data.get('title') ?? ''),
+      excerpt: String(data.get('excerpt') ?? ''),
+      content: String(data.get('content') ?? ''),
+      status: String(data.get('status') ?? 'published'),
+    });
+    if (post) el.reset();
   };
   return (
     <div>
@@ -50,7 +42,7 @@ export default function StudioPosts({ initial }: { initial: { items: StudioPost[
               <td><a href={`/posts/${p._id}`}>{p.title}</a></td><td>{p.status}</td><td>{(p.publishedAt ?? p.createdAt).slice(0, 10)}</td>
               <td><button type="button" className="btn btn--link" onClick={async () => {
                 if (!window.confirm('Delete this post?')) return;
-                try { await studioApi.deletePost(p._id); setPosts((l) => l.filter((x) => x._id !== p._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
+                await studio.remove(p._id);
               }}>Delete</button>{' '}
               <button type="button" className="btn btn--link" onClick={() => setEditing(editing === p._id ? null : p._id)} data-testid="post-edit">Edit</button></td>
             </tr>,
@@ -66,8 +58,7 @@ export default function StudioPosts({ initial }: { initial: { items: StudioPost[
                       { name: 'status', label: 'Status', kind: 'select', value: p.status, options: [['draft', 'Draft'], ['published', 'Published'], ['hidden', 'Hidden']] },
                       { name: 'publishedAt', label: 'Publish date', kind: 'datetime', value: p.publishedAt },
                     ]}
-                    save={(changes) => studioApi.updatePost(p._id, changes)}
-                    onSaved={(u) => setPosts((l) => l.map((x) => (x._id === p._id ? u : x)))}
+                    save={(changes) => studio.update(p._id, changes)}
                     onClose={() => setEditing(null)}
                   />
                 </td>

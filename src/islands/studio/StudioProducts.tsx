@@ -1,25 +1,24 @@
 import { useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
 import type { ProductItem } from '../../../common/api-types.js';
-import { errorMessage, studioApi, upload } from '../../lib/api.js';
-import { toast } from '../../lib/stores/toast.js';
+import { createProductStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMajor, toMinor } from './UploadProgress.tsx';
 import ItemEditor, { STATUS_OPTIONS } from './ItemEditor.tsx';
 
-/** Performer studio: products, physical (with stock) or digital (with the file buyers download). */
+/** Performer studio: products, physical (with stock) or digital (with the file buyers download); calls go through its store. */
 export default function StudioProducts({ initial, currencySymbol }: { initial: { items: ProductItem[]; total: number }; currencySymbol: string }) {
-  const [products, setProducts] = useState(initial.items);
+  const [studio] = useState(() => createProductStudio(initial));
+  const { items: products, upload: { progress, error } } = useStore(studio.store);
   const [type, setType] = useState<'physical' | 'digital'>('physical');
   const [editing, setEditing] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
+    studio.invalid({});
     const el = event.currentTarget;
     const data = new FormData(el);
     const price = toMinor(String(data.get('price') ?? ''));
-    if (!price || Number.isNaN(price)) return setError('Enter a price, e.g. 19.99');
+    if (!price || Number.isNaN(price)) return studio.invalid({}, 'Enter a price, e.g. 19.99');
     const form = new FormData();
     form.append('name', String(data.get('name') ?? ''));
     form.append('description', String(data.get('description') ?? ''));
@@ -31,20 +30,10 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
     if (image instanceof File && image.size > 0) form.append('image', image);
     const file = data.get('file');
     if (type === 'digital') {
-      if (!(file instanceof File) || file.size === 0) return setError('Choose the file buyers will download');
+      if (!(file instanceof File) || file.size === 0) return studio.invalid({}, 'Choose the file buyers will download');
       form.append('file', file);
     }
-    setProgress(0);
-    try {
-      await upload('/performer/assets/products', form, { onProgress: setProgress });
-      const fresh = await studioApi.products({ limit: 50 });
-      setProducts(fresh.items);
-      el.reset();
-      toast.success('Product created');
-    } catch (err) {
-      setProgress(null);
-      setError(errorMessage(err, 'Could not create the product'));
-    }
+    if (await studio.create(form)) el.reset();
   };
 
   return (
@@ -74,7 +63,7 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
               <td><a href={`/products/${p._id}`}>{p.name}</a></td><td>{p.type}</td><td>{currencySymbol}{toMajor(p.price)}</td><td>{p.stock ?? '—'}</td><td>{p.status}</td>
               <td><button type="button" className="btn btn--link" onClick={async () => {
                 if (!window.confirm('Delete this product?')) return;
-                try { await studioApi.deleteProduct(p._id); setProducts((l) => l.filter((x) => x._id !== p._id)); } catch (err) { toast.error(errorMessage(err, 'Could not delete')); }
+                await studio.remove(p._id);
               }}>Delete</button>{' '}
               <button type="button" className="btn btn--link" onClick={() => setEditing(editing === p._id ? null : p._id)} data-testid="product-edit">Edit</button></td>
             </tr>,
@@ -90,8 +79,7 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
                       ...(p.type === 'physical' ? [{ name: 'stock', label: 'Stock', kind: 'int' as const, value: p.stock }] : []),
                       { name: 'status', label: 'Status', kind: 'select', value: p.status, options: STATUS_OPTIONS },
                     ]}
-                    save={(changes) => studioApi.updateProduct(p._id, changes)}
-                    onSaved={(u) => setProducts((l) => l.map((x) => (x._id === p._id ? { ...x, name: u.name, description: u.description, price: u.price, stock: u.stock, tags: u.tags, status: u.status as typeof x.status } : x)))}
+                    save={(changes) => studio.update(p._id, changes)}
                     onClose={() => setEditing(null)}
                   />
                 </td>

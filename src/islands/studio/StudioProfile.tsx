@@ -1,35 +1,24 @@
 import { useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, studioApi, type StudioProfile as Profile } from '../../lib/api.js';
-import { toast } from '../../lib/stores/toast.js';
+import { useStore } from '@nanostores/react';
+import type { StudioProfile as Profile } from '../../lib/api.js';
+import { createProfileStudio } from '../../lib/stores/studio.js';
 import { toMajor, toMinor } from './UploadProgress.tsx';
 
 /** Performer studio: bio, monthly and yearly subscription prices, blocked countries (PUT /performer/profile). */
 export default function StudioProfile({ initial, currencySymbol }: { initial: Profile; currencySymbol: string }) {
-  const [profile, setProfile] = useState(initial);
-  const [saving, setSaving] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [studio] = useState(() => createProfileStudio(initial));
+  const { profile, saving, errors } = useStore(studio.store);
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
     const monthlyPrice = toMinor(String(data.get('monthlyPrice') ?? '')) ?? 0;
     const yearlyPrice = toMinor(String(data.get('yearlyPrice') ?? '')) ?? 0;
     if (Number.isNaN(monthlyPrice) || Number.isNaN(yearlyPrice)) {
-      setErrors({ monthlyPrice: 'Enter prices as numbers, e.g. 9.99' });
+      studio.invalid({ monthlyPrice: 'Enter prices as numbers, e.g. 9.99' });
       return;
     }
     const blockedCountries = String(data.get('blockedCountries') ?? '').split(/[\s,]+/).map((c) => c.trim().toUpperCase()).filter(Boolean);
-    setSaving(true);
-    setErrors({});
-    try {
-      const saved = await studioApi.updateProfile({ bio: String(data.get('bio') ?? ''), monthlyPrice, yearlyPrice, blockedCountries });
-      setProfile(saved);
-      toast.success('Profile updated');
-    } catch (err) {
-      if (err instanceof ApiError) setErrors(err.fieldErrors());
-      toast.error(errorMessage(err, 'Could not save the profile'));
-    } finally {
-      setSaving(false);
-    }
+    await studio.save({ bio: String(data.get('bio') ?? ''), monthlyPrice, yearlyPrice, blockedCountries });
   };
   return (
     <form className="form studio-panel" onSubmit={onSubmit} data-testid="studio-profile-form">

@@ -1,10 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { ApiError, errorMessage, studioApi, upload, type StudioVideo } from '../../lib/api.js';
-import { toast } from '../../lib/stores/toast.js';
+import { useStore } from '@nanostores/react';
+import type { StudioVideo } from '../../lib/api.js';
+import { createVideoStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { StatusBadge, toMajor, toMinor } from './UploadProgress.tsx';
 import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';
-
-const POLL_MS = 1500;
 
 export interface StudioVideosProps {
   initial: { items: StudioVideo[]; total: number };
@@ -14,55 +13,27 @@ export interface StudioVideosProps {
 /**
  * Performer studio: upload a video (file, teaser, thumbnail, visibility, sale price, schedule, tags) with a
  * progress bar, then follow its processing (polling `GET /performer/assets/videos/{id}/processing`) until it is
- * ready or failed; a failed one can be retried.
+ * ready or failed; a failed one can be retried. Server state and calls live in its store (`createVideoStudio`).
  */
 export default function StudioVideos({ initial, currencySymbol }: StudioVideosProps) {
-  const [videos, setVideos] = useState<StudioVideo[]>(initial.items);
-  const [total, setTotal] = useState(initial.total);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [studio] = useState(() => createVideoStudio(initial));
+  const { items: videos, total, upload: { progress, error, fieldErrors } } = useStore(studio.store);
   const [visibility, setVisibility] = useState<'free' | 'subscribers' | 'sale'>('subscribers');
   const [editing, setEditing] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   // Poll the videos that are still processing.
   const processingIds = videos.filter((v) => v.processingStatus === 'processing').map((v) => v._id).join(',');
-  useEffect(() => {
-    if (!processingIds) return;
-    let stopped = false;
-    const timer = setInterval(async () => {
-      for (const id of processingIds.split(',')) {
-        try {
-          const state = await studioApi.videoProcessing(id);
-          if (stopped) return;
-          setVideos((list) =>
-            list.map((v) =>
-              v._id === id
-                ? { ...v, processingStatus: state.processingStatus, processingError: state.processingError, duration: state.duration, thumbnailUrl: state.thumbnailUrl, teaserUrl: state.teaserUrl }
-                : v,
-            ),
-          );
-        } catch {
-          // try again at the next tick
-        }
-      }
-    }, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [processingIds]);
+  useEffect(() => studio.followProcessing(processingIds ? processingIds.split(',') : []), [studio, processingIds]);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setError(null);
-    setFieldErrors({});
+    studio.invalid({});
     const data = new FormData(event.currentTarget);
     const form = new FormData();
     const file = data.get('file');
     if (!(file instanceof File) || file.size === 0) {
-      setFieldErrors({ file: 'Choose a video file' });
+      studio.invalid({ file: 'Choose a video file' });
       return;
     }
     for (const name of ['title', 'description', 'visibility', 'tags', 'status']) {
@@ -72,7 +43,7 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
     if (visibility === 'sale') {
       const price = toMinor(String(data.get('price') ?? ''));
       if (!price || Number.isNaN(price)) {
-        setFieldErrors({ price: 'Enter a sale price' });
+        studio.invalid({ price: 'Enter a sale price' });
         return;
       }
       form.append('price', String(price));
@@ -84,39 +55,15 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
       const f = data.get(name);
       if (f instanceof File && f.size > 0) form.append(name, f);
     }
-    setProgress(0);
-    try {
-      const created = await upload<StudioVideo>('/performer/assets/videos/upload', form, { onProgress: (f) => setProgress(f) });
-      setVideos((list) => [created, ...list]);
-      setTotal((n) => n + 1);
-      toast.success('Video uploaded, processing has started');
+    if (await studio.uploadVideo(form)) {
       formRef.current?.reset();
       setVisibility('subscribers');
-    } catch (err) {
-      setProgress(null);
-      if (err instanceof ApiError) setFieldErrors(err.fieldErrors());
-      setError(errorMessage(err, 'Upload failed, please try again'));
-    }
-  };
-
-  const retry = async (id: string) => {
-    try {
-      const video = await studioApi.retryVideo(id);
-      setVideos((list) => list.map((v) => (v._id === id ? video : v)));
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not retry'));
     }
   };
 
   const remove = async (id: string) => {
     if (!window.confirm('Delete this video?')) return;
-    try {
-      await studioApi.deleteVideo(id);
-      setVideos((list) => list.filter((v) => v._id !== id));
-      setTotal((n) => n - 1);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Could not delete the video'));
-    }
+    await studio.remove(id);
   };
 
   return (
@@ -190,7 +137,7 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
                 {v.processingStatus === 'failed' ? (
                   <div>
                     <span className="form__error">{v.processingError}</span>{' '}
-                    <button type="button" className="btn btn--link" onClick={() => void retry(v._id)} data-testid="video-retry">Retry</button>
+                    <button type="button" className="btn btn--link" onClick={() => void studio.retry(v._id)} data-testid="video-retry">Retry</button>
                   </div>
                 ) : null}
               </td>
@@ -213,8 +160,7 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
                       { name: 'scheduledAt', label: 'Publish at (empty: now)', kind: 'datetime', value: v.scheduledAt },
                       { name: 'status', label: 'Status', kind: 'select', value: v.status, options: STATUS_OPTIONS },
                     ]}
-                    save={(changes) => studioApi.updateVideo(v._id, changes)}
-                    onSaved={(updated) => setVideos((list) => list.map((x) => (x._id === v._id ? updated : x)))}
+                    save={(changes) => studio.update(v._id, changes)}
                     onClose={() => setEditing(null)}
                   />
                 </td>

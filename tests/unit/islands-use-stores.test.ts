@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Islands talk to the server through the stores in src/lib/stores (state + the functions that change it); an island
+ * that imports the API client calls the server behind its store's back. This scans the islands' sources.
+ *
+ * - Under src/islands/studio nothing but types may come from src/lib/api: no exceptions (STUDIO_EXCEPTIONS is empty;
+ *   an entry needs its reason).
+ * - Elsewhere the islands not moved yet are listed in STILL_DIRECT: a new island calling the client fails, and so does
+ *   a listed one that no longer does (take it off the list, so the list stays the truth).
+ */
+const ROOT = join(import.meta.dirname, '../../src/islands');
+/** The names of src/lib/api.ts that send requests (the rest are types and pure helpers such as errorMessage). */
+const CALLERS = ['api', 'catalogue', 'studioApi', 'adminApi', 'apiFetch', 'upload'];
+
+const STUDIO_EXCEPTIONS: Record<string, string> = {};
+
+const STILL_DIRECT = [
+  'Checkout.tsx',
+  'ContactForm.tsx',
+  'LoadMoreList.tsx',
+  'ProfileForm.tsx',
+  'RegisterForm.tsx',
+  'ResetPasswordForm.tsx',
+  'VerifyEmail.tsx',
+  'VideoPlayer.tsx',
+  'admin/AdminAction.tsx',
+  'admin/AdminForm.tsx',
+  'admin/AdminImageUpload.tsx',
+  'money/useCartProducts.ts',
+].sort();
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.(tsx?|jsx?)$/.test(e.name) ? [join(dir, e.name)] : []));
+}
+
+interface ApiImport {
+  typeOnly: boolean;
+  names: string[];
+}
+
+/** Every import of src/lib/api in `source` (static, namespace, side-effect or dynamic). */
+function apiImports(source: string): ApiImport[] {
+  const out: ApiImport[] = [];
+  const spec = String.raw`['"](?:\.{1,2}\/)+lib\/api(?:\.[jt]s)?['"]`;
+  const stmt = new RegExp(String.raw`import\s+(type\s+)?([^;'"]*?)\s+from\s+${spec}`, 'g');
+  for (const m of source.matchAll(stmt)) {
+    const typeOnly = Boolean(m[1]);
+    const clause = m[2]!;
+    const braces = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
+    const named = braces.split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type '));
+    const names = named.map((s) => s.split(/\s+as\s+/)[0]!.trim());
+    // A default or namespace import (`import * as client`) reaches every caller.
+    const outside = clause.replace(/\{[^}]*\}/, '').replace(/,/g, ' ').trim();
+    out.push({ typeOnly, names: outside ? [...names, '*'] : names });
+  }
+  const all = source.match(new RegExp(spec, 'g'))?.length ?? 0;
+  // Anything else (a bare `import '../lib/api'`, `import('../lib/api.js')`): counted as reaching every caller.
+  for (let i = out.length; i < all; i++) out.push({ typeOnly: false, names: ['*'] });
+  return out;
+}
+
+const callsServer = (imports: ApiImport[]) => imports.some((i) => !i.typeOnly && i.names.some((n) => n === '*' || CALLERS.includes(n)));
+const sources = files(ROOT).map((path) => ({ path: relative(ROOT, path).split('\\').join('/'), source: readFileSync(path, 'utf8') }));
+
+describe('islands reach the server through stores', () => {
+  it('the scan reads imports the way they are written', () => {
+    expect(callsServer(apiImports(`import { api, errorMessage } from '../lib/api.js';`))).toBe(true);
+    expect(callsServer(apiImports(`import {\n  errorMessage,\n  studioApi,\n} from "../../lib/api";`))).toBe(true);
+    expect(callsServer(apiImports(`import { upload as send } from '../../lib/api.js';`))).toBe(true);
+    expect(callsServer(apiImports(`import * as client from '../lib/api.js';`))).toBe(true);
+    expect(callsServer(apiImports(`const m = await import('../lib/api.js');`))).toBe(true);
+    expect(callsServer(apiImports(`import type { StudioVideo } from '../../lib/api.js';`))).toBe(false);
+    expect(callsServer(apiImports(`import { type StudioVideo, errorMessage } from '../../lib/api.js';`))).toBe(false);
+    expect(callsServer(apiImports(`import { studioApi } from '../../lib/stores/studio.js';`))).toBe(false);
+  });
+
+  it('no studio island imports anything but types from the API client', () => {
+    const offenders = sources
+      .filter((f) => f.path.startsWith('studio/') && !(f.path in STUDIO_EXCEPTIONS))
+      .filter((f) => apiImports(f.source).some((i) => !i.typeOnly && i.names.length > 0))
+      .map((f) => f.path);
+    expect(offenders).toEqual([]);
+    // The scan saw the studio islands at all.
+    expect(sources.filter((f) => f.path.startsWith('studio/')).length).toBeGreaterThanOrEqual(7);
+  });
+
+  it('outside the studio, only the listed islands still call the API client directly', () => {
+    const direct = sources.filter((f) => !f.path.startsWith('studio/') && callsServer(apiImports(f.source))).map((f) => f.path).sort();
+    expect(direct).toEqual(STILL_DIRECT);
+  });
+});
