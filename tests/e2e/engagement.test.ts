@@ -6,6 +6,7 @@ import { buildEngagement, type Engagement } from '../helpers/engagement-fixture.
 import { startInstance } from '../helpers/realtime-client.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { subscribe } from '../helpers/factories.js';
+import { objectRoom } from '../../server/realtime/hub.js';
 
 /**
  * Engagement journeys in chromium: two signed-in browsers on one video page; one comments and the other sees
@@ -286,6 +287,10 @@ describe.skipIf(!hasChromium || !process.env.DATABASE_URL || !process.env.REDIS_
     const onB = await openViewer(browser, b.url, problems, e.friend);
     await openVideo(onA, a.url, e.video.id, true);
     await openVideo(onB, b.url, e.video.id, true);
+    // Joining a room waits for the server's access check: post only once both browsers' sockets are in the room
+    // (asked through the Redis adapter, so B's socket on the other instance counts), else B may miss the event.
+    const inRoom = async () => (await a.built.realtime.io.in(objectRoom('video', e.video.id)).fetchSockets()).length;
+    await expect.poll(inRoom, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     await onA.page.getByTestId('comment-input').fill('Across instances');
     await onA.page.getByTestId('comment-submit').click();
     await expect.poll(() => commentTexts(onB.page), { timeout: 10_000 }).toEqual(['Across instances']);
