@@ -1,23 +1,67 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
-import preact from '@astrojs/preact';
+import react from '@astrojs/react';
+
+const ISLAND_FILE = /\/src\/islands\/.+\.tsx$/;
+const RENDERER = '@astrojs/react';
 
 /**
- * Tags every component exported from src/islands for the Preact renderer in the server build. An untagged
- * component makes Astro ask the renderer whether it can render it, and @astrojs/preact answers by rendering it:
- * every island was rendered twice per page (about a tenth of a home-page render). The tag is Astro's own
- * `__astro_tag_component__`, which its JSX and MDX integrations use for the same purpose.
+ * Tags every component exported from src/islands for the React renderer in the server build. An untagged
+ * component makes Astro ask each renderer whether it can render it, and @astrojs/react answers by rendering it:
+ * every island would be rendered twice per page. The tag is Astro's own `__astro_tag_component__`, which its JSX
+ * and MDX integrations use for the same purpose.
+ *
+ * It must not stop working silently, so it fails the build instead: an island file whose exports it cannot name
+ * (an anonymous default export, `export *`), or an island file in the server build it never saw, is an error.
+ * tests/e2e/island-tags.test.ts checks on the built site that Astro never asks a renderer to guess.
  */
-function tagIslandsForPreact() {
+function tagIslandsForReact() {
+  const tagged = new Set();
+  let serverBuild = false;
   return {
-    name: 'tag-islands-for-preact',
-    enforce: 'pre',
+    name: 'tag-islands-for-react',
+    // After esbuild has turned the TSX into JavaScript, so Rollup's parser reads the module's real exports.
+    enforce: 'post',
     transform(code, id, options) {
-      if (!options?.ssr || !/\/src\/islands\/.+\.tsx$/.test(id)) return null;
-      const components = [...code.matchAll(/^export (?:default )?function ([A-Z]\w*)/gm)].map((m) => m[1]);
+      const file = id.split('?')[0];
+      if (!options?.ssr || !ISLAND_FILE.test(file)) return null;
+      const names = [];
+      let defaultName = null;
+      for (const node of this.parse(code).body) {
+        if (node.type === 'ExportAllDeclaration') this.error(`${file}: "export *" from an island file: export each component by name so it can be tagged`);
+        if (node.type === 'ExportNamedDeclaration') {
+          const d = node.declaration;
+          if (d?.type === 'FunctionDeclaration' || d?.type === 'ClassDeclaration') names.push(d.id.name);
+          else if (d?.type === 'VariableDeclaration') for (const v of d.declarations) if (v.id.type === 'Identifier') names.push(v.id.name);
+          if (!node.source) for (const s of node.specifiers ?? []) if (s.local.type === 'Identifier') names.push(s.local.name);
+        }
+        if (node.type === 'ExportDefaultDeclaration') {
+          const d = node.declaration;
+          if ((d.type === 'FunctionDeclaration' || d.type === 'ClassDeclaration') && d.id) defaultName = d.id.name;
+          else if (d.type === 'Identifier') defaultName = d.name;
+          else this.error(`${file}: the default export of an island file must be a named function (or an identifier) so it can be tagged`);
+        }
+      }
+      // Components are the capitalised exports; tagging a capitalised constant is harmless (the tag skips non-functions).
+      const components = [...new Set([...names, ...(defaultName ? [defaultName] : [])])].filter((n) => /^[A-Z]/.test(n));
+      tagged.add(file);
       if (components.length === 0) return null;
-      const tags = components.map((name) => `__astro_tag_component__(${name}, '@astrojs/preact');`).join('\n');
+      const tags = components.map((name) => `__astro_tag_component__(${name}, ${JSON.stringify(RENDERER)});`).join('\n');
       return { code: `${code}\nimport { __astro_tag_component__ } from 'astro/runtime/server/index.js';\n${tags}\n`, map: null };
+    },
+    configResolved(config) {
+      serverBuild = Boolean(config.build.ssr);
+    },
+    buildStart() {
+      tagged.clear();
+    },
+    buildEnd(error) {
+      // Only the server build renders islands; the client build never tags.
+      if (error || !serverBuild || this.meta.watchMode) return;
+      const islands = [...this.getModuleIds()].map((id) => id.split('?')[0]).filter((id) => ISLAND_FILE.test(id));
+      if (islands.length === 0) this.error('no island file (src/islands/**/*.tsx) seen in the server build: is ISLAND_FILE still right?');
+      const missed = islands.filter((id) => !tagged.has(id));
+      if (missed.length) this.error(`island files in the server build were not tagged for ${RENDERER}: ${missed.join(', ')}`);
     },
   };
 }
@@ -26,9 +70,8 @@ function tagIslandsForPreact() {
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
-  // Islands are written against the React API and run on Preact (compat: 'react' and 'react-dom' resolve to
-  // preact/compat): React + react-dom alone were ~60 KiB of gzipped JS on every page (docs/architecture.md).
-  integrations: [preact({ compat: true })],
+  // Islands run on React 19 (react/react-dom), rendered on the server by @astrojs/react and hydrated in the browser.
+  integrations: [react()],
   // Stylesheets as files, never inlined: a browser or CDN keeps them across pages, while inlined CSS was ~5.8 KB
   // of every page's HTML (the home page's p99 as deployed is bound by its bytes: tests/bench/run.ts).
   build: { inlineStylesheets: 'never' },
@@ -36,14 +79,12 @@ export default defineConfig({
   security: { checkOrigin: false },
   experimental: { csp: true },
   vite: {
-    plugins: [tagIslandsForPreact()],
+    plugins: [tagIslandsForReact()],
     ssr: {
       external: ['better-sqlite3', 'pg', 'sharp', 'geoip-lite', '@node-rs/argon2', 'ioredis'],
       // Astro's cookie handling needs its own cookie@1 (`parse`/`serialize`); left external, dist/server would
       // import the hoisted cookie@2 (from @fastify/cookie), which lacks them, and fail to load under Node.
-      // @nanostores/react imports 'react': bundled, it gets preact/compat like the islands; left external, Node
-      // would load the real React during server rendering and its hooks would fail.
-      noExternal: ['cookie', '@nanostores/react'],
+      noExternal: ['cookie'],
     },
   },
 });

@@ -23,7 +23,7 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
   const [leaving, setLeaving] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
-  // One user menu per page; a fixed id, since useId (Preact) repeats across islands and would collide with a form's fields.
+  // One user menu per page, so a fixed id is unique and stable for styles and tests.
   const panelId = 'user-menu-panel';
 
   // The server's view of the session seeds the stores once, after hydration.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderToString } from 'preact-render-to-string';
+import { renderToString } from 'react-dom/server';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import { cardPage } from '../../src/server/list-cards.js';

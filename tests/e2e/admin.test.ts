@@ -166,7 +166,7 @@ describe.skipIf(!hasChromium)('admin console journey in chromium', () => {
       await page.goto(`${t.url}${path}`);
       await page.getByTestId(details).locator('summary').click();
       await hydrated(page, formId);
-      // Several AdminForm islands on one page: their field ids stay unique (Preact's useId repeats per island).
+      // Several AdminForm islands on one page: their field ids stay unique (each island has its own useId prefix).
       const repeatedIds = await page.evaluate(() => {
         const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
         return ids.filter((id, i) => ids.indexOf(id) !== i);

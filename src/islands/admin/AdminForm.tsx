@@ -106,7 +106,7 @@ export default function AdminForm({ fields, method, path, initial = {}, submitLa
         const error = localErrors[f.name] ?? fieldErrors[f.name];
         const set = (v: string | boolean) => setValues((all) => ({ ...all, [f.name]: v }));
         return (
-          <Field key={f.name} label={f.label} error={error} hint={f.hint} idPrefix={`${testId}-`}>
+          <Field key={f.name} label={f.label} error={error} hint={f.hint}>
             {(control) =>
               type === 'textarea' || type === 'json' ? (
                 <textarea {...control} name={f.name} rows={type === 'json' ? 10 : 4} value={String(values[f.name])} onChange={(e) => set(e.target.value)} />

@@ -12,17 +12,15 @@ export interface FieldProps {
   error?: string | undefined;
   hint?: string | undefined;
   children: (control: ControlProps) => ReactNode;
-  /**
-   * Prepended to the generated ids. Islands run on Preact, whose useId counts per island root (there is no per-island
-   * prefix like React's identifierPrefix), so two islands on one page produce the same ids: an island that can appear
-   * more than once on a page (AdminForm) passes something unique to it here.
-   */
-  idPrefix?: string | undefined;
 }
 
-/** A labelled form field: `<label>`, the control, an optional hint and the field's error (role="alert"). */
-export function Field({ label, error, hint, children, idPrefix = '' }: FieldProps) {
-  const id = `${idPrefix}${useId()}`;
+/**
+ * A labelled form field: `<label>`, the control, an optional hint and the field's error (role="alert"). Its ids come
+ * from React's useId, unique on the page: @astrojs/react gives each island its own identifierPrefix on the server
+ * and when hydrating, so two islands (two AdminForms on one admin page) never share an id.
+ */
+export function Field({ label, error, hint, children }: FieldProps) {
+  const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
