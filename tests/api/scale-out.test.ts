@@ -9,6 +9,7 @@ import { makeVideo } from '../helpers/factories.js';
 import { createUser } from '../helpers/sessions.js';
 import { ask, connectSocket, nextEvent } from '../helpers/realtime-client.js';
 import { createPgSchema, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { services, warnMissing } from '../helpers/services.js';
 import { startHttpBalancer, type HttpBalancer } from '../helpers/proxies.js';
 
 /**
@@ -18,8 +19,9 @@ import { startHttpBalancer, type HttpBalancer } from '../helpers/proxies.js';
  * re-read after SETTINGS_CACHE_MS. socket.io clients use the websocket transport (one TCP connection, so no
  * stickiness is needed); long-polling would need sticky sessions at the balancer.
  */
-const ready = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
-if (!ready) console.warn('\n!!! DATABASE_URL and REDIS_URL are both needed: the scale-out tests are SKIPPED. !!!\n');
+const ready = services.postgres && services.redis;
+warnMissing('postgres', 'the scale-out tests');
+warnMissing('redis', 'the scale-out tests');
 
 const CACHE_MS = 1000;
 
