@@ -176,7 +176,7 @@ describe.each(engines)('faults on %s', (engine) => {
           runningAtKill = (await db.selectFrom('jobs').select('id').where('status', '=', 'running').execute()).map((j) => j.id);
           if (runningAtKill.length === 0) return false;
           killed = true;
-          await server.kill9();
+          await server!.kill9();
           return true;
         },
         'a running job, a finished upload, a paid payment and an answered webhook burst',
