@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // With CI set, a missing PostgreSQL, Redis, Chromium or built site fails the run instead of skipping suites.
+    globalSetup: ['tests/setup/require-services.ts'],
   },
 });

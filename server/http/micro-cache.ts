@@ -48,6 +48,11 @@ export interface MicroCache {
   serverFactory: FastifyServerFactory;
   /** The onRequest hook: hits that reached Fastify, waiting on a render in flight, and storing what misses render. */
   install(app: FastifyInstance): void;
+  /**
+   * Renders still running when `maxWaitMs` ran out, which let their waiters (if any) go render for themselves. A
+   * render that ends, answered or abandoned, releases its key at once; this counts the times that did not happen.
+   */
+  readonly waitsTimedOut: number;
 }
 
 /**
@@ -71,6 +76,7 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
   const maxWaitMs = opts.maxWaitMs ?? 5000;
   const keepMs = opts.ttlMs + (opts.staleMs ?? 10_000);
   const enabled = opts.ttlMs > 0;
+  let waitsTimedOut = 0;
 
   /** The key of an anonymous GET, or null; whether its route may be kept is the hook's question. */
   const anonymousKey = (req: IncomingMessage): string | null => {
@@ -129,6 +135,9 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
 
   return {
     answer,
+    get waitsTimedOut() {
+      return waitsTimedOut;
+    },
 
     serverFactory(handler, o) {
       const server = http.createServer((req, res) => {
@@ -169,7 +178,10 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
           if (inflight.get(key) === waiting) inflight.delete(key);
           done();
         };
-        const timer = setTimeout(release, maxWaitMs).unref();
+        const timer = setTimeout(() => {
+          waitsTimedOut++;
+          release();
+        }, maxWaitMs).unref();
         reply.raw.setHeader('x-cache', 'MISS');
         capture(reply.raw, maxBodyBytes, (entry) => {
           clearTimeout(timer);

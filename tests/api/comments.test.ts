@@ -184,6 +184,10 @@ describe.each(engines)('comments API on %s', (engine) => {
     expect((await call('PUT', path, null, { content: 'x' })).status).toBe(401);
     expect((await call('PUT', path, e.friend, { content: 'hijack' })).status).toBe(403);
     expect((await call('PUT', path, e.admin, { content: 'admin edit' })).status).toBe(403);
+    // The gallery's own performer may delete a fan's comment on it, never put words in the fan's mouth.
+    expect((await call('PUT', path, e.star, { content: 'performer edit' })).status).toBe(403);
+    expect((await call('PUT', path, e.other, { content: 'other performer edit' })).status).toBe(403);
+    expect((await t.ctx.db.selectFrom('comments').select('content').where('id', '=', created._id).executeTakeFirstOrThrow()).content).toBe('original');
     expect((await call('PUT', '/comments/unknown', e.fan, { content: 'x' })).status).toBe(404);
     expect((await call('PUT', path, e.fan, { content: '' })).status).toBe(400);
     expect((await call('PUT', path, e.fan, {})).status).toBe(400);

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
-import { casesFor, dbSnapshot, send, type FuzzCase, type OpenApiDoc, type Who } from '../helpers/fuzz.js';
+import { io as ioClient } from 'socket.io-client';
+import { registeredRoutes } from '../../server/http/access.js';
+import { mediaSigner } from '../../server/media/signed-urls.js';
+import { casesFor, dbSnapshot, PATH_VALUES, QUERY_VALUES, send, type FuzzCase, type OpenApiDoc, type Who } from '../helpers/fuzz.js';
 
 /**
  * Issue #8 part 3: hostile input to every operation of the OpenAPI document, as a guest, as an admin and (for the
  * performer studio) as a performer. Zero 5xx; every rejection a 4xx JSON error with a string `message`; nothing
- * written (row counts of every table and checksums of users/settings equal before and after).
+ * written (every table's row count and a checksum of all its rows equal before and after).
  *
  * Deterministic: the cases come from a seeded PRNG (FUZZ_SEED to replay another seed), at most PER_ROUTE per
  * operation. Mutating requests are always certainly invalid (a required field removed or a field of the wrong
@@ -126,6 +129,99 @@ describe.each(engines)('fuzz every API route on %s', (engine) => {
       `[fuzz ${engine}] ${ops.length} operations, ${jobs.length + webhookJobs.length} requests (${PER_ROUTE} cases per route per identity at most), ` +
         `statuses ${JSON.stringify(statuses)}, ${elapsed} ms`,
     );
+    expect(failures.slice(0, 40), `${failures.length} failures`).toEqual([]);
+    expect(after.counts).toEqual(before.counts);
+    expect(after.checksums).toEqual(before.checksums);
+  }, 180_000);
+
+  /**
+   * The routes the OpenAPI document leaves out (media files, the health check, the document itself) and the
+   * socket.io handshake get the same hostile path and query values: never a 5xx, every 4xx a JSON { message },
+   * nothing written. The list comes from the app's route registry, so a new undocumented route is fuzzed too.
+   */
+  it('answers bad input to the routes outside the OpenAPI document and to the socket handshake, and writes nothing', async () => {
+    const documented = new Set(Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${t.config.apiBase}${p.replace(/\{([^}]+)\}/g, ':$1')}`)));
+    const hidden = registeredRoutes(t.built.app).filter((r) => !documented.has(`${r.method} ${r.url}`));
+    const names = hidden.map((r) => `${r.method} ${r.url}`);
+    expect(names).toEqual(expect.arrayContaining(['GET /health', 'GET /media/public/*', 'GET /media/protected/:objectType/:objectId/:fileId']));
+
+    // A real signed URL, so tampering with one part at a time reaches the signature check and the lookups behind it.
+    const signed = new URL(mediaSigner(t.ctx.config).sign({ objectType: 'video', objectId: c.videos.subs.id, fileId: c.videos.subs.fileId! }, c.alice.id).url, t.url);
+    const paths: string[] = [];
+    for (const r of hidden) {
+      const params = [...r.url.matchAll(/:([A-Za-z]+)|\*/g)].map((m) => m[1] ?? '*');
+      const fill = (bad?: { name: string; raw: string }) =>
+        r.url.replace(/:([A-Za-z]+)|\*/g, (_m, name?: string) => {
+          const key = name ?? '*';
+          if (bad?.name === key) return bad.raw;
+          return key === '*' ? 'public/x.webp' : 'fuzzmissingid';
+        });
+      const realProtected = r.url.startsWith('/media/protected/') ? signed.pathname : null;
+      const base = realProtected ?? fill();
+      for (const name of params) for (const v of PATH_VALUES) {
+        if (realProtected) {
+          const parts = realProtected.split('/');
+          parts[{ objectType: 3, objectId: 4, fileId: 5 }[name as 'objectType']!] = String(v.value);
+          paths.push(`${parts.join('/')}${signed.search}`);
+        } else paths.push(fill({ name, raw: String(v.value) }));
+      }
+      const keys = realProtected ? ['u', 'e', 's'] : ['q', 'token', 'u'];
+      for (const key of keys) for (const v of QUERY_VALUES) {
+        const q = new URLSearchParams(realProtected ? signed.search : '');
+        q.delete(key);
+        for (const one of [v.value].flat()) q.append(key, String(one));
+        paths.push(`${base}?${q}`);
+      }
+    }
+    const socketPath = t.config.socketPath.replace(/\/?$/, '/');
+    for (const v of QUERY_VALUES) {
+      const raw = encodeURIComponent(String([v.value].flat()[0]));
+      paths.push(`${socketPath}?EIO=${raw}&transport=polling`, `${socketPath}?EIO=4&transport=${raw}`, `${socketPath}?EIO=4&transport=polling&sid=${raw}`);
+    }
+
+    const before = await dbSnapshot(t.ctx.db);
+    const failures: string[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < paths.length) {
+          const p = paths[next++]!;
+          for (const who of ['guest', 'admin'] as const) {
+            const res = await fetch(`${t.url}${p}`, { headers: who === 'admin' ? { authorization: `Bearer ${c.admin.token}` } : {} }).catch((err: Error) => err);
+            if (res instanceof Error) {
+              failures.push(`${who} GET ${p.slice(0, 160)}: request failed: ${res.message}`);
+              continue;
+            }
+            const text = await res.text();
+            const where = `${who} GET ${p.slice(0, 160)}: ${res.status}`;
+            if (res.status >= 500) failures.push(`${where} ${text.slice(0, 200)}`);
+            else if (res.status >= 400 && res.status !== 414 && res.status !== 431) {
+              let message: unknown;
+              try {
+                message = (JSON.parse(text) as { message?: unknown }).message;
+              } catch {
+                /* not JSON */
+              }
+              if (typeof message !== 'string') failures.push(`${where} without a JSON { message }: ${text.slice(0, 200)}`);
+            }
+          }
+        }
+      }),
+    );
+    // socket.io clients presenting hostile credentials are refused or connected as nobody, never crash the server.
+    for (const v of QUERY_VALUES.slice(0, 12)) {
+      const token = String([v.value].flat()[0]);
+      const socket = ioClient(t.url, { path: t.config.socketPath, transports: ['websocket'], query: { token }, reconnection: false, timeout: 5000 });
+      await new Promise<void>((resolve) => {
+        socket.on('connect', () => resolve());
+        socket.on('connect_error', () => resolve());
+      });
+      socket.close();
+    }
+    expect((await fetch(`${t.url}/health`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    const after = await dbSnapshot(t.ctx.db);
+    console.log(`[fuzz ${engine}] ${hidden.length} routes outside the OpenAPI document (${names.join(', ')}) and the socket handshake: ${paths.length * 2} requests`);
     expect(failures.slice(0, 40), `${failures.length} failures`).toEqual([]);
     expect(after.counts).toEqual(before.counts);
     expect(after.checksums).toEqual(before.checksums);

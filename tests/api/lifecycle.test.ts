@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../helpers/test-app.js';
+import { services, warnMissing } from '../helpers/services.js';
 
-const built = fs.existsSync('dist/server/entry.mjs');
-if (!built) console.warn('\n!!! dist/ is missing (run `npm run build`): the process-level SIGTERM test is SKIPPED. !!!\n');
+const built = services.builtSite;
+warnMissing('builtSite', 'the process-level SIGTERM test');
 
 describe('graceful shutdown', () => {
   it('close() lets an in-flight request finish, then closes the database', async () => {

@@ -85,6 +85,26 @@ describe.each(engines)('realtime on %s', (engine) => {
     expect(seen).toEqual([]);
   });
 
+  it('an expired session answers 401 over HTTP and is a guest on the socket, open or new', async () => {
+    const [u] = await manyUsers(t.ctx.db, 1);
+    const me = () => t.api('/users/me', { headers: bearer(u!) });
+    expect((await me()).status).toBe(200);
+    const open1 = await open(t.url, { token: u!.token });
+    expect((await ask(open1, 'auth/login', {})).userId).toBe(u!.id);
+    // Expired a second ago, not revoked: only the expiry can refuse it.
+    await t.ctx.db.updateTable('sessions').set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where('userId', '=', u!.id).execute();
+    const res = await me();
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+    expect(await ask(open1, 'auth/login', {})).toMatchObject({ ok: false, userId: null });
+    const fresh = await open(t.url, { token: u!.token });
+    expect(await ask(fresh, 'auth/login', {})).toMatchObject({ ok: false, userId: null });
+    const seen = collect(fresh, 'notification/count');
+    t.ctx.realtime.emitToUser(u!.id, 'notification/count', { count: 7 });
+    await sleep(200);
+    expect(seen).toEqual([]);
+  });
+
   it('suspending an account drops its open sockets at once', async () => {
     const [u] = await manyUsers(t.ctx.db, 1);
     const admin = await createUser(t.ctx.db, 'admin');

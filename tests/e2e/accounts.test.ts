@@ -1,29 +1,18 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
+import { linkToken, MailCatcher } from '../helpers/mail-catcher.js';
 
-/** The newest outbox mail (SMTP_URL unset) of a template sent to an address, polled until it is written. */
-async function outboxLink(t: TestApp, to: string, template: string, link: string): Promise<string> {
-  const dir = path.join(t.config.dataDir, 'outbox');
-  let found: string | undefined;
-  await expect
-    .poll(() => {
-      if (!fs.existsSync(dir)) return undefined;
-      const mails = fs
-        .readdirSync(dir)
-        .filter((f) => f.endsWith('.json'))
-        .sort()
-        .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { to: string; template: string; links: Record<string, string> })
-        .filter((m) => m.to === to && m.template === template);
-      found = mails.at(-1)?.links[link];
-      return found;
-    }, { timeout: 10_000 })
-    .toBeTruthy();
-  return found!;
+/** A real SMTP server receives the site's mail; the journey follows the link of the mail a step sent. */
+const catcher = new MailCatcher();
+
+/** The link to `pathname` in the first mail to `to` whose subject matches, received after `since`. */
+async function mailedLink(t: TestApp, to: string, subject: RegExp, pathname: string, since: number): Promise<string> {
+  const mail = await catcher.waitFor(to, subject, since, 10_000);
+  const token = linkToken(mail.text, t.url, pathname);
+  return `${t.url}${pathname}?token=${encodeURIComponent(token)}`;
 }
 
 describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
@@ -38,7 +27,8 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
   const hydrated = (island: string) => waitForIsland(page, island);
 
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { web: true });
+    await catcher.start();
+    t = await startTestApp('sqlite', { web: true, env: { SMTP_URL: catcher.smtpUrl } });
     ({ browser, close: closeBrowser } = await launchBrowser());
     context = await browser.newContext();
     page = await context.newPage();
@@ -50,6 +40,7 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
   afterAll(async () => {
     await closeBrowser?.();
     await t?.close();
+    await catcher.stop();
   });
 
   it('registers, verifies the email from the mailed link and logs in without remember-me', async () => {
@@ -67,10 +58,11 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
 
     await page.getByLabel('Password', { exact: true }).fill('journey-pass-1');
     await page.getByLabel('Confirm password').fill('journey-pass-1');
+    const sinceRegister = catcher.mark();
     await page.getByTestId('register-submit').click();
     await expect.poll(() => page.getByTestId('form-success').count()).toBe(1);
 
-    const verify = await outboxLink(t, email, 'verify-email', 'verify');
+    const verify = await mailedLink(t, email, /verify your email/i, '/auth/verify-email', sinceRegister);
     await page.goto(verify);
     await expect.poll(() => page.getByTestId('verify-email-success').count()).toBe(1);
     const row = await t.ctx.db.selectFrom('users').select('emailVerified').where('email', '=', email).executeTakeFirstOrThrow();
@@ -161,10 +153,11 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
     await page.goto(`${t.url}/auth/forgot-password`);
     await hydrated('ForgotPasswordForm');
     await page.getByLabel('Email').fill(email);
+    const sinceForgot = catcher.mark();
     await page.getByTestId('forgot-submit').click();
     await expect.poll(() => page.getByTestId('form-success').count()).toBe(1);
 
-    const reset = await outboxLink(t, email, 'reset-password', 'reset');
+    const reset = await mailedLink(t, email, /reset your/i, '/auth/reset-password', sinceForgot);
     await page.goto(reset);
     await hydrated('ResetPasswordForm');
     await page.getByLabel('New password', { exact: true }).fill('journey-pass-3');

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromiumPath, services, warnMissing } from './services.js';
 
 /** Debian's chromium, driven by playwright-core; never a downloaded browser. Playwright gives each launch a fresh temporary profile. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const hasChromium = fs.existsSync(chromiumPath);
-if (!hasChromium) console.warn(`\n!!! ${chromiumPath} not found: browser tests are SKIPPED (apt-get install chromium). !!!\n`);
+export { chromiumPath };
+export const hasChromium = services.chromium;
+warnMissing('chromium', 'browser tests');
 
 export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
   const browser = await chromium.launch({

@@ -7,12 +7,11 @@ import { loadConfig, type AppConfig } from '../../server/config.js';
 import { openDatabase, type Engine } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
+import { services, warnMissing } from './services.js';
 
-/** SQLite always; PostgreSQL when DATABASE_URL is set (CI sets it). */
-export const engines: Engine[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
-if (!process.env.DATABASE_URL) {
-  console.warn('\n!!! DATABASE_URL is not set: PostgreSQL tests are SKIPPED. Set DATABASE_URL to run them. !!!\n');
-}
+/** SQLite always; PostgreSQL when DATABASE_URL is set (CI must set it: tests/setup/require-services.ts). */
+export const engines: Engine[] = services.postgres ? ['sqlite', 'postgres'] : ['sqlite'];
+warnMissing('postgres', 'PostgreSQL tests');
 
 export interface TestApp {
   engine: Engine;

@@ -1,0 +1,23 @@
+/**
+ * The modules that guard access and money, each with the test files that must kill its mutants. `npm run
+ * test:mutation` mutates one module at a time and runs only these files against each mutant (Stryker's per-test
+ * coverage narrows it further), so a module's score says how well *its* tests guard it.
+ */
+export interface MutationModule {
+  name: string;
+  mutate: string[];
+  tests: string[];
+}
+
+export const MUTATION_MODULES: MutationModule[] = [
+  { name: 'api-access', mutate: ['server/http/access.ts'], tests: ['tests/api/access-matrix.test.ts'] },
+  { name: 'page-access', mutate: ['src/server/page-access.ts'], tests: ['tests/unit/page-access.test.ts'] },
+  { name: 'sessions', mutate: ['server/auth/auth.service.ts'], tests: ['tests/api/accounts.test.ts', 'tests/api/account-security.test.ts', 'tests/api/realtime.test.ts'] },
+  { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/api/account-security.test.ts', 'tests/api/accounts.test.ts'] },
+  { name: 'settlement', mutate: ['server/payments/settlement.service.ts'], tests: ['tests/api/webhooks.test.ts', 'tests/api/money.test.ts'] },
+  { name: 'checkout', mutate: ['server/payments/checkout.service.ts', 'server/payments/pricing.ts'], tests: ['tests/api/money.test.ts', 'tests/api/stock-holds.test.ts', 'tests/api/paywall.test.ts'] },
+  { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/api/webhooks.test.ts'] },
+  { name: 'coupons', mutate: ['server/coupons/coupons.service.ts'], tests: ['tests/api/money.test.ts', 'tests/api/admin.test.ts'] },
+  { name: 'comments', mutate: ['server/comments/comments.service.ts', 'server/comments/discussion.ts'], tests: ['tests/api/comments.test.ts', 'tests/api/comments-access.test.ts'] },
+  { name: 'reactions', mutate: ['server/reactions/reactions.service.ts'], tests: ['tests/api/reactions.test.ts'] },
+];
