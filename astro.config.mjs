@@ -67,11 +67,37 @@ function tagIslandsForReact() {
 }
 
 // Pages render on the server inside our own Fastify process (server/app.ts mounts the middleware handler).
+/**
+ * The browser build's shared chunks. Left to itself Rollup gives every small shared module its own file, and each
+ * file is compressed alone: the header's stores (auth, user, toast, ...) and React's pieces came as 15 files of
+ * 0.1–3 KB on every page. Grouped, they compress together (tests/bench/page-js.ts measures it). Only modules every
+ * page loads anyway belong here, or a page would ship code it does not use.
+ */
+const SHARED_CHUNKS = [
+  ['react', /\/node_modules\/(react|react-dom|scheduler)\//],
+  ['core', /\/node_modules\/(nanostores|@nanostores\/react)\/|\/src\/lib\/stores\/(auth|user|toast|reset|client)\.ts$|\/src\/lib\/(api-error|navigation|runtime)\.ts$|\/common\/(api-types|money)\.ts$/],
+];
+
+function sharedChunks() {
+  return {
+    name: 'fanstage:shared-chunks',
+    hooks: {
+      'astro:build:setup': ({ vite, target }) => {
+        if (target !== 'client') return;
+        const output = (vite.build.rollupOptions.output ??= {});
+        for (const o of [output].flat()) {
+          o.manualChunks = (id) => SHARED_CHUNKS.find(([, test]) => test.test(id))?.[0];
+        }
+      },
+    },
+  };
+}
+
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
   // Islands run on React 19 (react/react-dom), rendered on the server by @astrojs/react and hydrated in the browser.
-  integrations: [react()],
+  integrations: [react(), sharedChunks()],
   // Stylesheets as files, never inlined: a browser or CDN keeps them across pages, while inlined CSS was ~5.8 KB
   // of every page's HTML (the home page's p99 as deployed is bound by its bytes: tests/bench/run.ts).
   build: { inlineStylesheets: 'never' },

@@ -3,11 +3,11 @@ import { useStore } from '@nanostores/react';
 import type {
   GalleryCardData, ListResult, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
 } from '../../common/api-types.js';
-import { catalogue, type ListQuery } from '../lib/api.js';
-import { createListing, type ListingFetcher } from '../lib/stores/listing.js';
+import type { ListQuery } from '../lib/api.js';
+import { catalogueListing, type CatalogueListKind } from '../lib/stores/listing.js';
 import { GalleryCardView, PerformerCardItem, PhotoCardView, PostCardView, ProductCardView, VideoCardView } from './catalogue/cards.tsx';
 
-export type ListKind = 'videos' | 'galleries' | 'products' | 'photos' | 'galleryPhotos' | 'posts' | 'performers';
+export type ListKind = CatalogueListKind;
 
 /** What the cards show; the first page holds only these fields (src/server/list-cards.ts), later pages full items. */
 export type AnyCard = VideoCardData | GalleryCardData | ProductCardData | PhotoCardData | PostCardData | PerformerCardData;
@@ -25,21 +25,9 @@ export interface LoadMoreListProps {
   testId?: string;
 }
 
-function fetcherFor(kind: ListKind, galleryId?: string): ListingFetcher<AnyCard> {
-  switch (kind) {
-    case 'videos': return catalogue.videos;
-    case 'galleries': return catalogue.galleries;
-    case 'products': return catalogue.products;
-    case 'photos': return catalogue.photos;
-    case 'galleryPhotos': return (q) => catalogue.galleryPhotos(galleryId ?? '', q);
-    case 'posts': return catalogue.posts;
-    case 'performers': return catalogue.performers;
-  }
-}
-
 /** A listing whose "Load more" button appends the next page (SPEC §4); items render on the server first. */
 export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId }: LoadMoreListProps) {
-  const listing = useMemo(() => createListing<AnyCard>(fetcherFor(kind, galleryId), query, initial), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const listing = useMemo(() => catalogueListing<AnyCard>(kind, query, initial, galleryId), []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(listing.store);
   const card = (item: AnyCard) => {
     switch (kind) {

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { SignedMedia } from '../../common/api-types.js';
-import { catalogue } from '../lib/api.js';
+import { freshVideoUrl } from '../lib/stores/player.js';
 
 export interface VideoPlayerProps {
   videoId: string;
@@ -30,12 +30,12 @@ export default function VideoPlayer({ videoId, media, poster, title }: VideoPlay
     const at = el.currentTime;
     const wasPlaying = !el.paused;
     try {
-      const fresh = await catalogue.video(videoId);
-      if (!fresh.video) {
+      const url = await freshVideoUrl(videoId);
+      if (!url) {
         setError('This video is no longer available to you.');
         return;
       }
-      setSrc(fresh.video.url);
+      setSrc(url);
       const resume = () => {
         el.currentTime = at;
         if (wasPlaying) void el.play().catch(() => undefined);

@@ -1,4 +1,3 @@
-import { ofetch } from 'ofetch';
 import type {
   ApplyCouponResponse,
   CartLineRequest,
@@ -21,7 +20,6 @@ import type {
   RegisterRequest,
   RegisterResponse,
   UpdateProfileRequest,
-  ValidationIssue,
   CommentItem,
   CommentSearchResult,
   CreateCommentRequest,
@@ -57,47 +55,8 @@ import { navigate } from './navigation.js';
  * Stores and islands call the typed helpers of `api`; `apiFetch` is the transport they share.
  */
 
-export const UNAUTHORIZED_MESSAGE = 'Forbidden in the action!';
-export const UNAUTHORIZED_REDIRECT = '/login';
-export const NETWORK_ERROR_MESSAGE = 'Network error, please check your connection and try again';
-
-export class ApiError extends Error {
-  constructor(
-    /** HTTP status; 0 when no response arrived (network failure). */
-    readonly status: number,
-    /** The server's JSON error body (or a synthesized one of the same shape). */
-    readonly body: ApiErrorBody,
-    message: string = body.message,
-    /** False when the reply had no JSON `message` and `body` was made up from the status. */
-    readonly fromServer = true,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-
-  get code(): string {
-    return this.body.code;
-  }
-
-  /**
-   * Field messages of a `400 VALIDATION_FAILED` answer keyed by field name (`body.email` → `email`),
-   * plus the `{ field }` detail a 409 carries (e.g. a taken username). First message per field wins.
-   */
-  fieldErrors(): Record<string, string> {
-    const out: Record<string, string> = {};
-    const details = this.body.details;
-    if (Array.isArray(details)) {
-      for (const d of details as Partial<ValidationIssue>[]) {
-        if (!d || typeof d.path !== 'string' || typeof d.message !== 'string') continue;
-        const field = d.path.replace(/^(body|querystring|params)\.?/, '').replace(/^\.+/, '').split('.')[0] ?? '';
-        if (field && !(field in out)) out[field] = d.message;
-      }
-    } else if (details && typeof details === 'object' && typeof (details as { field?: unknown }).field === 'string') {
-      out[(details as { field: string }).field] = this.body.message;
-    }
-    return out;
-  }
-}
+export { ApiError, errorMessage, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_REDIRECT } from './api-error.js';
+import { ApiError, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_REDIRECT } from './api-error.js';
 
 /** SPEC §5: the one URL-shape check; an absolute http(s) address bypasses the API base. */
 export function isAbsoluteUrl(value: string): boolean {
@@ -128,17 +87,25 @@ export interface ApiRequestOptions {
   signal?: AbortSignal;
 }
 
-function hasMessage(data: unknown): data is ApiErrorBody {
+export function hasMessage(data: unknown): data is ApiErrorBody {
   return Boolean(data) && typeof data === 'object' && typeof (data as { message?: unknown }).message === 'string' && (data as { message: string }).message !== '';
 }
 
 /** The server's `{ message, code, details? }` as sent, or one made up from the status (a proxy's HTML page...). */
-function errorBody(data: unknown, status: number): ApiErrorBody {
+export function errorBody(data: unknown, status: number): ApiErrorBody {
   if (hasMessage(data)) return { ...data, code: typeof data.code === 'string' ? data.code : `HTTP_${status}` };
   return { message: `Request failed with status ${status}`, code: `HTTP_${status}` };
 }
 
-const NO_BODY = new Set([204, 205]);
+export const NO_BODY = new Set([204, 205]);
+
+/**
+ * ofetch and the URL/JSON helpers it brings (about 5 KiB gzipped) load with the first request, not with the page:
+ * a guest who only reads a page never downloads them. A failed load is a network error like any other.
+ */
+let ofetchModule: Promise<typeof import('ofetch')> | undefined;
+const loadOfetch = () => (ofetchModule ??= import('ofetch'));
+type RawResponse = Awaited<ReturnType<Awaited<ReturnType<typeof loadOfetch>>['ofetch']['raw']>>;
 
 export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): Promise<T> {
   const { method = 'GET', body, query, headers, signal } = opts;
@@ -146,8 +113,9 @@ export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): P
   if (body !== undefined && !(body instanceof FormData)) finalHeaders['content-type'] = 'application/json';
   const cleanQuery = query ? Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null)) : undefined;
 
-  let response: Awaited<ReturnType<typeof ofetch.raw>>;
+  let response: RawResponse;
   try {
+    const { ofetch } = await loadOfetch();
     response = await ofetch.raw(apiUrl(path), {
       method,
       body: body as BodyInit | Record<string, unknown> | undefined,
@@ -160,6 +128,7 @@ export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): P
     });
   } catch (err) {
     if ((err as { name?: string })?.name === 'AbortError' || signal?.aborted) throw err;
+    ofetchModule = undefined; // a failed chunk load is retried by the next request
     throw new ApiError(0, { message: NETWORK_ERROR_MESSAGE, code: 'NETWORK_ERROR' }, NETWORK_ERROR_MESSAGE, false);
   }
 
@@ -176,7 +145,7 @@ export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): P
   return response._data as T;
 }
 
-function multipart(file: Blob, field = 'file'): FormData {
+export function multipart(file: Blob, field = 'file'): FormData {
   const form = new FormData();
   form.append(field, file);
   return form;
@@ -237,14 +206,6 @@ export const api = {
   updateOrder: (id: string, body: UpdateOrderRequest) => apiFetch<OrderView>(`/orders/${encodeURIComponent(id)}/update`, { method: 'PUT', body: { ...body } }),
 };
 
-/**
- * The message to show for a failed call: the server's message (or the 401 / network-failure text),
- * else `fallback` (a reply without a JSON message, an unexpected exception).
- */
-export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError && err.message && (err.fromServer || err.status === 0 || err.status === 401)) return err.message;
-  return fallback;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Catalogue (issue #4): public lists and details, and the performer studio.
@@ -274,31 +235,6 @@ export interface SearchTotals {
   posts: number;
 }
 
-export const studioApi = {
-  profile: () => apiFetch<StudioProfile>('/performer/profile'),
-  updateProfile: (body: Partial<Pick<StudioProfile, 'bio' | 'monthlyPrice' | 'yearlyPrice' | 'blockedCountries'>>) =>
-    apiFetch<StudioProfile>('/performer/profile', { method: 'PUT', body: { ...body } }),
-  videos: (q: ListQuery = {}) => apiFetch<ListResult<StudioVideo>>('/performer/assets/videos/search', { query: q }),
-  /** `PUT /performer/assets/videos/{id}`: only the fields sent change (price in minor units, `scheduledAt` null clears). */
-  updateVideo: (id: string, body: VideoChanges) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
-  deleteVideo: (id: string) => apiFetch<void>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  retryVideo: (id: string) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}/retry`, { method: 'POST' }),
-  videoProcessing: (id: string) => apiFetch<ProcessingState>(`/performer/assets/videos/${encodeURIComponent(id)}/processing`),
-  galleries: (q: ListQuery = {}) => apiFetch<ListResult<StudioGallery>>('/performer/assets/galleries/search', { query: q }),
-  createGallery: (body: Record<string, unknown>) => apiFetch<StudioGallery>('/performer/assets/galleries', { method: 'POST', body }),
-  updateGallery: (id: string, body: GalleryChanges) => apiFetch<StudioGallery>(`/performer/assets/galleries/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
-  updatePhoto: (id: string, body: { title?: string | null; position?: number; status?: ContentStatus }) =>
-    apiFetch<unknown>(`/performer/assets/photos/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
-  deleteGallery: (id: string) => apiFetch<void>(`/performer/assets/galleries/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  products: (q: ListQuery = {}) => apiFetch<ListResult<ProductItem>>('/performer/assets/products/search', { query: q }),
-  /** Fields only, as JSON (a new picture or file goes through `upload` with method PUT). */
-  updateProduct: (id: string, body: ProductChanges) => apiFetch<StudioProduct>(`/performer/assets/products/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
-  deleteProduct: (id: string) => apiFetch<void>(`/performer/assets/products/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  posts: (q: ListQuery = {}) => apiFetch<ListResult<StudioPost>>('/performer/assets/posts/search', { query: q }),
-  createPost: (body: Record<string, unknown>) => apiFetch<StudioPost>('/performer/assets/posts', { method: 'POST', body }),
-  updatePost: (id: string, body: PostChanges) => apiFetch<StudioPost>(`/performer/assets/posts/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
-  deletePost: (id: string) => apiFetch<void>(`/performer/assets/posts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-};
 
 export type Visibility = 'free' | 'subscribers' | 'sale';
 export type ContentStatus = 'active' | 'inactive' | 'draft';
@@ -430,65 +366,9 @@ export interface UploadOptions {
   signal?: AbortSignal;
 }
 
-/**
- * Multipart upload with progress (fetch reports none, so this uses XMLHttpRequest). Same contract as
- * `apiFetch`: 401 sends the user to /login, other non-2xx reject with an ApiError carrying the server's body.
- */
-export function upload<T>(path: string, form: FormData, opts: UploadOptions = {}): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open(opts.method ?? 'POST', apiUrl(path));
-    xhr.withCredentials = true;
-    xhr.setRequestHeader('accept', 'application/json');
-    xhr.responseType = 'text';
-    xhr.upload.onprogress = (e) => {
-      if (e.lengthComputable && opts.onProgress) opts.onProgress(e.total ? e.loaded / e.total : 0, e.loaded, e.total);
-    };
-    xhr.onload = () => {
-      let data: unknown = undefined;
-      try {
-        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        data = undefined;
-      }
-      const status = xhr.status;
-      if (status === 401) {
-        if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(UNAUTHORIZED_REDIRECT);
-        reject(new ApiError(401, errorBody(data, 401), UNAUTHORIZED_MESSAGE, hasMessage(data)));
-        return;
-      }
-      if (status < 200 || status >= 300) {
-        const body = errorBody(data, status);
-        reject(new ApiError(status, body, body.message, hasMessage(data)));
-        return;
-      }
-      opts.onProgress?.(1, 1, 1);
-      resolve((NO_BODY.has(status) ? undefined : data) as T);
-    };
-    xhr.onerror = () => reject(new ApiError(0, { message: NETWORK_ERROR_MESSAGE, code: 'NETWORK_ERROR' }, NETWORK_ERROR_MESSAGE, false));
-    xhr.onabort = () => reject(new DOMException('Upload aborted', 'AbortError'));
-    if (opts.signal) {
-      if (opts.signal.aborted) return xhr.abort();
-      opts.signal.addEventListener('abort', () => xhr.abort(), { once: true });
-    }
-    xhr.send(form);
-  });
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Admin console (issue #7): the console's islands call /admin/* through these.
 
 export type AdminMethod = 'POST' | 'PUT' | 'DELETE';
 
-export const adminApi = {
-  /** Any admin change: `PUT /admin/settings`, `POST /admin/coupons`, `DELETE /admin/banners/{id}`... */
-  send: <T = unknown>(method: AdminMethod, path: string, body?: Record<string, unknown>) =>
-    apiFetch<T>(path.startsWith('/admin/') ? path : `/admin/${path.replace(/^\/+/, '')}`, { method, body }),
-  /** One image to a console upload route (`/admin/settings/images/{kind}`, `/admin/banners/{id}/image`). */
-  upload: <T = unknown>(path: string, file: Blob) => apiFetch<T>(path, { method: 'POST', body: multipart(file) }),
-  settings: () => apiFetch<AdminSettings>('/admin/settings'),
-  updateSettings: (body: Partial<Omit<AdminSettings, 'payment'>>) => apiFetch<AdminSettings>('/admin/settings', { method: 'PUT', body: { ...body } }),
-  suspendUser: (id: string, reason?: string) => apiFetch<{ _id: string; status: string; sessionsRevoked: number }>(`/admin/users/${encodeURIComponent(id)}/suspend`, { method: 'POST', body: { reason } }),
-  createCoupon: (body: { name: string; code: string; valueBps: number; maxUses: number; expiresAt?: string | null; status?: 'active' | 'inactive' }) =>
-    apiFetch<{ _id: string; code: string }>('/admin/coupons', { method: 'POST', body: { ...body } }),
-};

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
+import { GUEST_JS_BUDGET_BYTES, shippedJs } from '../bench/shipped-js.js';
 
 /**
  * A guest never downloads code only a signed-in visitor can use: the realtime connection (socket.io-client and the
@@ -52,6 +53,15 @@ describe.each(engines)('JavaScript a guest page loads on %s', (engine) => {
       const html = await (await fetch(t.url + p)).text();
       expect(html, p).not.toContain('data-testid="realtime-status"');
       expect(html, p).not.toMatch(/component-url="[^"]*RealtimeStatus/);
+    }
+  });
+
+  it(`home, a performer page and a video page stay within ${GUEST_JS_BUDGET_BYTES / 1000} KB of gzipped JavaScript for a guest`, async () => {
+    for (const p of ['/', '/performers/alice', `/videos/${c.videos.free.id}`]) {
+      const js = await shippedJs(t.url, p);
+      // React's runtime alone is over 60 KB: a page without it would mean the islands did not load at all.
+      expect(js.gzip, p).toBeGreaterThan(60_000);
+      expect(js.gzip, `${p}: ${js.files.map((f) => `${f.url} ${f.gzip}`).join(', ')}`).toBeLessThanOrEqual(GUEST_JS_BUDGET_BYTES);
     }
   });
 

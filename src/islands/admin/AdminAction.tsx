@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { adminApi, errorMessage, type AdminMethod } from '../../lib/api.js';
+import { errorMessage, type AdminMethod } from '../../lib/api.js';
+import { adminApi } from '../../lib/api-admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { GENERIC_ERROR } from '../shared/useFormErrors.js';
 

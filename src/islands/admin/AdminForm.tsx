@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { adminApi, type AdminMethod } from '../../lib/api.js';
+import type { AdminMethod } from '../../lib/api.js';
+import { adminApi } from '../../lib/api-admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { Field, FormAlert } from '../shared/Field.js';
 import { useFormErrors } from '../shared/useFormErrors.js';

@@ -1,5 +1,6 @@
 import { useState, type ChangeEvent } from 'react';
-import { adminApi, errorMessage } from '../../lib/api.js';
+import { errorMessage } from '../../lib/api.js';
+import { adminApi } from '../../lib/api-admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { GENERIC_ERROR } from '../shared/useFormErrors.js';
 

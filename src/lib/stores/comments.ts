@@ -1,6 +1,7 @@
 import { map } from 'nanostores';
 import type { CommentItem, CommentSearchResult, EngagementObjectType, LockedDiscussion } from '../../../common/api-types.js';
-import { api, ApiError } from '../api.js';
+import { ApiError } from '../api-error.js';
+import { call } from './client.js';
 import { toast } from './toast.js';
 import { onRealtime, watchObject } from './realtime-events.js';
 import { registerReset } from './reset.js';
@@ -87,12 +88,12 @@ export async function loadComments(objectType: EngagementObjectType, objectId: s
   if (before.requesting) return;
   patch(objectId, { requesting: true, error: null });
   try {
-    const page = await api.searchComments({
+    const page = await call(({ api }) => api.searchComments({
       objectType,
       objectId,
       limit: opts.limit ?? COMMENTS_PAGE_SIZE,
       ...(opts.more && before.nextCursor ? { cursor: before.nextCursor } : opts.more ? { offset: before.items.length } : {}),
-    });
+    }));
     patch(objectId, (s) => {
       const items = opts.more ? [...s.items, ...page.items.filter((c) => !s.items.some((x) => x._id === c._id))] : page.items;
       return { items, total: page.total, nextCursor: page.nextCursor ?? null, canModerate: page.canModerate, loaded: true, requesting: false, locked: null };
@@ -134,7 +135,7 @@ export function dropComment(objectId: string, commentId: string): boolean {
 export async function createComment(objectType: EngagementObjectType, objectId: string, content: string): Promise<CommentItem | null> {
   patch(objectId, { posting: true });
   try {
-    const created = await api.createComment({ objectType, objectId, content });
+    const created = await call(({ api }) => api.createComment({ objectType, objectId, content }));
     const { commentCount: _count, ...comment } = created;
     addComment(comment);
     toast.success(COMMENTED);
@@ -152,7 +153,7 @@ export async function createComment(objectType: EngagementObjectType, objectId: 
 
 export async function deleteComment(objectId: string, commentId: string): Promise<boolean> {
   try {
-    await api.deleteComment(commentId);
+    await call(({ api }) => api.deleteComment(commentId));
     dropComment(objectId, commentId);
     toast.success(REMOVED);
     return true;
@@ -164,7 +165,7 @@ export async function deleteComment(objectId: string, commentId: string): Promis
 
 export async function editComment(comment: CommentItem, changes: { content?: string; image?: Blob; removeImage?: boolean }): Promise<CommentItem | null> {
   try {
-    const updated = await api.editComment(comment._id, changes);
+    const updated = await call(({ api }) => api.editComment(comment._id, changes));
     replaceComment(updated);
     return updated;
   } catch (err) {

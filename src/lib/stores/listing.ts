@@ -1,6 +1,8 @@
 import { map, type MapStore } from 'nanostores';
 import type { ListResult } from '../../../common/api-types.js';
-import { errorMessage, type ListQuery } from '../api.js';
+import type { ListQuery } from '../api.js';
+import { errorMessage } from '../api-error.js';
+import { call } from './client.js';
 import { registerReset } from './reset.js';
 
 /**
@@ -41,7 +43,9 @@ export function createListing<T extends { _id: string }>(fetcher: ListingFetcher
   const store = map<ListingState<T>>(
     initial ? { ...emptyListing<T>(), items: initial.items, total: initial.total, nextCursor: initial.nextCursor ?? null, success: true } : emptyListing<T>(),
   );
-  all.add(store as unknown as MapStore<ListingState<unknown>>);
+  // Only the browser's listings are reset on sign-out; a server render's store is dropped with the render (kept
+  // here, every server render of a list would stay in memory for good).
+  if (typeof window !== 'undefined') all.add(store as unknown as MapStore<ListingState<unknown>>);
 
   async function fetchPage(more: boolean): Promise<void> {
     const s = store.get();
@@ -66,6 +70,18 @@ export function createListing<T extends { _id: string }>(fetcher: ListingFetcher
     hasMore: () => store.get().items.length < store.get().total,
   };
 }
+
+export type CatalogueListKind = 'videos' | 'galleries' | 'products' | 'photos' | 'galleryPhotos' | 'posts' | 'performers';
+
+/** A listing of one of the public catalogue lists (`galleryId` for a gallery's photos). */
+export function catalogueListing<T extends { _id: string }>(kind: CatalogueListKind, query: ListQuery, initial?: ListResult<T> | null, galleryId?: string): Listing<T> {
+  const fetcher = (q: ListQuery) =>
+    call<ListResult<unknown>>(({ catalogue }) => (kind === 'galleryPhotos' ? catalogue.galleryPhotos(galleryId ?? '', q) : catalogue[kind](q))) as Promise<ListResult<T>>;
+  return createListing<T>(fetcher, query, initial);
+}
+
+/** Listings the browser holds (for tests: a server render must not add to it). */
+export const listingsHeld = (): number => all.size;
 
 registerReset('listings', () => {
   for (const store of all) store.set(emptyListing());

@@ -1,6 +1,7 @@
 import { atom, map } from 'nanostores';
 import type { DeliveryStatus, OrderView, PaymentStatusValue, SubscriptionItem } from '../../../common/api-types.js';
-import { api, ApiError, catalogue, errorMessage } from '../api.js';
+import { ApiError, errorMessage } from '../api-error.js';
+import { call } from './client.js';
 import { navigate } from '../navigation.js';
 import { registerReset } from './reset.js';
 import { toast } from './toast.js';
@@ -47,17 +48,17 @@ async function redirectAfter(key: string, label: string, send: () => Promise<str
 }
 
 export function startSubscription(performerId: string, type: 'monthly' | 'yearly'): Promise<boolean> {
-  return redirectAfter(pendingKey.subscribe(performerId), type, async () => (await api.subscribe({ performerId, type })).redirectUrl, SUBSCRIBE_ERROR, true);
+  return redirectAfter(pendingKey.subscribe(performerId), type, async () => (await call(({ api }) => api.subscribe({ performerId, type }))).redirectUrl, SUBSCRIBE_ERROR, true);
 }
 
 export function buyVideo(videoId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
-  return redirectAfter(pendingKey.video(videoId), 'buy', async () => (await api.purchaseVideo(videoId, code ? { couponCode: code } : {})).redirectUrl, PURCHASE_ERROR, true);
+  return redirectAfter(pendingKey.video(videoId), 'buy', async () => (await call(({ api }) => api.purchaseVideo(videoId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
 }
 
 /** Asks for a short-lived signed link and goes there (the file downloads, the page stays). */
 export function downloadProduct(productId: string): Promise<boolean> {
-  return redirectAfter(pendingKey.download(productId), 'download', async () => (await catalogue.productDownload(productId)).downloadLink, DOWNLOAD_ERROR, false);
+  return redirectAfter(pendingKey.download(productId), 'download', async () => (await call(({ catalogue }) => catalogue.productDownload(productId))).downloadLink, DOWNLOAD_ERROR, false);
 }
 
 registerReset('payments', () => pending.set({}));
@@ -76,7 +77,7 @@ export function createSubscriptionsStore(initial: SubscriptionItem[]) {
       if (store.get().busy) return false;
       store.setKey('busy', id);
       try {
-        const updated = await api.cancelSubscription(id);
+        const updated = await call(({ api }) => api.cancelSubscription(id));
         store.setKey('items', store.get().items.map((x) => (x._id === updated._id ? updated : x)));
         toast.success(`Cancelled. You keep access until ${day(updated.expiresAt)}.`);
         return true;
@@ -100,7 +101,7 @@ export function createOrderDeliveryStore(order: Pick<OrderView, '_id'>) {
       if (store.get().busy) return null;
       store.setKey('busy', true);
       try {
-        const updated = await api.updateOrder(order._id, { deliveryStatus, trackingCode });
+        const updated = await call(({ api }) => api.updateOrder(order._id, { deliveryStatus, trackingCode }));
         toast.success(`Order ${updated.orderNumber} updated`);
         return updated;
       } catch (err) {
@@ -132,7 +133,7 @@ export function createPaymentResultStore(paymentId: string, initial: PaymentStat
       const timer = setInterval(() => {
         polls += 1;
         if (polls > PAYMENT_POLL_MAX) return clearInterval(timer);
-        api.paymentStatus(paymentId).then((p) => status.set(p.status), () => {});
+        call(({ api }) => api.paymentStatus(paymentId)).then((p) => status.set(p.status), () => {});
       }, PAYMENT_POLL_MS);
       return () => clearInterval(timer);
     },
@@ -152,7 +153,7 @@ export function createSandboxPayStore(chargeId: string) {
       if (store.get().busy) return;
       store.set({ busy: outcome, error: null });
       try {
-        const res = await api.sandboxComplete(chargeId, outcome);
+        const res = await call(({ api }) => api.sandboxComplete(chargeId, outcome));
         navigate(res.redirectUrl);
       } catch (err) {
         // A checkout already over answers where its result is: show why, then go there.

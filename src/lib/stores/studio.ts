@@ -3,8 +3,6 @@ import type { ListResult, ProductItem } from '../../../common/api-types.js';
 import {
   ApiError,
   errorMessage,
-  studioApi,
-  upload,
   type GalleryChanges,
   type PostChanges,
   type ProductChanges,
@@ -15,6 +13,7 @@ import {
   type StudioVideo,
   type VideoChanges,
 } from '../api.js';
+import { studioApi, upload } from '../api-studio.js';
 import { toast } from './toast.js';
 
 /**

@@ -1,6 +1,7 @@
 import { atom } from 'nanostores';
 import { DEFAULT_AVATAR, type ChangePasswordRequest, type CurrentUser, type UpdateProfileRequest } from '../../../common/api-types.js';
-import { api, errorMessage } from '../api.js';
+import { errorMessage } from '../api-error.js';
+import { call } from './client.js';
 import { toast } from './toast.js';
 import { registerReset } from './reset.js';
 
@@ -31,7 +32,7 @@ export function setCurrentUser(user: UserInput | null): void {
 }
 
 export async function fetchCurrentUser(): Promise<KnownUser> {
-  const me = withDefaultAvatar(await api.me());
+  const me = withDefaultAvatar(await call(({ api }) => api.me()));
   currentUser.set(me);
   return me;
 }
@@ -40,7 +41,7 @@ export async function fetchCurrentUser(): Promise<KnownUser> {
 export async function updateProfile(changes: UpdateProfileRequest): Promise<KnownUser> {
   updating.set(true);
   try {
-    const user = withDefaultAvatar(await api.updateProfile(changes));
+    const user = withDefaultAvatar(await call(({ api }) => api.updateProfile(changes)));
     currentUser.set(user);
     toast.success(PROFILE_UPDATED);
     return user;
@@ -56,7 +57,7 @@ export async function updateProfile(changes: UpdateProfileRequest): Promise<Know
 export async function updatePassword(body: ChangePasswordRequest): Promise<string> {
   updating.set(true);
   try {
-    const { message } = await api.changePassword(body);
+    const { message } = await call(({ api }) => api.changePassword(body));
     toast.success(message);
     return message;
   } catch (err) {
@@ -71,7 +72,7 @@ export async function updatePassword(body: ChangePasswordRequest): Promise<strin
 export async function uploadUserImage(kind: 'avatar' | 'cover', file: Blob): Promise<KnownUser> {
   uploading.set(kind);
   try {
-    const user = withDefaultAvatar(kind === 'avatar' ? await api.uploadAvatar(file) : await api.uploadCover(file));
+    const user = withDefaultAvatar(kind === 'avatar' ? await call(({ api }) => api.uploadAvatar(file)) : await call(({ api }) => api.uploadCover(file)));
     currentUser.set(user);
     toast.success(kind === 'avatar' ? 'Your avatar has been updated.' : 'Your cover image has been updated.');
     return user;
