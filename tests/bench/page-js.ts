@@ -5,7 +5,7 @@
  * `--login=email:password` also measures the pages as that signed-in visitor (e.g. the demo fan
  * `--login=fan@example.com:demo-password-123`).
  */
-import { shippedJs } from './shipped-js.js';
+import { sessionCookie, shippedJs } from './shipped-js.js';
 
 const base = (process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'http://127.0.0.1:4400').replace(/\/$/, '');
 const listFiles = process.argv.includes('--files');
@@ -23,24 +23,11 @@ if (!performer) throw new Error('no performer link on /performers');
 const video = (await html('/videos')).match(/href="(\/videos\/[A-Za-z0-9_-]+)"/)?.[1];
 if (!video) throw new Error('no video link on /videos');
 
-/** The session cookie of a login (the `token` cookie the login endpoint sets). */
-async function sessionCookie(credentials: string): Promise<string> {
-  const at = credentials.indexOf(':');
-  const res = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: credentials.slice(0, at), password: credentials.slice(at + 1) }),
-  });
-  if (!res.ok) throw new Error(`login: HTTP ${res.status} ${await res.text()}`);
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
-  if (!cookies.length) throw new Error('login: no cookie set');
-  return cookies.join('; ');
-}
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 const pages = [['home', '/'], ['performers', '/performers'], ['performer page', performer], ['video page', video]] as const;
 const visitors: Array<[string, Record<string, string>]> = [['guest', {}]];
-if (login) visitors.push([`signed in (${login.slice(0, login.indexOf(':'))})`, { cookie: await sessionCookie(login) }]);
+if (login) visitors.push([`signed in (${login.slice(0, login.indexOf(':'))})`, { cookie: await sessionCookie(base, login) }]);
 
 console.log('| visitor | page | path | files | raw | gzip |\n|---|---|---|---|---|---|');
 const details: string[] = [];

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 
 /**
@@ -39,4 +41,24 @@ export async function shippedJs(base: string, pagePath: string, headers: Record<
   }
   const sum = (k: 'raw' | 'gzip') => files.reduce((n, f) => n + f[k], 0);
   return { files, raw: sum('raw'), gzip: sum('gzip') };
+}
+
+/** The session cookie of a login (the `token` cookie the login endpoint sets). */
+export async function sessionCookie(base: string, credentials: string): Promise<string> {
+  const at = credentials.indexOf(':');
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: credentials.slice(0, at), password: credentials.slice(at + 1) }),
+  });
+  if (!res.ok) throw new Error(`login: HTTP ${res.status} ${await res.text()}`);
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  if (!cookies.length) throw new Error('login: no cookie set');
+  return cookies.join('; ');
+}
+
+/** The renderer the islands run on, as installed: `@astrojs/react x (react y, react-dom z)`. */
+export function rendererName(): string {
+  const version = (pkg: string) => (JSON.parse(fs.readFileSync(path.join('node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  return `@astrojs/react ${version('@astrojs/react')} (react ${version('react')}, react-dom ${version('react-dom')})`;
 }
