@@ -56,11 +56,17 @@ export async function sendStoredObject(
   return reply.send(storage.read(key));
 }
 
-/** Public media (avatars, covers, thumbnails, banners): anyone may read `public/` keys. */
+/**
+ * Public media (avatars, covers, thumbnails, banners): anyone may read `public/` keys. Every public file is stored
+ * under a new random name and a name is never written twice (a new avatar, a re-encoded teaser: new key, old one
+ * deleted), so browsers and CDNs may keep each for a year without asking again.
+ */
+export const PUBLIC_MEDIA_CACHE = 'public, max-age=31536000, immutable';
+
 export async function publicMediaRoutes(app: FastifyInstance, opts: { storage: Storage }): Promise<void> {
   app.get<{ Params: { '*': string } }>('/media/public/*', { config: { access: 'public' } }, async (request, reply) => {
     const rest = request.params['*'];
     if (!rest || rest.includes('..') || rest.includes('\0')) return reply.status(404).send({ message: 'File not found', code: 'NOT_FOUND' });
-    return sendStoredObject(opts.storage, `public/${rest}`, request.headers.range, reply, 'public, max-age=86400');
+    return sendStoredObject(opts.storage, `public/${rest}`, request.headers.range, reply, PUBLIC_MEDIA_CACHE);
   });
 }

@@ -86,6 +86,14 @@ describe.each(engines)('catalogue API on %s', (engine) => {
       }
       const sale = res.body.items.find((i: { _id: string }) => i._id === c.videos.sale.id);
       expect(sale).toMatchObject({ access: 'sale', isSale: true, price: 1299, locked: true, video: null, tags: ['stretch'] });
+      // Previews are public files under names never reused: cached for a year; the full video is never cached.
+      const thumb = await fetch(`${t.url}${sale.thumbnail}`);
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const free = res.body.items.find((i: { locked: boolean }) => !i.locked);
+      const full = await fetch(`${t.url}${free.video.url}`);
+      expect(full.status).toBe(200);
+      expect(full.headers.get('cache-control')).toMatch(/private/);
     });
 
     it.each([
