@@ -67,3 +67,26 @@ export function waitForIsland(page: Page, island: string, timeout = 10_000) {
     { timeout },
   );
 }
+
+/** One axe-core finding a page must not have: its rule, impact, help text and the elements it was found on. */
+export interface AxeProblem {
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * Runs axe-core (npm, injected into the page as a script) against the page as it is now and returns the serious and
+ * critical violations, WCAG 2.x A/AA rules and best practices. Call after the islands have hydrated.
+ */
+export async function axeProblems(page: Page): Promise<AxeProblem[]> {
+  const { source } = (await import('axe-core')).default as unknown as { source: string };
+  await page.addScriptTag({ content: source });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return result.violations.map((v) => ({ rule: v.id, impact: v.impact ?? '', help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.map(String).join(' ')) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

@@ -69,7 +69,14 @@ export function PhotoCardView({ item, symbol }: { item: PhotoCardData; symbol: s
   );
   return (
     <article className="card media-card media-card--photo" data-testid="photo-card">
-      {!item.locked && item.photo ? <a href={item.photo.url} target="_blank" rel="noopener">{body}</a> : item.galleryId ? <a href={`/galleries/${item.galleryId}`}>{body}</a> : body}
+      {/* Named on the link itself: the picture inside may still be a pending lazy image with no name to lend. */}
+      {!item.locked && item.photo ? (
+        <a href={item.photo.url} target="_blank" rel="noopener" aria-label={`${item.title ?? 'Photo'} (full size, opens in a new tab)`}>{body}</a>
+      ) : item.galleryId ? (
+        <a href={`/galleries/${item.galleryId}`} aria-label={`${item.title ?? 'Photo'}: open the gallery`}>{body}</a>
+      ) : (
+        body
+      )}
     </article>
   );
 }
