@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ApplyCouponResponse } from '../../common/api-types.js';
-import { ApiError, api, errorMessage } from '../lib/api.js';
+import { ApiError, errorMessage } from '../lib/api-error.js';
+import { checkout as checkoutRequests } from '../lib/stores/payments.js';
 import { navigate } from '../lib/navigation.js';
 import { toast } from '../lib/stores/toast.js';
 import { ui } from '../lib/stores/ui.js';
@@ -39,7 +40,7 @@ export default function Checkout() {
     setErrors((e) => ({ ...e, coupon: undefined }));
     if (!code.trim()) return setApplied(null);
     try {
-      setApplied(await api.applyCoupon(code.trim(), { items }));
+      setApplied(await checkoutRequests.applyCoupon(code.trim(), { items }));
     } catch (err) {
       setApplied(null);
       setErrors((e) => ({ ...e, coupon: errorMessage(err, 'This coupon cannot be used') }));
@@ -53,7 +54,7 @@ export default function Checkout() {
     if (physical && address.trim().length < 5) return setErrors({ address: 'Enter a full shipping address' });
     setBusy(true);
     try {
-      const checkout = await api.purchaseProducts({
+      const checkout = await checkoutRequests.purchaseProducts({
         items,
         ...(physical ? { shippingAddress: address.trim() } : {}),
         ...(applied ? { couponCode: applied.coupon.code } : {}),

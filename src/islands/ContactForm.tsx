@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api } from '../lib/api.js';
+import { account } from '../lib/stores/account.js';
 import { Captcha } from './shared/Captcha.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
 import { useFormErrors } from './shared/useFormErrors.js';
@@ -36,7 +36,7 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
     setRequesting(true);
     try {
       const subject = values.subject.trim();
-      const res = await api.contact({
+      const res = await account.contact({
         name: values.name.trim(),
         email: values.email.trim(),
         message: values.message.trim(),

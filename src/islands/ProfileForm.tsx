@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { CountryItem, CurrentUser, UpdateProfileRequest } from '../../common/api-types.js';
-import { api } from '../lib/api.js';
+import { account } from '../lib/stores/account.js';
 import { toast } from '../lib/stores/toast.js';
 import { currentUser, setCurrentUser, updateProfile, updating } from '../lib/stores/user.js';
 import { Field, FormAlert } from './shared/Field.js';
@@ -41,7 +41,7 @@ export default function ProfileForm({ initialUser }: ProfileFormProps) {
   useEffect(() => {
     if (!currentUser.get()) setCurrentUser(initialUser);
     let alive = true;
-    api.countries().then(
+    account.countries().then(
       (list) => alive && setCountries(list),
       () => alive && setCountries([]),
     );

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { SignupRole } from '../../common/api-types.js';
-import { api } from '../lib/api.js';
+import { account } from '../lib/stores/account.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
@@ -41,7 +41,7 @@ export default function RegisterForm({ initialRole = 'user' }: RegisterFormProps
     }
     setRequesting(true);
     try {
-      const res = await api.register({
+      const res = await account.register({
         name: values.name.trim(),
         username: values.username.trim(),
         email: values.email.trim(),

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../lib/api.js';
+import { account } from '../lib/stores/account.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
@@ -34,7 +34,7 @@ export default function ResetPasswordForm({ token: tokenProp }: ResetPasswordFor
     }
     setRequesting(true);
     try {
-      const res = await api.resetPassword(token, password);
+      const res = await account.resetPassword(token, password);
       setDone(res.message);
     } catch (err) {
       fail(err);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, errorMessage } from '../lib/api.js';
+import { errorMessage } from '../lib/api-error.js';
+import { account } from '../lib/stores/account.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
@@ -27,7 +28,7 @@ export default function VerifyEmail({ token: tokenProp }: VerifyEmailProps) {
       setState({ phase: 'failed', message: INCOMPLETE_LINK });
       return;
     }
-    api.verifyEmail(token).then(
+    account.verifyEmail(token).then(
       (res) => setState({ phase: 'verified', message: res.message }),
       (err) => setState({ phase: 'failed', message: errorMessage(err, 'This link could not be verified. Please request a new one.') }),
     );
@@ -75,7 +76,7 @@ function ResendForm() {
     clear();
     setRequesting(true);
     try {
-      setSent((await api.resendVerification(email.trim())).message);
+      setSent((await account.resendVerification(email.trim())).message);
     } catch (err) {
       fail(err);
     } finally {

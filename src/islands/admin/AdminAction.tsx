@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { errorMessage, type AdminMethod } from '../../lib/api.js';
-import { adminApi } from '../../lib/api-admin.js';
+import type { AdminMethod } from '../../lib/api.js';
+import { errorMessage } from '../../lib/api-error.js';
+import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { GENERIC_ERROR } from '../shared/useFormErrors.js';
 
@@ -23,7 +24,7 @@ export default function AdminAction({ label, method, path, body, confirm, danger
     if (busy || (confirm && !window.confirm(confirm))) return;
     setBusy(true);
     try {
-      await adminApi.send(method, path, body);
+      await admin.send(method, path, body);
       toast.success(success);
       window.location.reload();
     } catch (err) {

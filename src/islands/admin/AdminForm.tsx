@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { AdminMethod } from '../../lib/api.js';
-import { adminApi } from '../../lib/api-admin.js';
+import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { Field, FormAlert } from '../shared/Field.js';
 import { useFormErrors } from '../shared/useFormErrors.js';
@@ -90,7 +90,7 @@ export default function AdminForm({ fields, method, path, initial = {}, submitLa
     if (Object.keys(errors).length) return;
     setBusy(true);
     try {
-      await adminApi.send(method, path, body);
+      await admin.send(method, path, body);
       toast.success(success);
       if (reload) window.location.reload();
     } catch (err) {

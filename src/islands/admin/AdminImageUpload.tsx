@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from 'react';
-import { errorMessage } from '../../lib/api.js';
-import { adminApi } from '../../lib/api-admin.js';
+import { errorMessage } from '../../lib/api-error.js';
+import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { GENERIC_ERROR } from '../shared/useFormErrors.js';
 
@@ -23,7 +23,7 @@ export default function AdminImageUpload({ label, path, currentUrl, testId }: Ad
     if (file.size > MAX) return toast.error('This image is too large: it must be at most 5 MB.');
     setBusy(true);
     try {
-      await adminApi.upload(path, file);
+      await admin.upload(path, file);
       toast.success('Image uploaded');
       window.location.reload();
     } catch (err) {

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ProductItem } from '../../../common/api-types.js';
-import { ApiError, api } from '../../lib/api.js';
+import { ApiError } from '../../lib/api-error.js';
+import { checkout } from '../../lib/stores/payments.js';
 import { cart, type CartItem } from '../../lib/stores/cart.js';
 
 export interface CartLine {
@@ -23,7 +24,7 @@ export function useCartProducts() {
     let alive = true;
     const missing = state.items.map((i) => i._id).filter((id) => !(id in products));
     for (const id of missing) {
-      api.product(id).then(
+      checkout.product(id).then(
         (p) => alive && setProducts((all) => ({ ...all, [id]: p })),
         (err) => alive && err instanceof ApiError && err.status === 404 && setProducts((all) => ({ ...all, [id]: null })),
       );

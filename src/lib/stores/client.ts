@@ -17,3 +17,14 @@ export function client(): Promise<typeof import('../api.js')> {
 export async function call<T>(request: (client: typeof import('../api.js')) => Promise<T>): Promise<T> {
   return request(await client());
 }
+
+type Api = (typeof import('../api.js'))['api'];
+type Request<K extends keyof Api> = (...args: Parameters<Api[K]>) => ReturnType<Api[K]>;
+
+/** A store's stand-in for one request of the client, typed like it and loading the client on first use. */
+export function viaApi<K extends keyof Api>(name: K): Request<K> {
+  return (async (...args: Parameters<Api[K]>) => {
+    const { api } = await client();
+    return (api[name] as unknown as (...a: unknown[]) => unknown)(...args);
+  }) as unknown as Request<K>;
+}

@@ -1,7 +1,7 @@
 import { atom, map } from 'nanostores';
 import type { DeliveryStatus, OrderView, PaymentStatusValue, SubscriptionItem } from '../../../common/api-types.js';
 import { ApiError, errorMessage } from '../api-error.js';
-import { call } from './client.js';
+import { call, viaApi } from './client.js';
 import { navigate } from '../navigation.js';
 import { registerReset } from './reset.js';
 import { toast } from './toast.js';
@@ -164,3 +164,10 @@ export function createSandboxPayStore(chargeId: string) {
     },
   };
 }
+
+/** The cart's and the checkout form's requests: a cart line's product, a coupon's price, placing the order. */
+export const checkout = {
+  product: viaApi('product'),
+  applyCoupon: viaApi('applyCoupon'),
+  purchaseProducts: viaApi('purchaseProducts'),
+};
