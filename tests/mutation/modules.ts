@@ -16,7 +16,7 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/api/account-security.test.ts', 'tests/api/accounts.test.ts'] },
   { name: 'settlement', mutate: ['server/payments/settlement.service.ts'], tests: ['tests/api/webhooks.test.ts', 'tests/api/money.test.ts'] },
   { name: 'checkout', mutate: ['server/payments/checkout.service.ts', 'server/payments/pricing.ts'], tests: ['tests/api/money.test.ts', 'tests/api/stock-holds.test.ts', 'tests/api/paywall.test.ts'] },
-  { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/api/webhooks.test.ts'] },
+  { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/unit/webhook-signature.test.ts', 'tests/api/webhooks.test.ts'] },
   { name: 'coupons', mutate: ['server/coupons/coupons.service.ts'], tests: ['tests/api/money.test.ts', 'tests/api/admin.test.ts'] },
   { name: 'comments', mutate: ['server/comments/comments.service.ts', 'server/comments/discussion.ts'], tests: ['tests/api/comments.test.ts', 'tests/api/comments-access.test.ts'] },
   { name: 'reactions', mutate: ['server/reactions/reactions.service.ts'], tests: ['tests/api/reactions.test.ts'] },
