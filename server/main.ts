@@ -8,18 +8,21 @@ import { buildApp } from './app.js';
  * `tsx server/main.ts [--seed-demo [--scale=0.2]]`: migrate, optionally load demo data into an empty database, serve.
  * SIGTERM/SIGINT drain in-flight requests, then close sockets, Redis and the database.
  *
- * Logs are JSON lines (for log collectors). `--seed-demo` is how a newcomer tries the site (`npm start`), so it also
- * prints, once the server listens, a short plain block: where the site is and the demo logins.
+ * Logs are JSON lines (for log collectors). `--seed-demo` is how a newcomer tries the site (`npm start`), so it speaks
+ * plainly instead: a line while the demo data loads, then where the site is and the demo logins, and only warnings
+ * and errors as JSON unless LOG_LEVEL asks for more. `npm run serve` and production log everything as JSON.
  */
 async function main() {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const demo = process.argv.includes('--seed-demo');
+  const forPerson = demo && process.env.LOG_LEVEL === undefined;
+  const logger = pino({ level: forPerson ? 'warn' : config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
   const applied = await migrateToLatest(database.db, { schema: config.pgSchema });
   if (applied.length) logger.info({ applied }, 'migrations applied');
-  const demo = process.argv.includes('--seed-demo');
   let welcome: string | null = null;
   if (demo) {
+    if (forPerson) process.stdout.write('Preparing the demo site (the first start makes the demo media: about half a minute)...\n');
     const { formatCredentials, seedDemo } = await import('./seed/seed.js');
     const scaleArg = process.argv.find((a) => a.startsWith('--scale='));
     const result = await seedDemo({ db: database.db, config, logger, scale: scaleArg ? Number(scaleArg.slice('--scale='.length)) : 1 });
@@ -48,6 +51,7 @@ async function main() {
     try {
       await built.close();
       logger.info('shut down cleanly');
+      if (forPerson) process.stdout.write('Fanstage stopped.\n');
       process.exit(0);
     } catch (err) {
       logger.error({ err }, 'error during shutdown');

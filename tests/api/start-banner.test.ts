@@ -20,10 +20,10 @@ describe('server start-up output', () => {
     dataDir = undefined;
   });
 
-  const start = async (args: string[]) => {
+  const start = async (args: string[], opts: { logLevel?: 'unset' } = {}) => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'start-banner-'));
     // LOG_LEVEL info: the JSON lines a production log shows, so the plain block is seen among them.
-    server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', DEMO_PASSWORD: undefined }, { args, timeoutMs: 300_000 });
+    server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info', DEMO_PASSWORD: undefined }, { args, timeoutMs: 300_000, unset: opts.logLevel === 'unset' ? ['LOG_LEVEL'] : [] });
     // The block follows the listen; give the pipe a moment after /health answered.
     for (let i = 0; i < 50 && !server.logs.some((l) => l.startsWith('Stop it with')); i++) await new Promise((r) => setTimeout(r, 100));
     return server;
@@ -48,6 +48,17 @@ describe('server start-up output', () => {
       });
       expect(res.status, email).toBe(200);
     }
+  });
+
+  it('npm start (--seed-demo, LOG_LEVEL unset) speaks plainly: no JSON lines below a warning, and says when it stopped', { timeout: 360_000 }, async () => {
+    const s = await start(['--seed-demo', '--scale=0.05'], { logLevel: 'unset' });
+    expect((await fetch(`${s.url}/`)).status).toBe(200);
+    const json = s.logs.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(json.filter((l) => l.level < 40), s.logs.join('\n')).toEqual([]);
+    expect(s.logs[0]).toMatch(/^Preparing the demo site/);
+    expect(s.logs).toContain(`Fanstage is running at ${s.url}`);
+    await s.stop();
+    expect(s.logs.at(-1)).toBe('Fanstage stopped.');
   });
 
   it('without --seed-demo (serve) every line is a JSON log line', { timeout: 120_000 }, async () => {
