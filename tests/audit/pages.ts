@@ -7,11 +7,12 @@
  * noise) and the lowest of the other categories, and lists every audit that kept a page from 100. Writes
  * bench/lighthouse.md and bench/lighthouse.json. Targets: performance ≥ 95; accessibility, best practices, SEO 100.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { samplePages } from '../bench/shipped-js.js';
 
 const RUNS = Number(process.env.AUDIT_RUNS ?? 3);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,29 +24,10 @@ interface LighthouseResult {
   audits: Record<string, { id: string; title: string; score: number | null; scoreDisplayMode: string; displayValue?: string }>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startSite(): Promise<{ base: string; child: ChildProcess }> {
+/** The built site with demo data on a free port (server logs at warn, so only trouble shows). */
+async function startSite(): Promise<ServerProcess> {
   if (!fs.existsSync('dist/server/entry.mjs')) throw new Error('no built site: run `npx astro build` first');
-  const port = await freePort();
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|NODE_ENV)$/.test(k)) env[k] = v;
-  Object.assign(env, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'audit-')), LOG_LEVEL: 'warn' });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--seed-demo'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; !(await fetch(`${base}/health`).then((r) => r.ok, () => false)); i++) {
-    if (child.exitCode !== null || i > 600) throw new Error('the site did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { base, child };
+  return startServerProcess({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'audit-')) }, { args: ['--seed-demo'], timeoutMs: 300_000 });
 }
 
 function lighthouse(url: string): LighthouseResult {
@@ -62,18 +44,16 @@ function lighthouse(url: string): LighthouseResult {
 }
 
 const given = process.argv.slice(2).find((a) => !a.startsWith('--'));
-const site = given ? { base: given.replace(/\/$/, ''), child: null } : await startSite();
+const server = given ? null : await startSite();
+const base = given ? given.replace(/\/$/, '') : server!.url;
 try {
-  const html = async (p: string) => (await fetch(site.base + p)).text();
-  const performer = (await html('/performers')).match(/href="(\/performers\/[A-Za-z0-9_.-]+)"/)?.[1];
-  const video = (await html('/videos')).match(/href="(\/videos\/[A-Za-z0-9_-]+)"/)?.[1];
-  if (!performer || !video) throw new Error('no performer or video link on the site');
+  const { performer, video } = await samplePages(base);
   const pages: [string, string][] = [['home', '/'], ['performer page', performer], ['video page', video]];
 
   const report: { page: string; path: string; scores: Record<string, number>; runs: Record<string, number[]>; failing: string[]; pass: boolean }[] = [];
   for (const [name, p] of pages) {
     const runs: LighthouseResult[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(lighthouse(site.base + p));
+    for (let i = 0; i < RUNS; i++) runs.push(lighthouse(base + p));
     const scoresOf = (c: string) => runs.map((r) => Math.round((r.categories[c]?.score ?? 0) * 100));
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, c === 'performance' ? median(scoresOf(c)) : Math.min(...scoresOf(c))]));
@@ -114,5 +94,5 @@ try {
   console.log(`\n${md}`);
   if (report.some((r) => !r.pass)) process.exitCode = 1;
 } finally {
-  site.child?.kill('SIGTERM');
+  await server?.stop();
 }

@@ -5,23 +5,13 @@
  * `--login=email:password` also measures the pages as that signed-in visitor (e.g. the demo fan
  * `--login=fan@example.com:demo-password-123`).
  */
-import { sessionCookie, shippedJs } from './shipped-js.js';
+import { samplePages, sessionCookie, shippedJs } from './shipped-js.js';
 
 const base = (process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'http://127.0.0.1:4400').replace(/\/$/, '');
 const listFiles = process.argv.includes('--files');
 const login = process.argv.find((a) => a.startsWith('--login='))?.slice('--login='.length);
 
-async function html(p: string): Promise<string> {
-  const res = await fetch(base + p);
-  if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
-  return res.text();
-}
-
-const performers = await html('/performers');
-const performer = performers.match(/href="(\/performers\/[A-Za-z0-9_.-]+)"/)?.[1];
-if (!performer) throw new Error('no performer link on /performers');
-const video = (await html('/videos')).match(/href="(\/videos\/[A-Za-z0-9_-]+)"/)?.[1];
-if (!video) throw new Error('no video link on /videos');
+const { performer, video } = await samplePages(base);
 
 
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;

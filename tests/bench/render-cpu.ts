@@ -8,12 +8,11 @@
  * requests, divided by their number: what one render costs the machine, whatever else is running. Signed-in pages
  * are never micro-cached, so every request renders.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { sessionCookie } from './shipped-js.js';
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { samplePages, sessionCookie } from './shipped-js.js';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const renders = arg('renders', 300);
@@ -32,19 +31,9 @@ function cpuMs(pid: number): number {
   return ((utime + stime) * 1000) / TICKS_PER_SECOND;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 interface Site {
   dir: string;
-  child: ChildProcess;
+  server: ServerProcess;
   base: string;
   cookie: string;
   performer: string;
@@ -52,37 +41,21 @@ interface Site {
 }
 
 async function start(dir: string): Promise<Site> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'render-cpu-'));
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|NODE_ENV)$/.test(k)) env[k] = v;
-  Object.assign(env, { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--seed-demo'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${dir}: server exited with ${child.exitCode}`);
-    const up = await fetch(`${base}/health`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (i > 600) throw new Error(`${dir}: server did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const cookie = await sessionCookie(base, 'fan@example.com:demo-password-123');
-  const html = async (p: string) => (await fetch(base + p, { headers: { cookie } })).text();
-  const performer = (await html('/performers')).match(/href="(\/performers\/[A-Za-z0-9_.-]+)"/)?.[1];
-  const video = (await html('/videos')).match(/href="(\/videos\/[A-Za-z0-9_-]+)"/)?.[1];
-  if (!performer || !video) throw new Error(`${dir}: no performer or video link`);
-  return { dir, child, base, cookie, performer, video };
+  const server = await startServerProcess({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'render-cpu-')) }, { cwd: dir, args: ['--seed-demo'], timeoutMs: 300_000 });
+  const cookie = await sessionCookie(server.url, 'fan@example.com:demo-password-123');
+  const { performer, video } = await samplePages(server.url, { cookie });
+  return { dir, server, base: server.url, cookie, performer, video };
 }
 
 /** CPU ms per render of `p` over `n` sequential signed-in requests. */
 async function measure(site: Site, p: string, n: number): Promise<number> {
-  const before = cpuMs(site.child.pid!);
+  const before = cpuMs(site.server.child.pid!);
   for (let i = 0; i < n; i++) {
     const res = await fetch(site.base + p, { headers: { cookie: site.cookie } });
     if (res.status !== 200) throw new Error(`${site.dir} ${p}: HTTP ${res.status}`);
     await res.arrayBuffer();
   }
-  return (cpuMs(site.child.pid!) - before) / n;
+  return (cpuMs(site.server.child.pid!) - before) / n;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -108,5 +81,5 @@ try {
   }
   console.log(`\n${renders} renders per page per round, ${rounds} rounds, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
 } finally {
-  for (const s of sites) s.child.kill('SIGTERM');
+  await Promise.all(sites.map((s) => s.server.stop()));
 }

@@ -62,3 +62,18 @@ export function rendererName(): string {
   const version = (pkg: string) => (JSON.parse(fs.readFileSync(path.join('node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
   return `@astrojs/react ${version('@astrojs/react')} (react ${version('react')}, react-dom ${version('react-dom')})`;
 }
+
+/** A performer page and a video page of a running site, the first each list links to (as `headers` sees them). */
+export async function samplePages(base: string, headers: Record<string, string> = {}): Promise<{ performer: string; video: string }> {
+  const html = async (p: string) => {
+    const res = await fetch(base + p, { headers });
+    if (!res.ok) throw new Error(`${p}: HTTP ${res.status}`);
+    return res.text();
+  };
+  const performer = (await html('/performers')).match(/href="(\/performers\/[A-Za-z0-9_.-]+)"/)?.[1];
+  if (!performer) throw new Error('no performer link on /performers');
+  const video = (await html('/videos')).match(/href="(\/videos\/[A-Za-z0-9_-]+)"/)?.[1];
+  if (!video) throw new Error('no video link on /videos');
+  return { performer, video };
+}
+

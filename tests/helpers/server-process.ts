@@ -29,14 +29,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string | undefined>, opts: { port?: number; timeoutMs?: number; /** Command-line arguments after server/main.ts, e.g. `--seed-demo`. */ args?: string[]; /** Variables the process must not get at all (LOG_LEVEL included). */ unset?: string[] } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string | undefined>, opts: { port?: number; timeoutMs?: number; /** Command-line arguments after server/main.ts, e.g. `--seed-demo`. */ args?: string[]; /** Variables the process must not get at all (LOG_LEVEL included). */ unset?: string[]; /** Another checkout to run (default: this one). */ cwd?: string } = {}): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !/^(DATABASE_URL|REDIS_URL|PG_SCHEMA|NODE_ENV|VITEST.*)$/.test(k)) childEnv[k] = v;
   Object.assign(childEnv, { HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: 'warn' });
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
   for (const k of opts.unset ?? []) delete childEnv[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...(opts.args ?? [])], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', ...(opts.args ?? [])], { cwd: opts.cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: string[] = [];
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) if (line.trim()) logs.push(line);
