@@ -21,7 +21,32 @@ export function findCouponById(db: DbOrTrx, id: string) {
   return db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** One use, counted in the transaction that settles the payment that used it. */
+/**
+ * Takes one use if one is left and the coupon is still usable, in one conditional UPDATE: of concurrent checkouts
+ * racing for the last use, exactly one matches (PostgreSQL re-checks the condition on the row the winner committed;
+ * SQLite has one writer at a time). False when nothing was taken.
+ */
+export async function reserveCouponUse(db: DbOrTrx, id: string, now = nowIso()): Promise<boolean> {
+  const r = await db
+    .updateTable('coupons')
+    .set({ usedCount: sql`used_count + 1`, updatedAt: now })
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .where(sql<boolean>`used_count < max_uses`)
+    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', now)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A use taken by a checkout that ended unpaid goes back. */
+export async function releaseCouponUse(db: DbOrTrx, id: string): Promise<void> {
+  await db.updateTable('coupons').set({ usedCount: sql`used_count - 1`, updatedAt: nowIso() }).where('id', '=', id).where('usedCount', '>', 0).execute();
+}
+
+/**
+ * A use counted whatever is left: a payment the provider took after its checkout had expired (and given its use
+ * back), with no use left by then. The buyer paid the price they were quoted, so the use is honoured.
+ */
 export async function countCouponUse(db: DbOrTrx, id: string): Promise<void> {
   await db.updateTable('coupons').set({ usedCount: sql`used_count + 1`, updatedAt: nowIso() }).where('id', '=', id).execute();
 }

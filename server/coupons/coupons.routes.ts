@@ -25,7 +25,7 @@ export async function couponsRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['payments'],
         summary: 'Check a coupon code (valid, active, not expired, uses left) and price the cart or an amount with it',
-        description: 'price = original × (1 − value), the discount rounded down to the cent on each line. The use is counted when the payment is paid.',
+        description: 'price = original × (1 − value), the discount rounded down to the cent on each line. Nothing is taken here: a checkout with the coupon takes one use, given back if it ends unpaid.',
         params: z.object({ id: couponCodeField }),
         body: z
           .object({

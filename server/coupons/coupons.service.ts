@@ -7,7 +7,7 @@ import { findCouponByCode, type CouponRow } from './coupons.repository.js';
 /**
  * Coupon rules: the code exists, is active, has not expired and has uses left. Its value is a rate in basis points
  * (`value_bps`, 1000 = 10 %): price = original × (1 − value), rounded as server/payments/pricing.ts does. A use is
- * counted when the payment that used it is paid, in that payment's transaction.
+ * taken by the checkout that applies the coupon (in its transaction) and given back if that checkout ends unpaid.
  */
 
 export const couponMessages = {

@@ -300,6 +300,8 @@ export interface PaymentsTable extends Timestamps {
   gatewayIntentRef: string | null;
   /** 0005: 1 while this payment holds the stock of its physical items. */
   stockHeld: Defaulted<Flag>;
+  /** 0010: 1 while this unpaid payment holds one use of its coupon (counted in coupons.used_count). */
+  couponHeld: Defaulted<Flag>;
   /** 0005: a refund or chargeback received before the payment was paid, applied when it is. */
   deferredReversal: 'refunded' | 'chargeback' | null;
   reversedAt: string | null;

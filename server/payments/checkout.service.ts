@@ -4,7 +4,8 @@ import { newId, nowIso } from '../db/ids.js';
 import type { Database, ObjectType, OrderItemsTable, PaymentItemsTable } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { SessionUser } from '../auth/auth.service.js';
-import { validCoupon } from '../coupons/coupons.service.js';
+import { couponMessages, validCoupon } from '../coupons/coupons.service.js';
+import { reserveCouponUse } from '../coupons/coupons.repository.js';
 import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
 import type { Audience } from '../catalogue/catalogue.repository.js';
@@ -113,6 +114,9 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
         }
       }
     }
+    // The coupon's use is taken now (products → coupon, the lock order of every transition), so maxUses holds
+    // however many checkouts race for the last use; an unpaid end gives it back (settlement.service.ts).
+    if (coupon && !(await reserveCouponUse(trx, coupon.id, now))) throw new AppError(400, 'COUPON_USED_UP', couponMessages.usedUp);
     await insertPayment(
       trx,
       {
@@ -120,7 +124,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
         targetId: draft.targetId, originalPrice: priced.originalPrice, discount: priced.discount, amount: priced.amount, currency,
         couponId: coupon?.id ?? null, shippingAddress: draft.shippingAddress ?? null,
         details: JSON.stringify({ description: draft.description, couponCode: coupon?.code ?? null, ...draft.details }),
-        paidAt: null, expiresAt, checkoutUrl: null, gatewayIntentRef: null, stockHeld: physical.length ? 1 : 0, deferredReversal: null, reversedAt: null,
+        paidAt: null, expiresAt, checkoutUrl: null, gatewayIntentRef: null, stockHeld: physical.length ? 1 : 0, couponHeld: coupon ? 1 : 0, deferredReversal: null, reversedAt: null,
         createdAt: now, updatedAt: now,
       },
       items,

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { Database, EarningsTable, PaymentStatus } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
-import { countCouponUse } from '../coupons/coupons.repository.js';
+import { countCouponUse, releaseCouponUse, reserveCouponUse } from '../coupons/coupons.repository.js';
 import { creditsOfPayment, insertEarnings } from '../earnings/earnings.repository.js';
 import { markOrdersCancelled, markOrdersPaid, markOrdersRefunded } from '../orders/orders.repository.js';
 import { addPaidPeriod, recountSubscribers, removePaidPeriod } from '../subscriptions/subscriptions.repository.js';
@@ -190,11 +190,17 @@ const settlePaid: Transition = async (tc, p, extra) => {
       stockHeld = taken.ok ? 1 : 0;
     }
   }
-  const paid: PaymentRow = { ...p, status: 'success', paidAt: nowIso(), gatewayIntentRef: extra.intentRef ?? p.gatewayIntentRef, stockHeld };
-  await updatePayment(tc.trx, p.id, { status: 'success', paidAt: paid.paidAt, gatewayIntentRef: paid.gatewayIntentRef, stockHeld });
-
   // Lock order in every transition: payment → products → coupon → subscription → entitlements → orders → earnings → performer.
-  if (p.couponId) await countCouponUse(tc.trx, p.couponId);
+  // A pending payment holds its coupon use since checkout; one that failed or expired gave it back and takes it
+  // again. If none is left by then the use is still counted: the buyer paid the price they were quoted.
+  if (p.couponId && !p.couponHeld && !(await reserveCouponUse(tc.trx, p.couponId))) {
+    await countCouponUse(tc.trx, p.couponId);
+    p = { ...p, details: JSON.stringify({ ...paymentDetails(p), couponOverLimit: true }) };
+  }
+  const couponHeld = p.couponId ? 1 : 0;
+  const paid: PaymentRow = { ...p, status: 'success', paidAt: nowIso(), gatewayIntentRef: extra.intentRef ?? p.gatewayIntentRef, stockHeld, couponHeld };
+  await updatePayment(tc.trx, p.id, { status: 'success', paidAt: paid.paidAt, gatewayIntentRef: paid.gatewayIntentRef, stockHeld, couponHeld, details: p.details });
+
   if (isSubscriptionPayment(p) && p.performerId) {
     const sub = await addPaidPeriod(tc.trx, {
       userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly',
@@ -233,7 +239,8 @@ function unpaid(status: 'failed' | 'cancelled'): Transition {
       if (p.stockHeld) {
         for (const line of await physicalLines(tc.trx, await paymentItems(tc.trx, p.id))) await returnStock(tc.trx, line.productId, line.quantity);
       }
-      await updatePayment(tc.trx, p.id, { status, stockHeld: 0 });
+      if (p.couponHeld && p.couponId) await releaseCouponUse(tc.trx, p.couponId);
+      await updatePayment(tc.trx, p.id, { status, stockHeld: 0, couponHeld: 0 });
       await markOrdersCancelled(tc.trx, p.id);
       return status;
     }

@@ -120,8 +120,14 @@ export async function closeLapsed(db: DbOrTrx, now = nowIso()): Promise<number> 
   return Number(cancelled.numUpdatedRows) + Number(expired.numUpdatedRows);
 }
 
-/** performers.subscriber_count = live subscriptions, recounted inside the transaction that changed them. */
+/**
+ * performers.subscriber_count = live subscriptions, recounted inside the transaction that changed them. The row is
+ * locked first and counted by the next statement: on PostgreSQL (READ COMMITTED) a count inside the locking UPDATE
+ * would read the snapshot taken before it waited, so of two subscriptions paid at once the second commit wrote a
+ * count without the first (tests/api/concurrency.test.ts). A statement started after the wait sees it.
+ */
 export async function recountSubscribers(db: DbOrTrx, performerId: string): Promise<void> {
+  await db.updateTable('performers').set({ subscriberCount: sql<number>`subscriber_count` }).where('id', '=', performerId).execute();
   const now = nowIso();
   await db
     .updateTable('performers')
