@@ -115,7 +115,7 @@ export type PageDecision = 'render' | 'login' | 'forbidden';
 /** What the middleware does with a request for a page with rule `access` by `user` (null: a guest). */
 export function decide(access: PageAccess, user: { role: Role } | null): PageDecision {
   if ('public' in access) return 'render';
-  if (!user) return 'noredirect' in access && access.noredirect ? 'render' : 'login';
+  if (!user) return 'session' in access && access.noredirect ? 'render' : 'login';
   if ('roles' in access && !access.roles.includes(user.role)) return 'forbidden';
   return 'render';
 }
