@@ -34,7 +34,7 @@ for (const m of modules) {
     coverageAnalysis: 'perTest',
     incremental: true,
     incrementalFile: path.join(outDir, `${m.name}.incremental.json`),
-    reporters: ['json', 'clear-text'],
+    reporters: ['json', 'clear-text', 'progress-append-only'],
     jsonReporter: { fileName: path.join(outDir, `${m.name}.json`) },
     tempDirName: `.stryker-tmp/${m.name}`,
     concurrency: 2,
