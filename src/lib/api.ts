@@ -37,6 +37,7 @@ import type {
   PhotoItem,
   ProductItem,
   PostCard,
+  PostDetail,
   PerformerCard,
   DownloadLink,
   AdminSettings,
@@ -195,6 +196,8 @@ export const api = {
   subscribe: (body: SubscribeRequest) => apiFetch<CheckoutResponse>('/payment/subscribe', { method: 'POST', body: { ...body } }),
   purchaseVideo: (id: string, body: { couponCode?: string } = {}) =>
     apiFetch<CheckoutResponse>(`/payment/purchase-video/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
+  purchasePost: (id: string, body: { couponCode?: string } = {}) =>
+    apiFetch<CheckoutResponse>(`/payment/purchase-post/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   purchaseProducts: (body: PurchaseProductsRequest) => apiFetch<CheckoutResponse>('/payment/purchase-products', { method: 'POST', body: { ...body } }),
   applyCoupon: (code: string, body: { items?: CartLineRequest[]; amount?: number } = {}) =>
     apiFetch<ApplyCouponResponse>(`/coupons/${encodeURIComponent(code)}/apply-coupon`, { method: 'POST', body: { ...body } }),
@@ -222,6 +225,7 @@ export const catalogue = {
   products: (q: ListQuery = {}) => apiFetch<ListResult<ProductItem>>('/user/assets/products/search', { query: q }),
   productDownload: (id: string) => apiFetch<DownloadLink>(`/user/assets/products/${encodeURIComponent(id)}/download-link`),
   posts: (q: ListQuery = {}) => apiFetch<ListResult<PostCard>>('/posts/search', { query: q }),
+  post: (id: string) => apiFetch<PostDetail>(`/posts/${encodeURIComponent(id)}`),
   performers: (q: ListQuery = {}) => apiFetch<ListResult<PerformerCard>>('/performers/search', { query: q }),
   searchTotal: (q: string) => apiFetch<SearchTotals>('/search/total', { query: { q } }),
 };
