@@ -280,6 +280,11 @@ export interface PostChanges {
   content?: string;
   status?: 'draft' | 'published' | 'hidden';
   publishedAt?: string | null;
+  visibility?: Visibility;
+  /** Minor units; required above 0 for a sale. */
+  price?: number;
+  /** Ids of the post's pictures or video to remove. */
+  removeMedia?: string[];
 }
 /** `PUT /performer/assets/products/{id}` answers the studio's view of the product. */
 export interface StudioProduct {
@@ -351,14 +356,31 @@ export interface StudioGallery {
   photoCount: number;
   createdAt: string;
 }
+/** A post's picture or video as the studio shows it. */
+export interface StudioPostMedia {
+  _id: string;
+  kind: 'image' | 'video';
+  /** Public preview once processed (blurred while the post is locked). */
+  previewUrl: string | null;
+  processingStatus: 'processing' | 'ready' | 'failed';
+  processingError: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+}
 export interface StudioPost {
   _id: string;
   title: string;
   slug: string;
   excerpt: string | null;
-  /** Stored HTML (escaped paragraphs). */
+  /** The text as written (plain text). */
   content?: string;
   status: 'draft' | 'published' | 'hidden';
+  /** Absent on posts written before media (free). */
+  visibility?: Visibility;
+  price?: number;
+  media?: StudioPostMedia[];
+  imageUrl?: string | null;
   publishedAt: string | null;
   createdAt: string;
 }
