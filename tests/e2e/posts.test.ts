@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
+import { axeProblems, hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
 import { renderArt } from '../../server/media/images.js';
 
@@ -26,7 +26,8 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
   const phone = { width: 390, height: 844 };
 
   async function contextFor(token: string | null, viewport = desktop): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport, ...(viewport === phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+    // bypassCSP: only so that axe-core may be injected (the site's CSP refuses inline scripts).
+    const context = await browser.newContext({ viewport, bypassCSP: true, ...(viewport === phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
     if (token) await context.addCookies([{ name: 'token', value: token, url: t.url, httpOnly: true, sameSite: 'Lax' }]);
     return context;
   }
@@ -84,6 +85,7 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     await write({ title: 'Sunrise set, uncut', text: 'Every frame, in full.', teaser: 'The whole sunrise set.', visibility: 'sale', price: '4.99', files: pictures.slice(0, 2) });
     expect(await page.locator('[data-testid="studio-post"]', { hasText: 'Sunrise set, uncut' }).textContent()).toContain('Sale · $4.99');
     await saveScreen(page, 'posts-studio', { fullPage: true });
+    expect(await axeProblems(page)).toEqual([]);
 
     const phonePage = await pageIn(await contextFor(w.perf.token, phone));
     await phonePage.goto(`${t.url}/studio/posts`);
@@ -121,6 +123,7 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
       expect(html).not.toContain('The wind won twice');
       if (viewport === phone) expect(await noSideScroll(page)).toBe(true);
       await saveScreen(page, `post-locked-guest${suffix}`, { fullPage: true });
+      if (viewport === desktop) expect(await axeProblems(page)).toEqual([]);
 
       await page.goto(`${t.url}/posts/${saleId}`);
       await page.getByTestId('lock-box').scrollIntoViewIfNeeded();
@@ -175,6 +178,7 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     await opened(3);
     expect(await page.getByTestId('post-content').textContent()).toContain('The wind won twice.');
     await saveScreen(page, 'post-subscribed-fan', { fullPage: true });
+    expect(await axeProblems(page)).toEqual([]);
 
     // The fan's Posts tab shows both open, with sharp pictures (signed for the fan).
     await page.goto(`${t.url}/performers/${w.perf.username}?tab=posts`);
