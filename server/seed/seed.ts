@@ -1108,7 +1108,9 @@ async function insertPlan(trx: Transaction<Database>, plan: Plan, files: Array<R
   await insert('products', products);
   await insert('contentCategories', contentCategories);
   await insert('contentTags', contentTags);
-  await insert('posts', [...plan.posts, ...plan.performerPosts.map((p) => p.row)]);
+  await insert('posts', plan.posts);
+  // Apart: a batch's rows must have the same columns (the site's posts leave access and price to their defaults).
+  await insert('posts', plan.performerPosts.map((p) => p.row));
   await insert('postMedia', plan.performerPosts.flatMap((p) => p.media.map((m) => m.row)));
   await insert('banners', plan.banners.map((b) => b.row));
 
