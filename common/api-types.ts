@@ -321,13 +321,49 @@ export interface PostCard {
   slug: string;
   type: 'post' | 'page';
   title: string;
+  /** The teaser: shown to everyone, also while the post is locked. */
   excerpt: string | null;
+  /** The card's picture: the first media's (sharp when open to this viewer, else its blurred preview), or a site post's own. */
   image: string | null;
+  /** Null for the site's own posts and pages. */
   performerId: string | null;
+  performer: PerformerSummary | null;
+  /** Site posts and pages are free; a performer's post may be for subscribers or for sale. */
+  access: ContentAccess;
+  /** Minor units; 0 unless the post is for sale. */
+  price: number;
+  /** True when this viewer may not read the text nor see the media in full. */
+  locked: boolean;
+  imageCount: number;
+  hasVideo: boolean;
+  status: 'draft' | 'published' | 'hidden';
   publishedAt: string | null;
   createdAt: string;
   likeCount: number;
+  favouriteCount: number;
   commentCount: number;
+}
+
+/** A performer's post carries at most this many pictures (or one video). */
+export const POST_MAX_IMAGES = 10;
+
+/** A picture or the video of a performer's post. */
+export interface PostMediaItem {
+  _id: string;
+  kind: 'image' | 'video';
+  width: number | null;
+  height: number | null;
+  /** Seconds (videos). */
+  duration: number | null;
+  processingStatus: 'processing' | 'ready' | 'failed';
+  /** Public preview: a thumbnail or the video's poster, blurred while the post is locked (for everyone). */
+  preview: string | null;
+  /** Sharp thumbnail or poster, when the post is open to this viewer (the preview itself for a free post). */
+  thumbnail: string | null;
+  /** Pictures: the picture in full, when open (a public URL for a free post, else signed for this viewer). */
+  image: string | null;
+  /** The video, when open (signed for this viewer). */
+  video: SignedMedia | null;
 }
 
 /**
@@ -343,12 +379,14 @@ export type VideoCardData = Pick<VideoItem, '_id' | 'title' | 'thumbnail' | 'pos
 export type GalleryCardData = Pick<GalleryItem, '_id' | 'title' | 'cover' | 'photoCount' | 'locked' | 'access' | 'price'> & { performer: CardPerformer };
 export type ProductCardData = Pick<ProductItem, '_id' | 'name' | 'image' | 'type' | 'price' | 'stock'>;
 export type PhotoCardData = Pick<PhotoItem, '_id' | 'title' | 'thumbnail' | 'locked' | 'access' | 'price' | 'photo' | 'galleryId'>;
-export type PostCardData = Pick<PostCard, '_id' | 'title' | 'image' | 'excerpt' | 'publishedAt' | 'createdAt'>;
+export type PostCardData = Pick<PostCard, '_id' | 'title' | 'image' | 'excerpt' | 'publishedAt' | 'createdAt' | 'locked' | 'access' | 'price' | 'imageCount' | 'hasVideo'>;
 export type PerformerCardData = Pick<PerformerCard, '_id' | 'username' | 'name' | 'avatar' | 'cover' | 'videoCount' | 'monthlyPrice'>;
 
 export interface PostDetail extends PostCard {
-  /** HTML as stored (written by admins and performers): pages must sanitise it before rendering. */
-  content: string;
+  /** HTML as stored (written by admins and performers): pages must sanitise it before rendering. Null while locked. */
+  content: string | null;
+  /** A performer's post: its pictures or video, in order (previews only while locked). */
+  media: PostMediaItem[];
 }
 
 export interface CategoryItem {
@@ -621,7 +659,7 @@ export type PaymentStatusValue = 'pending' | 'success' | 'failed' | 'cancelled' 
 /** `GET /payment/transactions`, `GET /transactions/user/search`, `GET /payment/status/{id}` */
 export interface TransactionItem {
   _id: string;
-  type: 'subscription_monthly' | 'subscription_yearly' | 'video' | 'products' | 'gallery';
+  type: 'subscription_monthly' | 'subscription_yearly' | 'video' | 'products' | 'gallery' | 'post';
   status: PaymentStatusValue;
   gateway: string;
   description: string;
@@ -711,7 +749,7 @@ export interface EarningItem {
   paymentId: string;
   performerId: string;
   user: UserSummary | null;
-  sourceType: 'subscription' | 'video' | 'product' | 'gallery' | string;
+  sourceType: 'subscription' | 'video' | 'product' | 'gallery' | 'post' | string;
   /** 'reversal' rows are negative (refund, chargeback). */
   entry: 'credit' | 'reversal';
   gross: number;

@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { ObjectType } from '../db/schema.js';
-import { photoIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
+import { photoIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 
 /**
  * The two facts access decisions read: live subscriptions and live entitlements. Both lookups are served by
@@ -93,5 +93,27 @@ export function findProductFile(db: DbOrTrx, productId: string, fileId: string, 
     .select(productIsPublic(a).as('visible'))
     .where('products.id', '=', productId)
     .where('products.digitalFileId', '=', fileId)
+    .executeTakeFirst();
+}
+
+/**
+ * A post and one of its media files, when `fileId` is a file of one of its media that only those it is open to may
+ * have: a picture's display file, a locked post's sharp thumbnail or poster, or the video itself (never a picture's
+ * original upload; the blurred previews are public anyway).
+ */
+export async function findPostFile(db: DbOrTrx, postId: string, fileId: string, a: Audience) {
+  const media = await db
+    .selectFrom('postMedia')
+    .select(['postMedia.kind', 'postMedia.fileId', 'postMedia.displayFileId', 'postMedia.thumbFileId'])
+    .where('postMedia.postId', '=', postId)
+    .where((eb) => eb.or([eb('postMedia.displayFileId', '=', fileId), eb('postMedia.thumbFileId', '=', fileId), eb.and([eb('postMedia.kind', '=', 'video'), eb('postMedia.fileId', '=', fileId)])]))
+    .executeTakeFirst();
+  if (!media) return undefined;
+  return db
+    .selectFrom('posts')
+    .leftJoin('files', (j) => j.on('files.id', '=', fileId))
+    .select(['posts.id', 'posts.performerId', 'posts.access', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .select(postIsPublic(a).as('visible'))
+    .where('posts.id', '=', postId)
     .executeTakeFirst();
 }

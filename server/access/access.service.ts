@@ -3,7 +3,7 @@ import type { Access, ObjectType } from '../db/schema.js';
 import type { Role } from '../../common/api-types.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
-import { entitledObjectKeys, findPhotoFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
+import { entitledObjectKeys, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
 
 /**
  * THE access rules of the site (server/access/README.md). Every place that decides whether someone may open
@@ -17,14 +17,15 @@ import { entitledObjectKeys, findPhotoFile, findProductFile, findVideoFile, subs
  *
  * A purchase opens the item whatever its access level (what was paid for stays open if the performer later
  * changes the access). Photos follow their gallery (entitlement on the gallery); a photo outside any gallery is
- * subscriber-only. A physical product has no protected file (always open); a digital product is a sale item.
+ * subscriber-only. A physical product has no protected file (always open); a digital product is a sale item. A
+ * performer's post follows its own level (its pictures and video with it); a site post is free.
  */
 
 export type Viewer = { id: string; role: Role } | null;
 
 /** What an access decision is about: the object an entitlement names, its performer and its access level. */
 export interface AccessSubject {
-  objectType: Extract<ObjectType, 'video' | 'gallery' | 'photo' | 'product'>;
+  objectType: Extract<ObjectType, 'video' | 'gallery' | 'photo' | 'product' | 'post'>;
   objectId: string;
   performerId: string;
   access: Access;
@@ -57,6 +58,11 @@ export function gallerySubject(g: { id: string; performerId: string; access: Acc
 export function photoSubject(p: { id: string; performerId: string; galleryId: string | null }, galleryAccess: Access | null): AccessSubject {
   if (p.galleryId && galleryAccess) return { objectType: 'gallery', objectId: p.galleryId, performerId: p.performerId, access: galleryAccess };
   return { objectType: 'photo', objectId: p.id, performerId: p.performerId, access: 'subscribers' };
+}
+
+/** A performer's post opens like a video (its pictures and video follow it); a site post (no performer) is free. */
+export function postSubject(p: { id: string; performerId: string | null; access: Access }): AccessSubject {
+  return { objectType: 'post', objectId: p.id, performerId: p.performerId ?? '', access: p.performerId ? p.access : 'free' };
 }
 
 export function productSubject(p: { id: string; performerId: string; type: 'physical' | 'digital' }): AccessSubject {
@@ -163,6 +169,11 @@ export async function openProtectedFile(
     if (!p) return gone;
     subject = photoSubject(p, p.galleryAccess);
     row = p;
+  } else if (grant.objectType === 'post') {
+    const p = await findPostFile(db, grant.objectId, grant.fileId, at);
+    if (!p) return gone;
+    subject = postSubject(p);
+    row = p;
   } else {
     const p = await findProductFile(db, grant.objectId, grant.fileId, at);
     if (!p || p.type !== 'digital') return gone;
@@ -171,7 +182,7 @@ export async function openProtectedFile(
   }
   // 0/1 on SQLite, a boolean on PostgreSQL.
   const visible = Number(row.visible) === 1;
-  if (!visible && !canManage(viewer, subject.performerId)) return gone;
+  if (!visible && !(subject.performerId && canManage(viewer, subject.performerId))) return gone;
   if (!row.storageKey || row.fileStatus !== 'ready') return gone;
   const decision = await checkAccess(db, viewer, subject, now);
   if (!decision.open) {

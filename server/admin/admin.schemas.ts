@@ -146,7 +146,7 @@ const isoDate = z.iso.datetime({ offset: true }).or(z.iso.date()).optional();
 export const paymentListQuery = adminPage.extend({
   q,
   status: z.enum(['pending', 'success', 'failed', 'cancelled', 'refunded', 'chargeback']).optional(),
-  type: z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery']).optional(),
+  type: z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post']).optional(),
   gateway: z.string().trim().max(20).optional(),
   userId: z.string().trim().max(64).optional(),
   performerId: z.string().trim().max(64).optional(),

@@ -37,8 +37,8 @@ export async function findVisibleTarget(db: DbOrTrx, viewer: Viewer, country: st
 
 /** Whether `viewer` may read and join the discussion of a target already found. */
 export async function discussionDecision(db: DbOrTrx, viewer: Viewer, target: Target, now = new Date()): Promise<AccessDecision> {
-  // Posts, performers and physical products lock nothing; nor does a free item.
-  if (target.access === 'free' || !target.performerId || target.objectType === 'post' || target.objectType === 'performer') return { open: true, reason: 'free' };
+  // Performers, physical products and the site's posts lock nothing; nor does a free item.
+  if (target.access === 'free' || !target.performerId || target.objectType === 'performer') return { open: true, reason: 'free' };
   return checkAccess(db, viewer, { objectType: target.objectType, objectId: target.objectId, performerId: target.performerId, access: target.access }, now);
 }
 

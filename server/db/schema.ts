@@ -215,6 +215,30 @@ export interface PostsTable extends Timestamps {
   /** 0004_engagement */
   favouriteCount: Defaulted<number>;
   publishedAt: string | null;
+  /** 0011: who may open a performer's post (site posts and pages are free). */
+  access: Defaulted<Access>;
+  /** 0011: minor units, above 0 for a pay-per-view post. */
+  price: Defaulted<number>;
+}
+
+/** 0011: a post's pictures or its one video, in order. */
+export interface PostMediaTable extends Timestamps {
+  id: string;
+  postId: string;
+  position: Defaulted<number>;
+  kind: 'image' | 'video';
+  /** The upload, private. */
+  fileId: string;
+  /** Pictures: the picture shown in full (public while the post is free, private otherwise). */
+  displayFileId: string | null;
+  /** Public: a picture's thumbnail or the video's poster, blurred while the post is locked. */
+  previewFileId: string | null;
+  /** A locked post's sharp thumbnail or poster, private (null for a free post: its preview is sharp). */
+  thumbFileId: string | null;
+  processingStatus: Defaulted<'processing' | 'ready' | 'failed'>;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
 }
 
 export interface BannersTable extends Timestamps {
@@ -279,7 +303,7 @@ export interface PaymentsTable extends Timestamps {
   id: string;
   userId: string;
   performerId: string | null;
-  type: 'subscription_monthly' | 'subscription_yearly' | 'video' | 'products' | 'gallery';
+  type: 'subscription_monthly' | 'subscription_yearly' | 'video' | 'products' | 'gallery' | 'post';
   status: Defaulted<PaymentStatus>;
   gateway: string;
   gatewayRef: string | null;
@@ -467,6 +491,7 @@ export interface Database {
   photos: PhotosTable;
   products: ProductsTable;
   posts: PostsTable;
+  postMedia: PostMediaTable;
   banners: BannersTable;
   comments: CommentsTable;
   reactions: ReactionsTable;

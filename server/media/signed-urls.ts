@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Short-lived signed URLs for protected media (full videos, full photos, digital product files).
+ * Short-lived signed URLs for protected media (full videos, full photos, digital product files, a post's pictures and video).
  *
  *   /media/protected/<objectType>/<objectId>/<fileId>?u=<userId|guest>&e=<expiry, unix seconds>&s=<signature>
  *
@@ -16,8 +16,8 @@ export const PROTECTED_MEDIA_PREFIX = '/media/protected';
 export const GUEST = 'guest';
 
 /** Items whose full file is protected; the signed URL names the item so access is re-checked against it. */
-export type ProtectedObjectType = 'video' | 'photo' | 'product';
-const objectTypes: readonly ProtectedObjectType[] = ['video', 'photo', 'product'];
+export type ProtectedObjectType = 'video' | 'photo' | 'product' | 'post';
+const objectTypes: readonly ProtectedObjectType[] = ['video', 'photo', 'product', 'post'];
 
 export interface MediaGrant {
   objectType: ProtectedObjectType;

@@ -8,6 +8,7 @@ import { couponMessages, validCoupon } from '../coupons/coupons.service.js';
 import { reserveCouponUse } from '../coupons/coupons.repository.js';
 import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
+import { findPostByKey } from '../posts/posts.repository.js';
 import type { Audience } from '../catalogue/catalogue.repository.js';
 import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
 import type { Money } from './money.js';
@@ -245,6 +246,30 @@ export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audi
     targetId: video.id,
     description: `Video: ${video.title}`,
     lines: [{ objectType: 'video', objectId: video.id, performerId: video.performerId, unitPrice: video.price, quantity: 1, name: video.title }],
+    couponCode: input.couponCode,
+  });
+}
+
+/**
+ * POST /payment/purchase-post/{id}: a performer's pay-per-view post, not already owned. Bought like a video: one
+ * line, an entitlement of object type 'post' when paid, the performer's earning through the same settlement.
+ */
+export async function checkoutPost(money: Money, user: SessionUser, buyer: Audience, postKey: string, input: { couponCode?: string | null }) {
+  const { db } = money.ctx;
+  await beforeCheckout(money);
+  const post = await findPostByKey(db, postKey, buyer);
+  if (!post || !post.performerId || post.type !== 'post') throw notFound('Post');
+  await assertSellersApproved(money, [post.performerId]);
+  if (Number(post.visible) !== 1) throw notFound('Post');
+  if (post.access !== 'sale' || post.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This post is not for sale');
+  if (post.performerId === user.id) throw badRequest('You cannot buy your own post');
+  if (await hasEntitlement(db, user.id, 'post', post.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this post');
+  return checkout(money, user, {
+    type: 'post',
+    performerId: post.performerId,
+    targetId: post.id,
+    description: `Post: ${post.title}`,
+    lines: [{ objectType: 'post', objectId: post.id, performerId: post.performerId, unitPrice: post.price, quantity: 1, name: post.title }],
     couponCode: input.couponCode,
   });
 }

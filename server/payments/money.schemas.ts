@@ -12,7 +12,7 @@ const iso = z.string().datetime({ offset: true });
 
 export const couponCodeField = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, "-" and "_" only');
 export const paymentStatusSchema = z.enum(['pending', 'success', 'failed', 'cancelled', 'refunded', 'chargeback']);
-export const paymentTypeSchema = z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery']);
+export const paymentTypeSchema = z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post']);
 export const deliveryStatusSchema = z.enum(['created', 'processing', 'shipping', 'delivered', 'cancelled']);
 export const orderStatusSchema = z.enum(['pending', 'paid', 'cancelled', 'refunded']);
 
@@ -71,7 +71,7 @@ export const transactionSchema = z.object({
 });
 
 export const transactionQuery = pageQuery.extend({
-  type: z.enum(['subscription', 'subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery']).optional(),
+  type: z.enum(['subscription', 'subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post']).optional(),
   status: paymentStatusSchema.optional(),
   from: iso.optional(),
   to: iso.optional(),
@@ -163,7 +163,7 @@ export const earningSchema = z.object({
 });
 
 export const earningQuery = pageQuery.extend({
-  sourceType: z.enum(['subscription', 'video', 'product', 'gallery']).optional(),
+  sourceType: z.enum(['subscription', 'video', 'product', 'gallery', 'post']).optional(),
   entry: z.enum(['credit', 'reversal']).optional(),
   from: iso.optional(),
   to: iso.optional(),

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { listSchema } from '../http/pagination.js';
 import { limiter } from '../http/rate-limit.js';
 import type { Money } from './money.js';
-import { checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
+import { checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
 import { findPayment } from './payments.repository.js';
 import { paymentStatus, userTransactions } from './transactions.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
@@ -18,7 +18,7 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 
 const tags = ['payments'];
 
 /**
- * Checkouts (subscribe, buy a video, buy the cart), the buyer's transactions, and the sandbox provider's hosted
+ * Checkouts (subscribe, buy a video or a post, buy the cart), the buyer's transactions, and the sandbox provider's hosted
  * page actions. A checkout answers 201 with the provider's page to send the buyer to; the payment changes only
  * when the provider's signed webhook arrives (server/payments/webhooks.routes.ts).
  */
@@ -50,6 +50,19 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
     },
     async (request, reply) => {
       const result = await checkoutVideo(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {});
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.post(
+    '/payment/purchase-post/:id',
+    {
+      config: { access: 'session' },
+      preHandler: perUser,
+      schema: { tags, summary: "Buy a performer's pay-per-view post (its pictures and video open when paid)", params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const result = await checkoutPost(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {});
       return reply.status(201).send(result);
     },
   );

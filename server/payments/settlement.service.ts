@@ -160,7 +160,7 @@ async function grantAll(tc: TransitionContext, p: PaymentRow, items: PaymentItem
   const products = new Map((await productsByIds(tc.trx, items.filter((i) => i.objectType === 'product').map((i) => i.objectId))).map((r) => [r.id, r]));
   for (const item of items) {
     const opens =
-      item.objectType === 'video' || item.objectType === 'gallery' || (item.objectType === 'product' && products.get(item.objectId)?.type === 'digital');
+      item.objectType === 'video' || item.objectType === 'gallery' || item.objectType === 'post' || (item.objectType === 'product' && products.get(item.objectId)?.type === 'digital');
     if (opens) await grantEntitlement(tc.trx, p.userId, item.objectType, item.objectId, p.id);
   }
 }

@@ -1,23 +1,76 @@
+import type { AccessDecision, Viewer } from '../access/access.service.js';
 import { previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
-import type { PostCard, PostDetail } from '../../common/api-types.js';
-import type { PostCardRow } from './posts.repository.js';
+import { fullMedia } from '../catalogue/catalogue.service.js';
+import type { MediaUrlSigner } from '../media/signed-urls.js';
+import type { PerformerSummary, PostCard, PostDetail, PostMediaItem } from '../../common/api-types.js';
+import type { PostCardRow, PostMediaRow } from './posts.repository.js';
 
-export function toPostCard(r: PostCardRow, image: MediaFile | undefined): PostCard {
+/** What turns a post's rows into API items for one viewer. */
+export interface PostContext {
+  signer: MediaUrlSigner;
+  viewer: Viewer;
+  files: Map<string, MediaFile>;
+  decision: AccessDecision;
+}
+
+/**
+ * A file only those the post is open to may see (a picture in full, a locked post's sharp thumbnail): its public URL
+ * when the pipeline stored it public (a free post's), else a URL signed for this viewer. Call only when open.
+ */
+function openFileUrl(x: PostContext, postId: string, fileId: string | null): string | null {
+  const file = fileId ? x.files.get(fileId) : undefined;
+  return previewUrl(file) ?? fullMedia(x.signer, x.viewer, { objectType: 'post', objectId: postId }, file)?.url ?? null;
+}
+
+export function toPostMediaItem(m: PostMediaRow, x: PostContext): PostMediaItem {
+  const open = x.decision.open;
+  const preview = previewUrl(m.previewFileId ? x.files.get(m.previewFileId) : undefined);
+  return {
+    _id: m.id,
+    kind: m.kind,
+    width: m.width,
+    height: m.height,
+    duration: m.duration,
+    processingStatus: m.processingStatus,
+    preview,
+    // A free post's preview is sharp; a locked one's is blurred and its sharp thumbnail private.
+    thumbnail: open ? (m.thumbFileId ? openFileUrl(x, m.postId, m.thumbFileId) : preview) : null,
+    image: open && m.kind === 'image' ? openFileUrl(x, m.postId, m.displayFileId) : null,
+    video: open && m.kind === 'video' ? fullMedia(x.signer, x.viewer, { objectType: 'post', objectId: m.postId }, x.files.get(m.fileId)) : null,
+  };
+}
+
+export function toPostCard(r: PostCardRow, media: PostMediaRow[], performer: PerformerSummary | undefined, x: PostContext): PostCard {
+  const first = media[0] ? toPostMediaItem(media[0], x) : null;
+  const own = previewUrl(r.imageFileId ? x.files.get(r.imageFileId) : undefined);
   return {
     _id: r.id,
     slug: r.slug,
     type: r.type,
     title: r.title,
     excerpt: r.excerpt,
-    image: previewUrl(image),
+    image: (first ? (first.thumbnail ?? first.preview) : null) ?? own,
     performerId: r.performerId,
+    performer: performer ?? null,
+    access: r.access,
+    price: r.access === 'sale' ? r.price : 0,
+    locked: !x.decision.open,
+    imageCount: media.filter((m) => m.kind === 'image').length,
+    hasVideo: media.some((m) => m.kind === 'video'),
+    status: r.status,
     publishedAt: r.publishedAt,
     createdAt: r.createdAt,
     likeCount: r.likeCount,
+    favouriteCount: r.favouriteCount,
     commentCount: r.commentCount,
   };
 }
 
-export function toPostDetail(r: PostCardRow & { content: string }, image: MediaFile | undefined): PostDetail {
-  return { ...toPostCard(r, image), content: r.content };
+export function toPostDetail(r: PostCardRow & { content: string }, media: PostMediaRow[], performer: PerformerSummary | undefined, x: PostContext): PostDetail {
+  return {
+    ...toPostCard(r, media, performer, x),
+    // The text is what is sold, like the media: a locked post shows only its teaser (excerpt).
+    content: x.decision.open ? r.content : null,
+    media: media.map((m) => toPostMediaItem(m, x)),
+  };
 }

@@ -14,7 +14,13 @@ export const postSorts: Record<PostSort, SortSpec> = {
 export interface PostFilters {
   type: 'post' | 'page';
   q?: string;
+  /** One performer's posts (their page's Posts tab). */
   performerId?: string;
+  /**
+   * `site`: only the site's own posts (the blog), never a performer's; `all` (default): both, e.g. for search. A
+   * performerId narrows either to that performer.
+   */
+  scope?: 'site' | 'all';
   tag?: string;
   categoryId?: string;
   sort: PostSort;
@@ -25,13 +31,14 @@ export interface PostFilters {
 
 const cardColumns = [
   'posts.id', 'posts.slug', 'posts.type', 'posts.title', 'posts.excerpt', 'posts.imageFileId', 'posts.performerId', 'posts.publishedAt',
-  'posts.createdAt', 'posts.likeCount', 'posts.commentCount',
+  'posts.createdAt', 'posts.likeCount', 'posts.commentCount', 'posts.favouriteCount', 'posts.access', 'posts.price', 'posts.status',
 ] as const;
 
 /** The page and count queries of the public post list (exported for the EXPLAIN test). */
 export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
   let base = db.selectFrom('posts').where('posts.type', '=', f.type).where(postIsPublic(a));
   if (f.performerId) base = base.where('posts.performerId', '=', f.performerId);
+  else if (f.scope === 'site') base = base.where('posts.performerId', 'is', null);
   if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
   if (f.q) base = base.where(matches('posts.title', f.q));
@@ -45,15 +52,32 @@ export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {
 
 export type PostCardRow = Awaited<ReturnType<typeof listPublicPosts>>['rows'][number];
 
-/** A post or page by id or slug that is public to `a`. */
-export function findPublicPost(db: DbOrTrx, key: string, a: Audience) {
+/** A post or page by id or slug, whatever its status, with whether it is public to `a` now. */
+export function findPostByKey(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('posts')
     .select(cardColumns)
     .select('posts.content')
+    .select(postIsPublic(a).as('visible'))
     .where(idOrSlug('posts.id', 'posts.slug', key))
-    .where(postIsPublic(a))
     .orderBy(sql`case when ${sql.ref('posts.id')} = ${key} then 0 else 1 end`)
+    .orderBy('posts.id', 'desc')
     .limit(1)
     .executeTakeFirst();
 }
+
+export type PostDetailRow = NonNullable<Awaited<ReturnType<typeof findPostByKey>>>;
+
+const mediaColumns = [
+  'postMedia.id', 'postMedia.postId', 'postMedia.position', 'postMedia.kind', 'postMedia.fileId', 'postMedia.displayFileId', 'postMedia.previewFileId',
+  'postMedia.thumbFileId', 'postMedia.processingStatus', 'postMedia.width', 'postMedia.height', 'postMedia.duration',
+] as const;
+
+/** The media of some posts, each post's in order (index post_media_post). */
+export function postMediaOf(db: DbOrTrx, postIds: readonly string[]) {
+  const ids = [...new Set(postIds)];
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('postMedia').select(mediaColumns).where('postMedia.postId', 'in', ids).orderBy('postMedia.postId').orderBy('postMedia.position').orderBy('postMedia.id').execute();
+}
+
+export type PostMediaRow = Awaited<ReturnType<typeof postMediaOf>>[number];

@@ -1,23 +1,50 @@
-import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
-import { loadFiles, type Audience } from '../catalogue/catalogue.repository.js';
+import { canManage, loadAccessView, postSubject, type Viewer } from '../access/access.service.js';
+import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
+import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { ListResult, PostCard, PostDetail } from '../../common/api-types.js';
-import { findPublicPost, listPublicPosts, type PostFilters } from './posts.repository.js';
+import { findPostByKey, listPublicPosts, postMediaOf, type PostCardRow, type PostFilters, type PostMediaRow } from './posts.repository.js';
 import { toPostCard, toPostDetail } from './posts.mapper.js';
 
 /**
- * Posts and pages are public text: no access rules beyond being published (a performer's posts follow their
- * country block, `audience`).
+ * Posts and pages. The site's posts and pages are free text. A performer's post carries up to ten pictures or one
+ * video and opens like their videos (server/access: free, subscribers, or a purchase): while locked, only its title,
+ * teaser (excerpt) and blurred previews show, never its text nor a sharp picture. A performer's posts are listed on
+ * their page; the blog lists the site's own (`scope: 'site'`).
  */
-export async function searchPosts(db: DbOrTrx, filters: PostFilters, audience: Audience): Promise<ListResult<PostCard>> {
-  const { rows, total, nextCursor } = await listPublicPosts(db, filters, audience);
-  const files = await loadFiles(db, rows.map((r) => r.imageFileId));
-  return { items: rows.map((r) => toPostCard(r, r.imageFileId ? files.get(r.imageFileId) : undefined)), total, nextCursor };
+
+/** Rows → what one viewer may see of them; `detail` loads every media file, a list only what its cards show. */
+async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], detail: boolean) {
+  const [media, performers, access] = await Promise.all([
+    postMediaOf(deps.db, rows.filter((r) => r.performerId).map((r) => r.id)),
+    loadPerformerSummaries(deps.db, rows.flatMap((r) => (r.performerId ? [r.performerId] : []))),
+    loadAccessView(deps.db, viewer, rows.map(postSubject)),
+  ]);
+  const byPost = new Map<string, PostMediaRow[]>();
+  for (const m of media) byPost.set(m.postId, [...(byPost.get(m.postId) ?? []), m]);
+  const shown = detail ? media : [...byPost.values()].map((list) => list[0]!);
+  const files = await loadFiles(deps.db, [
+    ...rows.map((r) => r.imageFileId),
+    ...shown.flatMap((m) => [m.previewFileId, m.thumbFileId, m.displayFileId, m.kind === 'video' ? m.fileId : null]),
+  ]);
+  return rows.map((r) => ({
+    row: r,
+    media: byPost.get(r.id) ?? [],
+    performer: r.performerId ? performers.get(r.performerId) : undefined,
+    x: { signer: deps.signer, viewer, files, decision: access.decide(postSubject(r)) },
+  }));
 }
 
-export async function getPost(db: DbOrTrx, key: string, audience: Audience): Promise<PostDetail> {
-  const row = await findPublicPost(db, key, audience);
-  if (!row) throw notFound('Post');
-  const files = await loadFiles(db, [row.imageFileId]);
-  return toPostDetail(row, row.imageFileId ? files.get(row.imageFileId) : undefined);
+export async function searchPosts(deps: CatalogueDeps, viewer: Viewer, filters: PostFilters): Promise<ListResult<PostCard>> {
+  const { rows, total, nextCursor } = await listPublicPosts(deps.db, filters, audienceOf(viewer, deps.country));
+  const items = (await load(deps, viewer, rows, false)).map((p) => toPostCard(p.row, p.media, p.performer, p.x));
+  return { items, total, nextCursor };
+}
+
+/** A post or page public to this visitor; a performer's own posts (and every post, to admins) also while not public. */
+export async function getPost(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<PostDetail> {
+  const row = await findPostByKey(deps.db, key, audienceOf(viewer, deps.country));
+  if (!row || (Number(row.visible) !== 1 && !(viewer?.role === 'admin' || (row.performerId && canManage(viewer, row.performerId))))) throw notFound('Post');
+  const [p] = await load(deps, viewer, [row], true);
+  return toPostDetail(row, p!.media, p!.performer, p!.x);
 }

@@ -19,8 +19,8 @@ export interface Target {
   /** Whether the audience may see it now (published, active, its performer visible to the audience). */
   visible: boolean;
   /**
-   * What opens the object (server/access): a video's or gallery's own level, `sale` for a digital product;
-   * physical products, posts and performers are `free`. Its discussion follows it (server/comments/discussion.ts).
+   * What opens the object (server/access): a video's, gallery's or performer's post's own level, `sale` for a
+   * digital product; physical products, the site's posts and performers are `free`. Its discussion follows it (server/comments/discussion.ts).
    */
   access: Access;
   /** The public comment counter. */
@@ -69,7 +69,8 @@ export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, 
       row = await db
         .selectFrom('posts')
         .select(['posts.id', 'posts.performerId', 'posts.title', 'posts.commentCount'])
-        .select(sql<Access>`'free'`.as('access'))
+        // A performer's post opens like a video; the site's own posts are free.
+        .select(sql<Access>`case when ${sql.ref('posts.performerId')} is null then 'free' else ${sql.ref('posts.access')} end`.as('access'))
         .select(postIsPublic(a).as('visible'))
         .where('posts.id', '=', objectId)
         .executeTakeFirst();

@@ -19,6 +19,7 @@ import type {
   ObjectType,
   PerformersTable,
   PhotosTable,
+  PostMediaTable,
   PostsTable,
   ProductsTable,
   UsersTable,
@@ -31,7 +32,8 @@ import { teaserLimit } from '../media/teaser-rule.js';
 import { initialsOf, makeThumbnail, renderArt, seededRandom, type ImageResult } from '../media/images.js';
 
 /**
- * Demo data: a believable site (12 performers with videos, galleries, products; posts, pages, banners,
+ * Demo data: a believable site (12 performers with videos, galleries, products and posts with pictures (free, for
+ * subscribers, pay-per-view); the site's posts, pages, banners,
  * packages, a coupon) plus three accounts to log in with. Media are real files generated locally
  * (sharp for pictures, ffmpeg for clips). Refuses to run on a database that already has users.
  */
@@ -368,6 +370,49 @@ const pages: Array<{ slug: string; title: string; paragraphs: string[] }> = [
   },
 ];
 
+/**
+ * Performers' own posts (their Posts tab): pictures with a few words, free, for subscribers, or pay-per-view.
+ * `performer` is an index into performerDefs (0 is the demo performer).
+ */
+const performerPostDefs: Array<{ performer: number; title: string; excerpt: string; paragraphs: string[]; access: Access; price?: number; pictures: number; daysAgo: number }> = [
+  {
+    performer: 0, title: 'New mat, same old sunrise', access: 'free', pictures: 2, daysAgo: 1.5,
+    excerpt: 'Tried the new cork mat on the beach this morning. Verdict: sand everywhere, zero regrets.',
+    paragraphs: ['Tried the new cork mat on the beach this morning. Verdict: sand everywhere, zero regrets.', 'Monday flow goes up tomorrow. Bring a towel.'],
+  },
+  {
+    performer: 0, title: 'Behind the scenes: beach shoot', access: 'subscribers', pictures: 4, daysAgo: 4,
+    excerpt: 'The outtakes, the wind, and the one shot that made it to the gallery.',
+    paragraphs: [
+      'The outtakes, the wind, and the one shot that made it to the gallery.',
+      'We started at 5:40 and lost the light twice to clouds. Here is everything that did not make the cut, with notes on the poses I am working on this month.',
+    ],
+  },
+  {
+    performer: 0, title: 'Full sunrise set, uncut', access: 'sale', price: 499, pictures: 6, daysAgo: 8,
+    excerpt: 'Every frame from the sunrise session, in full resolution, with my notes on each pose.',
+    paragraphs: [
+      'Every frame from the sunrise session, in full resolution, with my notes on each pose.',
+      'Thank you for supporting the channel: these sets pay for the next retreat.',
+    ],
+  },
+  {
+    performer: 1, title: 'Workshop sneak peek', access: 'free', pictures: 2, daysAgo: 2,
+    excerpt: 'The new helmet is primed. Paint starts this weekend.',
+    paragraphs: ['The new helmet is primed. Paint starts this weekend.', 'Guess the colour scheme in the comments.'],
+  },
+  {
+    performer: 1, title: 'Armour fitting, step by step', access: 'subscribers', pictures: 3, daysAgo: 6,
+    excerpt: 'How I fit the chest plate without a second pair of hands.',
+    paragraphs: ['How I fit the chest plate without a second pair of hands.', 'Straps, buckles and where the foam always tears: the full fitting, photo by photo.'],
+  },
+  {
+    performer: 4, title: 'Recipe cards from this week', access: 'subscribers', pictures: 2, daysAgo: 3,
+    excerpt: 'Printable cards for the three dinners from this week’s videos.',
+    paragraphs: ['Printable cards for the three dinners from this week’s videos.', 'Shopping list on the back of each card.'],
+  },
+];
+
 // ---------------------------------------------------------------------------------------------------------------
 
 class SeedAbort extends Error {}
@@ -464,6 +509,11 @@ interface PlannedPerformer {
   galleries: PlannedGallery[];
   products: PlannedProduct[];
 }
+interface PlannedPost {
+  row: Row<PostsTable>;
+  performer: PlannedPerformer;
+  media: Array<{ row: Row<PostMediaTable>; portrait: boolean }>;
+}
 interface Plan {
   now: number;
   users: Array<Row<UsersTable>>;
@@ -473,6 +523,7 @@ interface Plan {
   performers: PlannedPerformer[];
   categories: Map<string, Row<CategoriesTable>>;
   posts: Array<Row<PostsTable>>;
+  performerPosts: PlannedPost[];
   banners: Array<{ row: Row<BannersTable>; performer: PlannedPerformer }>;
 }
 
@@ -726,6 +777,27 @@ function buildPlan(scale: number, now: number): Plan {
     });
   }
 
+  const performerPosts: PlannedPost[] = performerPostDefs.map((d) => {
+    const performer = performers[d.performer % performers.length]!;
+    const t = at(d.daysAgo);
+    const id = newId(t.ms);
+    return {
+      performer,
+      row: {
+        id, authorId: performer.user.id, performerId: performer.user.id, type: 'post', title: d.title, slug: uniqueSlug(d.title), excerpt: d.excerpt,
+        content: d.paragraphs.map((x) => `<p>${escapeHtml(x)}</p>`).join('\n'), imageFileId: null, status: 'published', access: d.access,
+        price: d.access === 'sale' ? (d.price ?? 499) : 0, likeCount: 0, commentCount: 0, publishedAt: t.iso, createdAt: t.iso, updatedAt: t.iso,
+      },
+      media: Array.from({ length: d.pictures }, (_, k) => ({
+        portrait: k % 3 === 1,
+        row: {
+          id: newId(t.ms), postId: id, position: k, kind: 'image' as const, fileId: '', displayFileId: null, previewFileId: null, thumbFileId: null,
+          processingStatus: 'ready' as const, width: null, height: null, duration: null, createdAt: t.iso, updatedAt: t.iso,
+        },
+      })),
+    };
+  });
+
   const bannerPerformers = [0, 1, 4].map((n) => performers[n % performers.length]!);
   const banners = bannerPerformers.map((p, i) => {
     const t = at(30 - i);
@@ -746,7 +818,7 @@ function buildPlan(scale: number, now: number): Plan {
     };
   });
 
-  return { now, users, admin, fan, demoPerformer: performers[0]!.user, performers, categories, posts: postRows, banners };
+  return { now, users, admin, fan, demoPerformer: performers[0]!.user, performers, categories, posts: postRows, performerPosts, banners };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -944,6 +1016,31 @@ async function generateMedia(plan: Plan, media: MediaWriter, workDir: string): P
       post.imageFileId = await media.putImage(img, { prefix: 'public/posts', ownerId: plan.admin.id!, at: post.createdAt });
     });
   }
+  // A performer's post keeps its pictures as the pipeline does (post-media.process): the upload private, a public
+  // preview (blurred while locked), a sharp private thumbnail when locked, and the picture in full (public only when free).
+  for (const post of plan.performerPosts) {
+    const locked = post.row.access !== 'free';
+    const ownerId = post.performer.user.id!;
+    post.media.forEach((m, k) => {
+      jobs.push(async () => {
+        const at = m.row.createdAt;
+        const [w, h] = m.portrait ? [960, 1280] : [1280, 960];
+        const full = await renderArt({ width: w, height: h, title: post.row.title, subtitle: `${post.performer.def.name} · ${k + 1}/${post.media.length}`, seed: `${m.row.id}` }, 'jpeg', 82);
+        const fileId = await media.putImage(full, { prefix: 'private/posts/originals', ownerId, at, originalName: `${slugify(post.row.title)}-${k + 1}.jpg` });
+        const preview = await makeThumbnail(full.buffer, 480, 480, { fit: 'inside', ...(locked ? { blur: 18 } : {}) });
+        m.row.previewFileId = await media.putImage(preview, { prefix: 'public/posts/previews', ownerId, at, variant: 'preview', parentId: fileId });
+        if (locked) {
+          const thumb = await makeThumbnail(full.buffer, 480, 480, { fit: 'inside' });
+          m.row.thumbFileId = await media.putImage(thumb, { prefix: 'private/posts/thumbs', ownerId, at, variant: 'thumb', parentId: fileId });
+        }
+        const display = await makeThumbnail(full.buffer, Math.max(w, h), Math.max(w, h), { fit: 'inside', quality: 85 });
+        m.row.displayFileId = await media.putImage(display, { prefix: locked ? 'private/posts/displays' : 'public/posts/displays', ownerId, at, variant: 'display', parentId: fileId });
+        m.row.fileId = fileId;
+        m.row.width = w;
+        m.row.height = h;
+      });
+    });
+  }
   for (const b of plan.banners) {
     jobs.push(async () => {
       const img = await renderArt({ width: 1600, height: 500, title: b.row.title, subtitle: b.row.description ?? undefined, seed: `${b.performer.def.username}:banner` });
@@ -1012,6 +1109,9 @@ async function insertPlan(trx: Transaction<Database>, plan: Plan, files: Array<R
   await insert('contentCategories', contentCategories);
   await insert('contentTags', contentTags);
   await insert('posts', plan.posts);
+  // Apart: a batch's rows must have the same columns (the site's posts leave access and price to their defaults).
+  await insert('posts', plan.performerPosts.map((p) => p.row));
+  await insert('postMedia', plan.performerPosts.flatMap((p) => p.media.map((m) => m.row)));
   await insert('banners', plan.banners.map((b) => b.row));
 
   const t = nowIso(new Date(plan.now));

@@ -6,6 +6,7 @@ import type {
   GalleriesTable,
   ObjectType,
   PhotosTable,
+  PostMediaTable,
   PostsTable,
   ProductsTable,
   VideosTable,
@@ -180,7 +181,19 @@ export async function updatePost(db: DbOrTrx, id: string, changes: Updateable<Po
   await db.updateTable('posts').set({ ...changes, updatedAt: nowIso() }).where('id', '=', id).execute();
 }
 export async function deletePostRow(db: DbOrTrx, id: string): Promise<void> {
+  await db.deleteFrom('postMedia').where('postId', '=', id).execute();
   await db.deleteFrom('posts').where('id', '=', id).execute();
+}
+export type PostMediaRow = Selectable<PostMediaTable>;
+/** A post's pictures or video, in order. */
+export async function postMedia(db: DbOrTrx, postId: string): Promise<PostMediaRow[]> {
+  return db.selectFrom('postMedia').selectAll().where('postId', '=', postId).orderBy('position').orderBy('id').execute();
+}
+export async function insertPostMedia(db: DbOrTrx, rows: Array<Insertable<PostMediaTable>>): Promise<void> {
+  if (rows.length) await db.insertInto('postMedia').values(rows).execute();
+}
+export async function deletePostMediaRows(db: DbOrTrx, ids: string[]): Promise<void> {
+  if (ids.length) await db.deleteFrom('postMedia').where('id', 'in', ids).execute();
 }
 
 // -- performer profile --------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { badRequest } from '../http/errors.js';
 import { pageQuery } from '../http/pagination.js';
 import { receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { formatBytes } from '../media/pipeline/upload.js';
+import { POST_MAX_IMAGES } from '../../common/api-types.js';
 import {
   galleryInput,
   idParams,
@@ -58,7 +59,8 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     file: { accept: 'digital', maxBytes: limits.digital, label: 'product file', prefix: 'private/products', aliases: ['digitalFile'] },
   };
   const postFiles: Record<string, FileFieldSpec> = {
-    image: { accept: 'image', maxBytes: limits.image, label: 'post picture', prefix: 'private/sources' },
+    file: { accept: 'image', maxBytes: limits.image, label: 'picture', prefix: 'private/posts/originals', maxCount: POST_MAX_IMAGES, aliases: ['files', 'image', 'images', 'file[]'] },
+    video: { accept: 'video', maxBytes: limits.video, label: 'video', prefix: 'private/videos' },
   };
 
   const actorOf = (request: FastifyRequest, ...roles: Array<'performer' | 'admin'>): Actor => {
@@ -342,8 +344,13 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   // -- posts ------------------------------------------------------------------------------------------------------
 
   const postDescription =
-    'JSON, or multipart/form-data with an optional picture in "image". Fields: title, content (plain text: blank lines separate ' +
-    'paragraphs; stored as escaped HTML, no markup), excerpt, status draft|published|hidden, publishedAt.';
+    `JSON, or multipart/form-data with up to ${POST_MAX_IMAGES} pictures in "file" (${formatBytes(limits.image)} each) or one video in ` +
+    `"video" (${formatBytes(limits.video)}; MP4, MOV, 3GP, WebM or MKV, probed with ffmpeg), not both. Fields: title, content (plain ` +
+    'text: blank lines separate paragraphs; stored as escaped HTML, no markup), excerpt (the teaser everyone sees, also while the ' +
+    'post is locked; default: the start of the text), visibility free|subscribers|sale (default free), price (integer minor units, ' +
+    'required above 0 for sale), status draft|published|hidden, publishedAt; on edits, removeMedia (media ids; repeated, JSON array ' +
+    'or comma-separated), and new files are added after the others (a new video replaces the old one). Media are processed in ' +
+    'the background: previews (blurred while the post is locked) follow.';
 
   app.post(
     '/performer/assets/posts',

@@ -154,6 +154,11 @@ export const postInput = z.object({
   content: z.preprocess(blankToUndefined, z.string({ error: 'Content must be text' }).trim().min(1, 'Content is required').max(50_000, 'Content must be at most 50000 characters').optional()),
   status: withEnum(postStatusSchema),
   publishedAt: dateTimeField,
+  /** Who may open it (default free): its text in full, its pictures and video. */
+  visibility: withEnum(visibilitySchema),
+  price: intField(0, MAX_PRICE, 'Price'),
+  /** Edits: ids of the post's pictures or video to remove. */
+  removeMedia: listField(z.string({ error: 'A media id must be text' }).min(1).max(64), 20, 'media ids to remove').transform((ids) => (ids ? [...new Set(ids)] : ids)),
 });
 export type PostInput = z.infer<typeof postInput>;
 
@@ -283,6 +288,19 @@ export const studioProductSchema = z.object({
 });
 export type StudioProduct = z.infer<typeof studioProductSchema>;
 
+export const studioPostMediaSchema = z.object({
+  _id: z.string(),
+  kind: z.enum(['image', 'video']),
+  /** Public preview once processed (blurred while the post is locked: what everyone sees). */
+  previewUrl: z.string().nullable(),
+  processingStatus: processing,
+  processingError: z.string().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  duration: z.number().nullable(),
+});
+export type StudioPostMedia = z.infer<typeof studioPostMediaSchema>;
+
 export const studioPostSchema = z.object({
   _id: z.string(),
   title: z.string(),
@@ -290,6 +308,10 @@ export const studioPostSchema = z.object({
   excerpt: z.string().nullable(),
   content: z.string(),
   status: postStatusSchema,
+  visibility: visibilitySchema,
+  price: z.number().int(),
+  media: z.array(studioPostMediaSchema),
+  /** The card's picture: the first media's preview (or an older post's own picture). */
   imageUrl: z.string().nullable(),
   imageStatus: z.enum(['none', 'processing', 'ready', 'failed']),
   publishedAt: z.string().nullable(),

@@ -36,7 +36,7 @@ export default function LoadMoreList({ kind, query, initial, galleryId, currency
       case 'products': return <ProductCardView key={item._id} item={item as ProductCardData} symbol={currencySymbol} />;
       case 'photos':
       case 'galleryPhotos': return <PhotoCardView key={item._id} item={item as PhotoCardData} symbol={currencySymbol} />;
-      case 'posts': return <PostCardView key={item._id} item={item as PostCardData} />;
+      case 'posts': return <PostCardView key={item._id} item={item as PostCardData} symbol={currencySymbol} />;
       case 'performers': return <PerformerCardItem key={item._id} item={item as PerformerCardData} symbol={currencySymbol} />;
     }
   };

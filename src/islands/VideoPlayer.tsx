@@ -3,7 +3,10 @@ import type { SignedMedia } from '../../common/api-types.js';
 import { freshVideoUrl } from '../lib/stores/player.js';
 
 export interface VideoPlayerProps {
+  /** The video's id, or the post's when `source` is 'post'. */
   videoId: string;
+  /** Whose file this is: a video's (default) or the video of a performer's post. */
+  source?: 'video' | 'post';
   media: SignedMedia;
   poster: string | null;
   title: string;
@@ -14,7 +17,7 @@ export interface VideoPlayerProps {
  * player errors, e.g. a 403 on the next range request, it fetches the video again for a fresh URL and resumes
  * at the same time. Gives up after a few attempts in a row.
  */
-export default function VideoPlayer({ videoId, media, poster, title }: VideoPlayerProps) {
+export default function VideoPlayer({ videoId, source = 'video', media, poster, title }: VideoPlayerProps) {
   const ref = useRef<HTMLVideoElement>(null);
   const [src, setSrc] = useState(media.url);
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +33,7 @@ export default function VideoPlayer({ videoId, media, poster, title }: VideoPlay
     const at = el.currentTime;
     const wasPlaying = !el.paused;
     try {
-      const url = await freshVideoUrl(videoId);
+      const url = await freshVideoUrl(videoId, source);
       if (!url) {
         setError('This video is no longer available to you.');
         return;

@@ -37,6 +37,7 @@ import type {
   PhotoItem,
   ProductItem,
   PostCard,
+  PostDetail,
   PerformerCard,
   DownloadLink,
   AdminSettings,
@@ -195,6 +196,8 @@ export const api = {
   subscribe: (body: SubscribeRequest) => apiFetch<CheckoutResponse>('/payment/subscribe', { method: 'POST', body: { ...body } }),
   purchaseVideo: (id: string, body: { couponCode?: string } = {}) =>
     apiFetch<CheckoutResponse>(`/payment/purchase-video/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
+  purchasePost: (id: string, body: { couponCode?: string } = {}) =>
+    apiFetch<CheckoutResponse>(`/payment/purchase-post/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   purchaseProducts: (body: PurchaseProductsRequest) => apiFetch<CheckoutResponse>('/payment/purchase-products', { method: 'POST', body: { ...body } }),
   applyCoupon: (code: string, body: { items?: CartLineRequest[]; amount?: number } = {}) =>
     apiFetch<ApplyCouponResponse>(`/coupons/${encodeURIComponent(code)}/apply-coupon`, { method: 'POST', body: { ...body } }),
@@ -222,6 +225,7 @@ export const catalogue = {
   products: (q: ListQuery = {}) => apiFetch<ListResult<ProductItem>>('/user/assets/products/search', { query: q }),
   productDownload: (id: string) => apiFetch<DownloadLink>(`/user/assets/products/${encodeURIComponent(id)}/download-link`),
   posts: (q: ListQuery = {}) => apiFetch<ListResult<PostCard>>('/posts/search', { query: q }),
+  post: (id: string) => apiFetch<PostDetail>(`/posts/${encodeURIComponent(id)}`),
   performers: (q: ListQuery = {}) => apiFetch<ListResult<PerformerCard>>('/performers/search', { query: q }),
   searchTotal: (q: string) => apiFetch<SearchTotals>('/search/total', { query: { q } }),
 };
@@ -276,6 +280,11 @@ export interface PostChanges {
   content?: string;
   status?: 'draft' | 'published' | 'hidden';
   publishedAt?: string | null;
+  visibility?: Visibility;
+  /** Minor units; required above 0 for a sale. */
+  price?: number;
+  /** Ids of the post's pictures or video to remove. */
+  removeMedia?: string[];
 }
 /** `PUT /performer/assets/products/{id}` answers the studio's view of the product. */
 export interface StudioProduct {
@@ -347,14 +356,31 @@ export interface StudioGallery {
   photoCount: number;
   createdAt: string;
 }
+/** A post's picture or video as the studio shows it. */
+export interface StudioPostMedia {
+  _id: string;
+  kind: 'image' | 'video';
+  /** Public preview once processed (blurred while the post is locked). */
+  previewUrl: string | null;
+  processingStatus: 'processing' | 'ready' | 'failed';
+  processingError: string | null;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+}
 export interface StudioPost {
   _id: string;
   title: string;
   slug: string;
   excerpt: string | null;
-  /** Stored HTML (escaped paragraphs). */
+  /** The text as written (plain text). */
   content?: string;
   status: 'draft' | 'published' | 'hidden';
+  /** Absent on posts written before media (free). */
+  visibility?: Visibility;
+  price?: number;
+  media?: StudioPostMedia[];
+  imageUrl?: string | null;
   publishedAt: string | null;
   createdAt: string;
 }

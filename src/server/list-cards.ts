@@ -26,7 +26,7 @@ const project: Record<ListKind, (item: never) => AnyCard> = {
   products: (p: ProductItem): ProductCardData => pick(p, ['_id', 'name', 'image', 'type', 'price', 'stock']),
   photos: photoCard,
   galleryPhotos: photoCard,
-  posts: (p: PostCard): PostCardData => pick(p, ['_id', 'title', 'image', 'excerpt', 'publishedAt', 'createdAt']),
+  posts: (p: PostCard): PostCardData => pick(p, ['_id', 'title', 'image', 'excerpt', 'publishedAt', 'createdAt', 'locked', 'access', 'price', 'imageCount', 'hasVideo']),
   performers: (p: PerformerCard): PerformerCardData => pick(p, ['_id', 'username', 'name', 'avatar', 'cover', 'videoCount', 'monthlyPrice']),
 };
 

@@ -190,6 +190,8 @@ const TABLE: Record<string, Expectation> = {
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
   'POST /payment/purchase-video/{id}': { access: SESSION },
+  // A's pay-per-view post: anyone signed in may start a checkout of it, except A (400: not your own), who passes the gate.
+  'POST /payment/purchase-post/{id}': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: `/payment/purchase-post/${fx.salePost.id}`, json: {} }) },
   'POST /payment/purchase-products': { access: SESSION },
   'GET /payment/transactions': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.paymentId } },
   'GET /transactions/user/search': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.paymentId } },
@@ -277,6 +279,7 @@ async function buildFixtures(t: TestApp) {
   const productToDelete = await makeProduct(ctx, A, { name: 'A product to delete' });
   const post = await makePost(ctx, { title: 'A post', performerId: A, authorId: A });
   const postToDelete = await makePost(ctx, { title: 'A post to delete', performerId: A, authorId: A });
+  const salePost = await makePost(ctx, { title: 'A pay-per-view post', performerId: A, authorId: A, access: 'sale', price: 300 });
 
   const api = (path: string, who: TestUser, json: unknown) => t.api(path, { method: 'POST', headers: who.headers, json });
   // A paid order of A's products by the fan (the real checkout, approved on the sandbox page).
@@ -298,7 +301,7 @@ async function buildFixtures(t: TestApp) {
   const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
 
   return {
-    t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete,
+    t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
   };

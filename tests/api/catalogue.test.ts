@@ -307,6 +307,8 @@ describe.each(engines)('catalogue API on %s', (engine) => {
       expect(res.body.items[0].image).toMatch(/^\/media\/public\/posts\//);
       expect(ids((await get('/posts/search?sort=popular')).body)[0]).toBe(p.older.id);
       expect(ids((await get(`/posts/search?performerId=${c.alice.id}`)).body)).toEqual([p.byAlice.id]);
+      // The blog (scope=site) keeps the site's own posts: a performer's post is on their page only.
+      expect(ids((await get('/posts/search?scope=site')).body)).toEqual([p.newer.id, p.older.id]);
       expect(ids((await get('/posts/search?type=page')).body)).toEqual([p.page.id]);
       expect(ids((await get('/posts/search?q=week')).body)).toEqual([p.newer.id]);
       expect(await walk('/posts/search', 2)).toEqual([p.newer.id, p.byAlice.id, p.older.id]);

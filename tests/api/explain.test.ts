@@ -70,6 +70,8 @@ function cases(): Case[] {
     ['posts popular', post({ sort: 'popular' })],
     ['pages', post({ type: 'page' })],
     ['posts by performer', post({ performerId: 'p' })],
+    ['posts of the site (the blog)', post({ scope: 'site' })],
+    ['posts of the site (the blog), cursor', post({ scope: 'site', cursor: cursor('2030-01-01') })],
     ['posts by tag', post({ tag: 't' })],
     ['posts by category, cursor', post({ categoryId: 'c', cursor: cursor('2030-01-01') })],
     ['categories', category({})],

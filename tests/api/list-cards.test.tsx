@@ -18,7 +18,7 @@ const card = (kind: ListKind, item: any) => {
     case 'products': return <ProductCardView item={item} symbol="$" />;
     case 'photos':
     case 'galleryPhotos': return <PhotoCardView item={item} symbol="$" />;
-    case 'posts': return <PostCardView item={item} />;
+    case 'posts': return <PostCardView item={item} symbol="$" />;
     case 'performers': return <PerformerCardItem item={item} symbol="$" />;
   }
 };

@@ -304,9 +304,10 @@ describe.each(engines)('media pipeline on %s', (engine) => {
 
       const post = await postForm(t, '/performer/assets/posts', { fields: { title: 'Hello', content: 'First post' }, files: [{ name: 'image', filename: 'p.png', data: media.png }] }, { headers: performer.headers });
       expect(post.status).toBe(201);
+      // A free post's picture: a public preview and the picture in full, public too (tests/api/posts.test.ts has the rest).
       await waitFor(async () => {
-        const row = await t.ctx.db.selectFrom('posts').innerJoin('files', 'files.id', 'posts.imageFileId').select('files.storageKey').where('posts.id', '=', post.body._id).executeTakeFirst();
-        return row?.storageKey.startsWith('public/posts/');
+        const row = await t.ctx.db.selectFrom('postMedia').innerJoin('files', 'files.id', 'postMedia.displayFileId').select('files.storageKey').where('postMedia.postId', '=', post.body._id).executeTakeFirst();
+        return row?.storageKey.startsWith('public/posts/displays/');
       }, 'post picture');
     });
   });

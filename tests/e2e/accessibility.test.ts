@@ -53,6 +53,7 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     await check(null, [
       '/', '/performers', '/performers/alice', '/videos', `/videos/${c.videos.free.id}`, `/videos/${c.videos.sale.id}`,
       `/galleries/${c.galleries.free.id}`, '/store', `/products/${c.products.digital.id}`, '/posts', '/search?q=yoga',
+      '/performers/alice?tab=posts', `/posts/${c.posts.byAlice.id}`,
       '/auth/login', '/auth/register', '/auth/forgot-password', '/contact', '/cart',
     ]);
   });

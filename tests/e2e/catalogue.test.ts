@@ -218,6 +218,24 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await context.close();
   }, 90_000);
 
+  it("the demo performer's Posts tab holds a free post, one for subscribers and a pay-per-view one, with pictures", async () => {
+    const { context, page } = await newPage();
+    await page.goto(`${t.url}/performers/${performer.username}?tab=posts`);
+    await hydrated(page, 'LoadMoreList');
+    const cards = page.getByTestId('post-card');
+    expect(await cards.count()).toBe(3);
+    expect(await page.locator('[data-testid="post-card"][data-locked="true"]').count()).toBe(2);
+    const text = await page.getByTestId('performer-posts').textContent();
+    expect(text).toContain('Buy $4.99');
+    expect(text).toContain('Subscribers');
+    await saveScreen(page, 'demo-posts-tab', { fullPage: true });
+    await page.locator('[data-testid="post-card"][data-locked="false"] a').first().click();
+    await page.waitForURL('**/posts/**');
+    expect(await page.getByTestId('post-image').count()).toBe(2);
+    expect(await page.getByTestId('post-image').first().getAttribute('src')).toMatch(/^\/media\/public\/posts\/displays\//);
+    await context.close();
+  }, 60_000);
+
   it('a performer uploads a video in the studio with a progress bar and sees it become ready', async () => {
     const { context, page } = await newPage();
     await login(page, creds.performer.email);

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/database.js';
 import { nowIso } from '../../db/ids.js';
-import type { FilesTable, GalleriesTable, PhotosTable, VideosTable } from '../../db/schema.js';
+import type { FilesTable, GalleriesTable, PhotosTable, PostMediaTable, PostsTable, VideosTable } from '../../db/schema.js';
 
 /** SQL of the media pipeline: `files` rows and the processing columns of the rows that use them. */
 
@@ -152,4 +152,37 @@ export async function swapImageFile(db: DbOrTrx, target: 'product' | 'post', id:
     .where('imageFileId', '=', from)
     .executeTakeFirst();
   return res.numUpdatedRows > 0n;
+}
+
+// -- a post's pictures and video ----------------------------------------------------------------------------------
+
+export async function getPostMediaRow(db: DbOrTrx, id: string): Promise<Selectable<PostMediaTable> | undefined> {
+  return db.selectFrom('postMedia').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function getPostRow(db: DbOrTrx, id: string): Promise<Selectable<PostsTable> | undefined> {
+  return db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Locks a post row for the rest of the transaction (as `lockGalleryRow`) and returns it as it now is. */
+export async function lockPostRow(db: DbOrTrx, id: string): Promise<Selectable<PostsTable> | undefined> {
+  await db.updateTable('posts').set((eb) => ({ access: eb.ref('access') })).where('id', '=', id).execute();
+  return getPostRow(db, id);
+}
+
+export async function setPostMediaProcessed(
+  db: DbOrTrx,
+  id: string,
+  values: { previewFileId: string | null; thumbFileId: string | null; displayFileId: string | null; width: number | null; height: number | null; duration: number | null },
+): Promise<void> {
+  await db.updateTable('postMedia').set({ ...values, processingStatus: 'ready', updatedAt: nowIso() }).where('id', '=', id).execute();
+}
+
+export async function setPostMediaStatus(db: DbOrTrx, id: string, status: 'processing' | 'ready' | 'failed'): Promise<void> {
+  await db.updateTable('postMedia').set({ processingStatus: status, updatedAt: nowIso() }).where('id', '=', id).execute();
+}
+
+/** Takes the derived files (preview, display picture) away from a post's media: they show none until processed again. */
+export async function clearPostMediaFiles(db: DbOrTrx, ids: string[]): Promise<void> {
+  if (ids.length) await db.updateTable('postMedia').set({ previewFileId: null, thumbFileId: null, displayFileId: null, updatedAt: nowIso() }).where('id', 'in', ids).execute();
 }

@@ -19,14 +19,19 @@ import {
   getFile,
   getGalleryRow,
   getPhotoRow,
+  getPostMediaRow,
+  getPostRow,
   getVideoRow,
   insertFiles,
   lockGalleryRow,
+  lockPostRow,
   markFileFailed,
   markFileReady,
   setFileStatus,
   setPhotoProcessed,
   setPhotoProcessingStatus,
+  setPostMediaProcessed,
+  setPostMediaStatus,
   setVideoProcessed,
   setVideoProcessingStatus,
   swapImageFile,
@@ -45,11 +50,16 @@ import {
  * - `photo.process` {photoId}: WebP thumbnail, blurred when the gallery is not free and the photo is not
  *   its cover (the thumbnail is public, the paywall must not leak). Photo ready.
  * - `image.process` {fileId, target, id}: product or post picture to WebP, swapped in for the upload.
+ * - `post-media.process` {mediaId}: a picture or the video of a performer's post. A picture gets a public preview
+ *   (thumbnail, blurred while the post is locked) and the picture shown in full (public for a free post, private
+ *   behind signed URLs otherwise); a video gets its duration and a public poster (blurred while locked), and is
+ *   itself played from its private upload. Media ready.
  */
 
 export const JOB_VIDEO = 'video.process';
 export const JOB_PHOTO = 'photo.process';
 export const JOB_IMAGE = 'image.process';
+export const JOB_POST_MEDIA = 'post-media.process';
 
 export interface VideoJob {
   videoId: string;
@@ -63,6 +73,10 @@ export interface ImageJob {
   id: string;
 }
 
+export interface PostMediaJob {
+  mediaId: string;
+}
+
 export interface PipelineDeps {
   db: Db;
   storage: Storage;
@@ -74,6 +88,7 @@ export function registerMediaJobs(queue: JobQueue, deps: PipelineDeps): void {
   queue.register<VideoJob>(JOB_VIDEO, videoHandler(deps));
   queue.register<PhotoJob>(JOB_PHOTO, photoHandler(deps));
   queue.register<ImageJob>(JOB_IMAGE, imageHandler(deps));
+  queue.register<PostMediaJob>(JOB_POST_MEDIA, postMediaHandler(deps));
 }
 
 /**
@@ -323,6 +338,104 @@ function imageHandler({ db, storage, logger }: PipelineDeps): JobHandler<ImageJo
     },
     async onFailed(trx, { fileId }, error) {
       await markFileFailed(trx, fileId, error);
+    },
+  };
+}
+
+/** A square box no larger than the picture's longer side: `fit: 'inside'` then never enlarges it. */
+const boxOf = (width: number, height: number, max: number) => Math.max(1, Math.min(max, Math.max(width, height)));
+
+function postMediaHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHandler<PostMediaJob> {
+  return {
+    async run({ mediaId }, job) {
+      const media = await getPostMediaRow(db, mediaId);
+      if (!media) return; // deleted meanwhile
+      const post = await getPostRow(db, media.postId);
+      if (!post) return;
+      const original = await getFile(db, media.fileId);
+      if (!original) throw new PermanentJobError('The uploaded file is missing');
+      // What is public must not give a locked post away: previews are blurred, and the full picture stays private.
+      const locked = post.access !== 'free';
+      const base = { ownerId: original.ownerId, parentId: original.id };
+
+      let fresh: Output[];
+      let values: { previewFileId: string | null; thumbFileId: string | null; displayFileId: string | null; width: number | null; height: number | null; duration: number | null };
+      const store = (image: ImageResult, variant: 'preview' | 'thumb' | 'display', isPublic: boolean) =>
+        storeOutput(storage, { image }, {
+          ...base, prefix: isPublic ? `public/posts/${variant}s` : `private/posts/${variant}s`, ext: image.ext, kind: 'image', mime: image.mime, variant, width: image.width, height: image.height,
+        });
+      if (media.kind === 'image') {
+        const made = await withLocalFile(storage, original.storageKey, async (src) => {
+          const meta = await sharp(src).metadata();
+          if (!meta.width || !meta.height) throw new PermanentJobError('The picture could not be read as an image');
+          // EXIF orientation 5-8 swaps the sides of the displayed picture.
+          const rotated = (meta.orientation ?? 1) >= 5;
+          const [width, height] = rotated ? [meta.height, meta.width] : [meta.width, meta.height];
+          const small = boxOf(width, height, 480);
+          const preview = await makeThumbnail(src, small, small, { fit: 'inside', ...(locked ? { blur: 18 } : {}) });
+          const thumb = locked ? await makeThumbnail(src, small, small, { fit: 'inside' }) : null;
+          const large = boxOf(width, height, 1600);
+          const display = await makeThumbnail(src, large, large, { fit: 'inside', quality: 85 });
+          return { width, height, preview, thumb, display };
+        });
+        job.signal.throwIfAborted();
+        const preview = await store(made.preview, 'preview', true);
+        const thumb = made.thumb ? await store(made.thumb, 'thumb', false) : null;
+        const display = await store(made.display, 'display', !locked);
+        fresh = [preview, ...(thumb ? [thumb] : []), display];
+        values = { previewFileId: preview.row.id, thumbFileId: thumb?.row.id ?? null, displayFileId: display.row.id, width: made.width, height: made.height, duration: null };
+      } else {
+        const run: RunOptions = { signal: job.signal, timeoutMs: cfg.ffmpegTimeoutMs };
+        const made = await withTempDir((dir) =>
+          withLocalFile(storage, original.storageKey, async (input) => mediaErrors([input, dir], async () => {
+            const info = await probeFile(input, run);
+            if (!info.hasVideo) throw new Error('The file has no video stream');
+            if (!info.duration) throw new Error('The video has no readable duration');
+            const posterFile = path.join(dir, 'poster.jpg');
+            const posterWidth = targetWidth(info.width, cfg.posterWidth);
+            await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+            const preview = await makeThumbnail(posterFile, posterWidth, posterWidth, { fit: 'inside', ...(locked ? { blur: 18 } : {}) });
+            const thumb = locked ? await makeThumbnail(posterFile, posterWidth, posterWidth, { fit: 'inside' }) : null;
+            return { info, preview, thumb };
+          })),
+        );
+        job.signal.throwIfAborted();
+        const preview = await store(made.preview, 'preview', true);
+        const thumb = made.thumb ? await store(made.thumb, 'thumb', false) : null;
+        fresh = [preview, ...(thumb ? [thumb] : [])];
+        values = { previewFileId: preview.row.id, thumbFileId: thumb?.row.id ?? null, displayFileId: null, width: made.info.width, height: made.info.height, duration: made.info.duration };
+      }
+
+      let replaced: string[] = [];
+      let applied = false;
+      try {
+        await db.transaction().execute(async (trx) => {
+          // The post row first: a change of access locks it before withdrawing previews and queueing a fresh job, so
+          // one of the two always sees the other's result (as photo.process does with the gallery).
+          const latest = await lockPostRow(trx, media.postId);
+          const current = await getPostMediaRow(trx, mediaId);
+          if (!latest || !current || current.fileId !== original.id) return;
+          if ((latest.access !== 'free') !== locked) return;
+          const old = await childFiles(trx, [original.id], ['preview', 'thumb', 'display']);
+          await deleteFileRows(trx, old.map((f) => f.id));
+          await insertFiles(trx, fresh.map((o) => o.row));
+          await markFileReady(trx, original.id, { width: values.width, height: values.height, duration: values.duration });
+          await setPostMediaProcessed(trx, mediaId, values);
+          replaced = old.map((f) => f.storageKey);
+          applied = true;
+        });
+      } finally {
+        if (!applied) await deleteKeys(storage, fresh.map((o) => o.row.storageKey), logger);
+      }
+      await deleteKeys(storage, replaced, logger);
+    },
+    async onFailed(trx, { mediaId }, error) {
+      const media = await getPostMediaRow(trx, mediaId);
+      if (!media) return;
+      // A re-processing after the post's access changed keeps the media usable: only its previews are missing.
+      if (media.processingStatus === 'ready') return;
+      await setPostMediaStatus(trx, mediaId, 'failed');
+      await markFileFailed(trx, media.fileId, error);
     },
   };
 }

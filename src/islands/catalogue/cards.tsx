@@ -81,11 +81,21 @@ export function PhotoCardView({ item, symbol }: { item: PhotoCardData; symbol: s
   );
 }
 
-export function PostCardView({ item }: { item: PostCardData }) {
+/** A post: its picture (blurred while locked), what it holds, and the lock with its price; the teaser below. */
+export function PostCardView({ item, symbol }: { item: PostCardData; symbol: string }) {
+  const holds = item.hasVideo ? 'Video' : item.imageCount > 0 ? `${item.imageCount} ${item.imageCount === 1 ? 'photo' : 'photos'}` : null;
   return (
-    <article className="card media-card" data-testid="post-card">
+    <article className="card media-card" data-testid="post-card" data-locked={item.locked ? 'true' : 'false'}>
       <a href={`/posts/${item._id}`} className="media-card__link">
-        {item.image ? <div className="media-card__thumb"><LazyImage src={item.image} alt={item.title} width={320} height={180} /></div> : null}
+        {item.image ? (
+          <div className="media-card__thumb">
+            <LazyImage src={item.image} alt={item.title} width={320} height={180} />
+            {holds ? <span className="media-card__badge media-card__badge--time">{holds}</span> : null}
+            {item.locked ? <span className="media-card__badge media-card__badge--lock">🔒 {lockLabel(item.access, item.price, symbol)}</span> : null}
+          </div>
+        ) : item.locked ? (
+          <p className="media-card__meta" data-testid="post-card-lock">🔒 {lockLabel(item.access, item.price, symbol)}</p>
+        ) : null}
         <h3 className="media-card__title">{item.title}</h3>
       </a>
       {item.excerpt ? <p className="media-card__meta">{item.excerpt}</p> : null}

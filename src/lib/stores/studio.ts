@@ -103,10 +103,10 @@ function studioList<T extends { _id: string }>(initial: Initial<T>) {
       setUpload({ error, fieldErrors });
     },
     /** Sends a multipart form with progress; failures land in `upload` (progress back to null). */
-    async upload<R>(path: string, form: FormData, failure: string): Promise<R | null> {
+    async upload<R>(path: string, form: FormData, failure: string, method: 'POST' | 'PUT' = 'POST'): Promise<R | null> {
       store.setKey('upload', { progress: 0, error: null, fieldErrors: {} });
       try {
-        return await upload<R>(path, form, { onProgress: (fraction) => setUpload({ progress: fraction }) });
+        return await upload<R>(path, form, { method, onProgress: (fraction) => setUpload({ progress: fraction }) });
       } catch (err) {
         setUpload({ progress: null, error: errorMessage(err, failure), fieldErrors: fieldErrorsOf(err) });
         return null;
@@ -267,12 +267,26 @@ export type ProductStudio = ReturnType<typeof createProductStudio>;
 // Posts
 
 export const POST_SAVED = 'Post saved';
+export const POST_MEDIA_ADDED = 'Added, processing';
 
 export function createPostStudio(initial: Initial<StudioPost>) {
   const list = studioList(initial);
+  const path = (id: string) => `/performer/assets/posts/${encodeURIComponent(id)}`;
   return {
     store: list.store,
-    async create(body: Record<string, unknown>): Promise<StudioPost | null> {
+    invalid: list.invalid,
+    /**
+     * Writes a post: fields as JSON, or a multipart form with its pictures or video (sent with progress, failures
+     * in `upload`). The new post goes first in the list.
+     */
+    async create(body: Record<string, unknown> | FormData): Promise<StudioPost | null> {
+      if (body instanceof FormData) {
+        const post = await list.upload<StudioPost>('/performer/assets/posts', body, 'Could not save the post');
+        if (!post) return null;
+        list.prepend(post);
+        toast.success(POST_SAVED);
+        return post;
+      }
       list.store.setKey('creating', true);
       try {
         const post = await studioApi.createPost(body);
@@ -287,7 +301,40 @@ export function createPostStudio(initial: Initial<StudioPost>) {
       }
     },
     update: (id: string, changes: PostChanges) => list.save(id, () => studioApi.updatePost(id, changes), (_, answer) => answer),
+    /** Takes one picture or the video off a post. */
+    removeMedia: (id: string, mediaId: string) => list.save(id, () => studioApi.updatePost(id, { removeMedia: [mediaId] }), (_, answer) => answer),
+    /** Adds pictures (or a video, replacing the old one) after the post's others. */
+    async addMedia(id: string, files: File[], field: 'file' | 'video'): Promise<boolean> {
+      const form = new FormData();
+      for (const f of files) form.append(field, f);
+      const post = await list.upload<StudioPost>(path(id), form, UPLOAD_ERROR, 'PUT');
+      if (!post) return false;
+      list.replace(id, () => post);
+      toast.success(POST_MEDIA_ADDED);
+      return true;
+    },
     remove: (id: string) => list.remove(id, () => studioApi.deletePost(id), DELETE_ERROR),
+    /**
+     * Asks every `POLL_MS` for the studio's list and takes the fresh state of `ids` (posts whose media are being
+     * processed), until the answered function is called. A failed ask is tried again at the next tick.
+     */
+    followProcessing(ids: string[]): () => void {
+      if (ids.length === 0) return () => {};
+      let stopped = false;
+      const timer = setInterval(async () => {
+        try {
+          const fresh = await studioApi.posts({ limit: 50 });
+          if (stopped) return;
+          for (const post of fresh.items) if (ids.includes(post._id)) list.replace(post._id, () => post);
+        } catch {
+          // try again at the next tick
+        }
+      }, POLL_MS);
+      return () => {
+        stopped = true;
+        clearInterval(timer);
+      };
+    },
   };
 }
 export type PostStudio = ReturnType<typeof createPostStudio>;
