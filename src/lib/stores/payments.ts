@@ -7,11 +7,11 @@ import { registerReset } from './reset.js';
 import { toast } from './toast.js';
 
 /**
- * The buyer's side of money from the islands: starting a checkout (subscription, video purchase) and going to the
+ * The buyer's side of money from the islands: starting a checkout (subscription, video or gallery purchase) and going to the
  * provider's hosted page, a bought product's download, cancelling a subscription, and the performer's delivery update.
  *
  * `pending` says which action is in flight, keyed by what it acts on (`subscribe:<performerId>`, `video:<id>`,
- * `download:<productId>`), so two buttons for different things never share a busy state. It only changes on a
+ * `gallery:<id>`, `download:<productId>`), so two buttons for different things never share a busy state. It only changes on a
  * click, in the browser, so the server's render of an island always reads it empty. A checkout that answered
  * stays pending: the page is leaving for the provider, and a second click must not start a second checkout.
  */
@@ -24,6 +24,7 @@ export const DOWNLOAD_ERROR = 'Could not get the download, please try again';
 export const pendingKey = {
   subscribe: (performerId: string) => `subscribe:${performerId}`,
   video: (videoId: string) => `video:${videoId}`,
+  gallery: (galleryId: string) => `gallery:${galleryId}`,
   download: (productId: string) => `download:${productId}`,
 };
 
@@ -54,6 +55,11 @@ export function startSubscription(performerId: string, type: 'monthly' | 'yearly
 export function buyVideo(videoId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
   return redirectAfter(pendingKey.video(videoId), 'buy', async () => (await call(({ api }) => api.purchaseVideo(videoId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
+}
+
+export function buyGallery(galleryId: string, couponCode = ''): Promise<boolean> {
+  const code = couponCode.trim();
+  return redirectAfter(pendingKey.gallery(galleryId), 'buy', async () => (await call(({ api }) => api.purchaseGallery(galleryId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
 }
 
 /** Asks for a short-lived signed link and goes there (the file downloads, the page stays). */
