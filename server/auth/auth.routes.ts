@@ -20,7 +20,7 @@ export const registerBody = z.object({
   /** Where the visitor was going (a path on this site): the verification mail's link brings them back there. */
   next: z
     .string()
-    .max(NEXT_PATH_MAX, 'next must be a path on this site')
+    .max(NEXT_PATH_MAX, { message: 'next must be a path on this site', abort: true })
     .refine((v) => safeNextPath(v) !== null, 'next must be a path on this site')
     .optional(),
   /** Required only when the site has reCAPTCHA configured. */

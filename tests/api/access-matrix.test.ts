@@ -190,6 +190,7 @@ const TABLE: Record<string, Expectation> = {
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
   'POST /payment/purchase-video/{id}': { access: SESSION },
+  'POST /payment/purchase-gallery/{id}': { access: SESSION },
   'POST /payment/purchase-products': { access: SESSION },
   'GET /payment/transactions': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.paymentId } },
   'GET /transactions/user/search': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.paymentId } },
