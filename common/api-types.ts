@@ -154,6 +154,11 @@ export interface RegisterRequest {
   email: string;
   password: string;
   role: SignupRole;
+  /** Both required: the person is 18 or older and accepts the terms (400 otherwise). */
+  confirmAdult: true;
+  acceptTerms: true;
+  /** A path on this site to come back to: the verification mail's link carries it. */
+  next?: string;
   captchaToken?: string;
 }
 

@@ -11,6 +11,12 @@ export interface AppConfig {
   apiBase: string;
   /** Public base URL of the site, used in emails, sitemaps and Open Graph tags. */
   publicUrl: string;
+  /**
+   * Whether PUBLIC_URL was set. Unset, `publicUrl` is only a guess (http://localhost:PORT), and the links that send a
+   * visitor's browser back here (payment return pages) use the host the visitor is on when it names this machine
+   * (server/http/site-url.ts).
+   */
+  publicUrlConfigured: boolean;
   /** socket.io path; the browser reads it from the page like apiBase. */
   socketPath: string;
   /** Address of the realtime endpoint when it is not this site's own origin (SOCKET_URL); empty: same origin. */
@@ -108,7 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST ?? '0.0.0.0',
     port,
     apiBase: normaliseBase(env.API_BASE ?? '/api'),
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrlConfigured: Boolean(env.PUBLIC_URL),
     socketPath: env.SOCKET_PATH ?? '/socket.io',
     socketUrl: env.SOCKET_URL ?? '',
     serveWeb: env.SERVE_WEB !== '0' && env.SERVE_WEB !== 'false',
@@ -147,7 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     pipeline: loadPipelineConfig(env),
   };
-  const config = { ...base, ...overrides };
+  // An address given in code (overrides) is as deliberate as PUBLIC_URL.
+  const config = { ...base, ...(overrides.publicUrl !== undefined ? { publicUrlConfigured: true } : {}), ...overrides };
   // The sandbox's webhook secret is derived from APP_SECRET: with the public default anyone could sign a "paid"
   // event. Wherever the sandbox is deliberately switched on, the secret must be a real one.
   if (config.sandboxPayments && config.appSecret === DEFAULT_APP_SECRET) {

@@ -9,5 +9,7 @@ declare namespace App {
     country: string | null;
     /** The signed-in user of this request, from the `token` cookie. */
     user: import('../server/auth/auth.service.js').SessionUser | null;
+    /** The request carried a session cookie that no longer opens a session (expired, revoked): it was cleared. */
+    sessionEnded?: boolean;
   }
 }

@@ -45,6 +45,7 @@ async function gate(context: APIContext, next: MiddlewareNext, access: PageAcces
   const token = context.cookies.get(SESSION_COOKIE)?.value;
   const user = token ? await ctx.auth.authenticate(token) : null;
   context.locals.user = user ?? null;
+  context.locals.sessionEnded = Boolean(token && !user);
   if (token && !user) {
     // An invalid stored token is cleared,
     // with the attributes it was set with (Secure on an https site), so the browser replaces it.

@@ -6,6 +6,7 @@ import { byBodyField, byIp, limiter } from '../http/rate-limit.js';
 import { apiErrorSchema } from '../http/schemas.js';
 import { anyPassword, currentUserSchema, emailField, linkToken, messageSchema, nameField, newPassword, usernameField } from './auth.schemas.js';
 import { messages } from './auth.service.js';
+import { NEXT_PATH_MAX, safeNextPath } from '../../common/next-path.js';
 
 export const registerBody = z.object({
   name: nameField,
@@ -13,6 +14,15 @@ export const registerBody = z.object({
   email: emailField,
   password: newPassword,
   role: z.enum(['user', 'performer'], { error: 'Role must be "user" or "performer"' }),
+  /** Both must be true: the person confirms being 18 or older and accepts the terms; the times are kept on the account. */
+  confirmAdult: z.literal(true, { error: 'Please confirm that you are 18 or older' }),
+  acceptTerms: z.literal(true, { error: 'Please accept the terms to create an account' }),
+  /** Where the visitor was going (a path on this site): the verification mail's link brings them back there. */
+  next: z
+    .string()
+    .max(NEXT_PATH_MAX, { message: 'next must be a path on this site', abort: true })
+    .refine((v) => safeNextPath(v) !== null, 'next must be a path on this site')
+    .optional(),
   /** Required only when the site has reCAPTCHA configured. */
   captchaToken: z.string().max(4000).optional(),
 });
@@ -67,15 +77,16 @@ export async function authRoutes(app: ApiApp): Promise<void> {
         tags: ['auth'],
         summary: 'Create a user or performer account and mail a verification link',
         description:
-          'Always answers 201 with the same message for a valid request. When the email already has an account, nothing is created and its owner is mailed instead, so this endpoint does not reveal whether an email is registered. A taken username answers 409.',
+          'Always answers 201 with the same message for a valid request. When the email already has an account, nothing is created and its owner is mailed instead, so this endpoint does not reveal whether an email is registered. A taken username answers 409. `confirmAdult` and `acceptTerms` must both be true (400 otherwise, nothing written); `next`, a path on this site, is carried by the verification link.',
         body: registerBody,
         response: { 201: z.object({ message: z.string(), user: currentUserSchema }), ...errors },
       },
     },
     async (request, reply) => {
-      const { captchaToken, ...input } = request.body;
+      const { captchaToken, confirmAdult: _adult, acceptTerms: _terms, next, ...input } = request.body;
       await app.ctx.captcha.require(captchaToken, request.ip);
-      const user = await auth.register(input);
+      // The schema refused the request unless both were confirmed: the account records when.
+      const user = await auth.register(input, { next: safeNextPath(next) });
       return reply.status(201).send({ message: messages.registered, user });
     },
   );

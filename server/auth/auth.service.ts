@@ -146,7 +146,7 @@ export class AuthService {
    * an account nothing is created: the owner gets a "someone tried to register" mail and the caller gets the
    * same answer as a real registration, so the endpoint does not tell whether an email is registered.
    */
-  async register(input: RegisterInput): Promise<CurrentUser> {
+  async register(input: RegisterInput, opts: { next?: string | null } = {}): Promise<CurrentUser> {
     if (await usernameTaken(this.db, input.username)) throw conflict(messages.usernameTaken, { field: 'username' });
     // Hash before looking at the email, so both paths cost the same.
     const passwordHash = await hashPassword(input.password);
@@ -164,6 +164,9 @@ export class AuthService {
       coverPath: null,
       country: null,
       bio: null,
+      // Only the sign-up route calls this, and its schema requires both confirmations.
+      termsAcceptedAt: now,
+      adultConfirmedAt: now,
       createdAt: now,
       updatedAt: now,
     };
@@ -185,7 +188,7 @@ export class AuthService {
       if (raced) return this.registrationAttempt(raced, row);
       throw conflict(messages.usernameTaken, { field: 'username' });
     }
-    this.deps.mailer.queue(verificationMail(await this.site(), row, token));
+    this.deps.mailer.queue(verificationMail(await this.site(), row, token, opts.next));
     return toCurrentUser(row);
   }
 

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008_featured.js';
 import * as m0009 from './migrations/0009_test_money.js';
 import * as m0010 from './migrations/0010_coupon_holds.js';
 import * as m0011 from './migrations/0011_post_media.js';
+import * as m0012 from './migrations/0012_signup_consent.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0009_test_money': m0009,
   '0010_coupon_holds': m0010,
   '0011_post_media': m0011,
+  '0012_signup_consent': m0012,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -18,6 +18,10 @@ export interface UsersTable extends Timestamps {
   coverPath: string | null;
   country: string | null;
   bio: string | null;
+  /** When the person accepted the terms at sign-up (migration 0011); null for accounts not made by the sign-up form. */
+  termsAcceptedAt: string | null;
+  /** When the person confirmed being 18 or older at sign-up; null as above. */
+  adultConfirmedAt: string | null;
 }
 
 export interface SessionsTable {

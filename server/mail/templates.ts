@@ -25,8 +25,9 @@ ${action}
 </body></html>`;
 }
 
-export function verificationMail(site: MailSite, to: { email: string; name: string }, token: string): MailMessage {
-  const link = `${site.publicUrl}/auth/verify-email?token=${encodeURIComponent(token)}`;
+/** `next`: a safe path on the site (common/next-path.ts) the visitor was going to; the verified page leads back there. */
+export function verificationMail(site: MailSite, to: { email: string; name: string }, token: string, next?: string | null): MailMessage {
+  const link = `${site.publicUrl}/auth/verify-email?token=${encodeURIComponent(token)}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
   const title = `Verify your email for ${site.siteName}`;
   return {
     to: to.email,

@@ -9,8 +9,10 @@ import { reserveCouponUse } from '../coupons/coupons.repository.js';
 import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
 import { findPostByKey } from '../posts/posts.repository.js';
+import { findGalleryByKey } from '../galleries/galleries.repository.js';
 import type { Audience } from '../catalogue/catalogue.repository.js';
 import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
+import { subscriptionPrice } from '../subscriptions/subscriptions.service.js';
 import type { Money } from './money.js';
 import { hasEntitlement, performersNotSelling, productsForSale } from './fulfilment.repository.js';
 import { insertPayment, setCheckout, unitsHeldByBuyer, type PaymentType } from './payments.repository.js';
@@ -64,7 +66,12 @@ function orderNumber(): string {
   return `ORD-${out}`;
 }
 
-async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<CheckoutResponse> {
+/**
+ * `siteUrl`: the site's address as this buyer reached it (server/http/site-url.ts: PUBLIC_URL when set, else the
+ * visitor's host when it names this machine). The provider sends the buyer back there, so they arrive on the origin
+ * their session cookie belongs to.
+ */
+async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: string): Promise<CheckoutResponse> {
   const { db, settings, config } = money.ctx;
   const gatewayName = await money.activeGatewayName();
   // A buyer must not be able to approve their own payment on a live site: refused before anything is written.
@@ -158,9 +165,9 @@ async function checkout(money: Money, user: SessionUser, draft: Draft): Promise<
   try {
     const gateway = await money.gateway(gatewayName);
     session = await gateway.createCheckout({
-      paymentId, amount: priced.amount, currency, description: draft.description, expiresAt, customerEmail: user.email,
-      returnUrl: `${config.publicUrl}/payments/result/${paymentId}`,
-      cancelUrl: `${config.publicUrl}/payments/result/${paymentId}?cancelled=1`,
+      paymentId, amount: priced.amount, currency, description: draft.description, expiresAt, customerEmail: user.email, siteUrl,
+      returnUrl: `${siteUrl}/payments/result/${paymentId}`,
+      cancelUrl: `${siteUrl}/payments/result/${paymentId}?cancelled=1`,
     });
   } catch (err) {
     money.ctx.logger.error({ err, paymentId, gateway: gatewayName }, 'checkout could not be created at the gateway');
@@ -201,7 +208,13 @@ async function assertSellersApproved(money: Money, performerIds: readonly string
 }
 
 /** POST /payment/subscribe: monthly or yearly, for a performer. Price: the performer's, else the package's. */
-export async function checkoutSubscription(money: Money, user: SessionUser, buyer: Audience, input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null }) {
+export async function checkoutSubscription(
+  money: Money,
+  user: SessionUser,
+  buyer: Audience,
+  input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null },
+  siteUrl: string,
+) {
   const { db } = money.ctx;
   await beforeCheckout(money);
   const performer = await findPerformerForSale(db, input.performerId, buyer);
@@ -214,7 +227,7 @@ export async function checkoutSubscription(money: Money, user: SessionUser, buye
     throw new AppError(409, 'ALREADY_SUBSCRIBED', `You are already subscribed until ${current.expiresAt!.slice(0, 10)}`, { subscriptionId: current.id });
   }
   const pkg = await packageOfType(db, input.type);
-  const price = (input.type === 'monthly' ? performer.monthlyPrice : performer.yearlyPrice) || pkg?.price || 0;
+  const price = subscriptionPrice(performer, input.type, pkg);
   if (price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');
   const durationDays = pkg?.durationDays ?? (input.type === 'monthly' ? 30 : 365);
   return checkout(money, user, {
@@ -226,11 +239,11 @@ export async function checkoutSubscription(money: Money, user: SessionUser, buye
     couponCode: input.couponCode,
     details: { durationDays, subscriptionType: input.type },
     extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, user.id, performer.id, input.type, gateway),
-  });
+  }, siteUrl);
 }
 
 /** POST /payment/purchase-video/{id}: a video for sale, not already owned. */
-export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audience, videoKey: string, input: { couponCode?: string | null }) {
+export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audience, videoKey: string, input: { couponCode?: string | null }, siteUrl: string) {
   const { db } = money.ctx;
   await beforeCheckout(money);
   const video = await findVideoByKey(db, videoKey, buyer);
@@ -247,14 +260,35 @@ export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audi
     description: `Video: ${video.title}`,
     lines: [{ objectType: 'video', objectId: video.id, performerId: video.performerId, unitPrice: video.price, quantity: 1, name: video.title }],
     couponCode: input.couponCode,
-  });
+  }, siteUrl);
+}
+
+/** POST /payment/purchase-gallery/{id}: a gallery for sale, not already owned; its photos open with it. */
+export async function checkoutGallery(money: Money, user: SessionUser, buyer: Audience, galleryKey: string, input: { couponCode?: string | null }, siteUrl: string) {
+  const { db } = money.ctx;
+  await beforeCheckout(money);
+  const gallery = await findGalleryByKey(db, galleryKey, buyer);
+  if (!gallery) throw notFound('Gallery');
+  await assertSellersApproved(money, [gallery.performerId]);
+  if (Number(gallery.visible) !== 1) throw notFound('Gallery');
+  if (gallery.access !== 'sale' || gallery.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This gallery is not for sale');
+  if (gallery.performerId === user.id) throw badRequest('You cannot buy your own gallery');
+  if (await hasEntitlement(db, user.id, 'gallery', gallery.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this gallery');
+  return checkout(money, user, {
+    type: 'gallery',
+    performerId: gallery.performerId,
+    targetId: gallery.id,
+    description: `Gallery: ${gallery.title}`,
+    lines: [{ objectType: 'gallery', objectId: gallery.id, performerId: gallery.performerId, unitPrice: gallery.price, quantity: 1, name: gallery.title }],
+    couponCode: input.couponCode,
+  }, siteUrl);
 }
 
 /**
  * POST /payment/purchase-post/{id}: a performer's pay-per-view post, not already owned. Bought like a video: one
  * line, an entitlement of object type 'post' when paid, the performer's earning through the same settlement.
  */
-export async function checkoutPost(money: Money, user: SessionUser, buyer: Audience, postKey: string, input: { couponCode?: string | null }) {
+export async function checkoutPost(money: Money, user: SessionUser, buyer: Audience, postKey: string, input: { couponCode?: string | null }, siteUrl: string) {
   const { db } = money.ctx;
   await beforeCheckout(money);
   const post = await findPostByKey(db, postKey, buyer);
@@ -271,7 +305,7 @@ export async function checkoutPost(money: Money, user: SessionUser, buyer: Audie
     description: `Post: ${post.title}`,
     lines: [{ objectType: 'post', objectId: post.id, performerId: post.performerId, unitPrice: post.price, quantity: 1, name: post.title }],
     couponCode: input.couponCode,
-  });
+  }, siteUrl);
 }
 
 /** POST /payment/purchase-products: cart lines (same product twice is merged), a shipping address for physical items. */
@@ -280,6 +314,7 @@ export async function checkoutProducts(
   user: SessionUser,
   buyer: Audience,
   input: { items: Array<{ productId: string; quantity: number }>; shippingAddress?: string | null; couponCode?: string | null },
+  siteUrl: string,
 ) {
   const { db } = money.ctx;
   await beforeCheckout(money);
@@ -318,5 +353,5 @@ export async function checkoutProducts(
     lines,
     couponCode: input.couponCode,
     shippingAddress: lines.some((l) => l.productType === 'physical') ? shippingAddress : null,
-  });
+  }, siteUrl);
 }

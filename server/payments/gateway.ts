@@ -20,6 +20,11 @@ export interface CheckoutRequest {
   /** ISO 4217, upper case. */
   currency: string;
   description: string;
+  /**
+   * The site's address as this buyer reached it (server/http/site-url.ts): a provider page we host ourselves (the
+   * sandbox's) lives there, so the buyer keeps their session on the way.
+   */
+  siteUrl: string;
   /** Where the provider sends the buyer when done (our result page). */
   returnUrl: string;
   /** Where the provider sends the buyer who gives up. */

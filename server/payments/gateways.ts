@@ -14,7 +14,7 @@ import { StripeGateway } from './stripe.gateway.js';
 
 export interface GatewayDeps {
   db: DbOrTrx;
-  config: Pick<AppContext['config'], 'appSecret' | 'publicUrl' | 'env' | 'sandboxPayments'>;
+  config: Pick<AppContext['config'], 'appSecret' | 'env' | 'sandboxPayments'>;
   settings: Pick<AppContext['settings'], 'get'>;
   logger?: { warn(obj: object, msg: string): void };
   /** How the sandbox provider reaches our webhook endpoint (the app posts over HTTP to itself). */
@@ -62,7 +62,6 @@ export function sandboxGateway(deps: GatewayDeps): SandboxGateway {
   return new SandboxGateway({
     db: deps.db,
     secret: sandboxWebhookSecret(deps.config.appSecret),
-    publicUrl: deps.config.publicUrl,
     deliver: deps.deliver,
     logger: deps.logger,
   });

@@ -6,7 +6,8 @@ import { AppError, notFound } from '../http/errors.js';
 import { listSchema } from '../http/pagination.js';
 import { limiter } from '../http/rate-limit.js';
 import type { Money } from './money.js';
-import { checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
+import { checkoutGallery, checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
+import { visitorSiteUrl } from '../http/site-url.js';
 import { findPayment } from './payments.repository.js';
 import { paymentStatus, userTransactions } from './transactions.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
@@ -26,6 +27,8 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   const { money } = opts;
   const { db } = app.ctx;
   // A checkout writes rows and may call the provider: a bound per user keeps a script from filling the tables.
+  // Where the provider sends this buyer back: PUBLIC_URL, else the host they are on when it names this machine.
+  const siteUrl = (request: { protocol: string; host: string }) => visitorSiteUrl(request, app.ctx.config);
   const perUser = limiter(app, 'checkout-user', { max: 30, windowSec: 60 }, (r) => r.user?.id, 'Too many checkouts, please wait a minute');
 
   app.post(
@@ -36,7 +39,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
       schema: { tags, summary: 'Subscribe to a performer (monthly or yearly): creates a pending payment and the hosted checkout', body: subscribeBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
-      const result = await checkoutSubscription(money, requireUser(request), audienceOf(request.user, request.country), request.body);
+      const result = await checkoutSubscription(money, requireUser(request), audienceOf(request.user, request.country), request.body, siteUrl(request));
       return reply.status(201).send(result);
     },
   );
@@ -49,7 +52,20 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
       schema: { tags, summary: 'Buy a video that is for sale', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
-      const result = await checkoutVideo(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {});
+      const result = await checkoutVideo(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {}, siteUrl(request));
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.post(
+    '/payment/purchase-gallery/:id',
+    {
+      config: { access: 'session' },
+      preHandler: perUser,
+      schema: { tags, summary: 'Buy a gallery that is for sale: its photos open in full once paid', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
+    },
+    async (request, reply) => {
+      const result = await checkoutGallery(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {}, siteUrl(request));
       return reply.status(201).send(result);
     },
   );
@@ -62,7 +78,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
       schema: { tags, summary: "Buy a performer's pay-per-view post (its pictures and video open when paid)", params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
-      const result = await checkoutPost(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {});
+      const result = await checkoutPost(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {}, siteUrl(request));
       return reply.status(201).send(result);
     },
   );
@@ -85,7 +101,7 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
         items: body.items.map((i) => ({ productId: (i._id ?? i.productId)!, quantity: i.quantity })),
         shippingAddress: body.shippingAddress,
         couponCode: body.couponCode,
-      });
+      }, siteUrl(request));
       return reply.status(201).send(result);
     },
   );

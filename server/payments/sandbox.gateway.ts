@@ -66,8 +66,6 @@ export type Deliver = (body: string, headers: Record<string, string>) => Promise
 export interface SandboxDeps {
   db: DbOrTrx;
   secret: string;
-  /** Public base URL of the site, for the hosted page. */
-  publicUrl: string;
   /** Posts a webhook to our endpoint (HTTP in the app); absent where nothing is delivered (reconciliation CLI). */
   deliver?: Deliver;
   logger?: { warn(obj: object, msg: string): void };
@@ -90,7 +88,7 @@ export class SandboxGateway implements PaymentGateway {
         returnUrl: req.returnUrl, expiresAt: req.expiresAt, createdAt: now, updatedAt: now,
       })
       .execute();
-    return { gatewayRef: id, redirectUrl: `${this.deps.publicUrl}/payments/sandbox/${id}` };
+    return { gatewayRef: id, redirectUrl: `${req.siteUrl}/payments/sandbox/${id}` };
   }
 
   async parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<GatewayEvent> {

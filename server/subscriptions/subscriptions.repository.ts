@@ -198,6 +198,11 @@ export function findPerformerForSale(db: DbOrTrx, key: string, a: Audience) {
     .executeTakeFirst();
 }
 
+/** A performer's own subscription prices (0 = not set: the site's package price applies). */
+export function performerPrices(db: DbOrTrx, performerId: string) {
+  return db.selectFrom('performers').select(['monthlyPrice', 'yearlyPrice']).where('id', '=', performerId).executeTakeFirst();
+}
+
 /** The active package of a type (monthly / yearly), first by ordering. */
 export function packageOfType(db: DbOrTrx, type: string) {
   return db

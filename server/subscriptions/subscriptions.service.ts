@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../http/errors.js';
 import type { ListResult, SubscriptionItem } from '../../common/api-types.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
-  cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, type SubscriptionFilters, type SubscriptionRow,
+  cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, type SubscriptionFilters, type SubscriptionRow,
 } from './subscriptions.repository.js';
 
 /**
@@ -42,4 +42,31 @@ export async function cancelSubscription(db: DbOrTrx, viewer: { id: string; role
   if (!isLive(row)) throw badRequest('This subscription is not active');
   await cancelAtPeriodEnd(db, row.id);
   return (await toSubscriptionItems(db, [(await findSubscriptionById(db, row.id))!]))[0]!;
+}
+
+/**
+ * What a subscription of a type costs: the performer's own price, else the site's active package of that type, else
+ * 0 (not for sale). The checkout charges this and the paywall shows it, so the button's price is the price paid.
+ */
+export function subscriptionPrice(
+  performer: { monthlyPrice: number; yearlyPrice: number },
+  type: 'monthly' | 'yearly',
+  pkg: { price: number } | null | undefined,
+): number {
+  return (type === 'monthly' ? performer.monthlyPrice : performer.yearlyPrice) || pkg?.price || 0;
+}
+
+export interface SubscriptionOffer {
+  /** Minor units; null when that type cannot be bought (no price anywhere). */
+  monthly: number | null;
+  yearly: number | null;
+}
+
+/** The subscription prices a paywall offers for a performer, as the checkout would charge them. */
+export async function subscriptionOffer(db: DbOrTrx, performerId: string): Promise<SubscriptionOffer> {
+  const [performer, monthlyPkg, yearlyPkg] = await Promise.all([performerPrices(db, performerId), packageOfType(db, 'monthly'), packageOfType(db, 'yearly')]);
+  if (!performer) return { monthly: null, yearly: null };
+  const monthly = subscriptionPrice(performer, 'monthly', monthlyPkg);
+  const yearly = subscriptionPrice(performer, 'yearly', yearlyPkg);
+  return { monthly: monthly >= 1 ? monthly : null, yearly: yearly >= 1 ? yearly : null };
 }

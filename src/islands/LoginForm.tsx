@@ -4,9 +4,15 @@ import { login, loginError, loginNeedsCaptcha, loginStatus } from '../lib/stores
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
 import { Field, FormAlert } from './shared/Field.js';
+import { withNext } from '../../common/next-path.js';
+
+export interface LoginFormProps {
+  /** A safe path on this site (checked by the page): the sign-up link keeps it, so a new member comes back too. */
+  next?: string | null;
+}
 
 /** Log in with email or username (SPEC §4): the auth store does the call, the toast and the redirect. */
-export default function LoginForm() {
+export default function LoginForm({ next = null }: LoginFormProps) {
   const status = useStore(loginStatus);
   const error = useStore(loginError);
   const [email, setEmail] = useState('');
@@ -83,7 +89,9 @@ export default function LoginForm() {
       </div>
       <div className="form__links">
         <a href="/auth/forgot-password">Forgot your password?</a>
-        <a href="/auth/register">Create an account</a>
+        <a href={withNext('/auth/register', next)} data-testid="login-register">
+          Create an account
+        </a>
       </div>
     </form>
   );

@@ -1,5 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SignupRole } from '../../common/api-types.js';
+import { withNext } from '../../common/next-path.js';
 import { account } from '../lib/stores/account.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
@@ -8,13 +9,23 @@ import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 
 export interface RegisterFormProps {
   initialRole?: SignupRole;
+  /** A safe path on this site (checked by the page) to come back to after logging in, and from the verification link. */
+  next?: string | null;
+  /** Where the terms of service are. */
+  termsHref?: string;
 }
 
-const FIELDS = ['name', 'username', 'email', 'password', 'confirm', 'role', 'captchaToken'] as const;
+const FIELDS = ['name', 'username', 'email', 'password', 'confirm', 'role', 'confirmAdult', 'acceptTerms', 'captchaToken'] as const;
 
-/** Sign-up as a fan or a performer; the server mails a verification link. */
-export default function RegisterForm({ initialRole = 'user' }: RegisterFormProps) {
+export const ADULT_REQUIRED = 'Please confirm that you are 18 or older';
+export const TERMS_REQUIRED = 'Please accept the terms to create an account';
+
+/** Sign-up as a fan or a performer, 18 or older, accepting the terms; the server mails a verification link. */
+export default function RegisterForm({ initialRole = 'user', next = null, termsHref = '/posts/terms' }: RegisterFormProps) {
   const [values, setValues] = useState({ name: '', username: '', email: '', password: '', confirm: '' });
+  const [adult, setAdult] = useState(false);
+  const [terms, setTerms] = useState(false);
+  const checkId = useId();
   const [role, setRole] = useState<SignupRole>(initialRole);
   const [requesting, setRequesting] = useState(false);
   const [done, setDone] = useState<string | null>(null);
@@ -35,8 +46,12 @@ export default function RegisterForm({ initialRole = 'user' }: RegisterFormProps
     event.preventDefault();
     if (requesting) return;
     clear();
-    if (values.password !== values.confirm) {
-      setFieldErrors({ confirm: PASSWORD_MISMATCH });
+    const problems: Record<string, string> = {};
+    if (values.password !== values.confirm) problems.confirm = PASSWORD_MISMATCH;
+    if (!adult) problems.confirmAdult = ADULT_REQUIRED;
+    if (!terms) problems.acceptTerms = TERMS_REQUIRED;
+    if (Object.keys(problems).length) {
+      setFieldErrors(problems);
       return;
     }
     setRequesting(true);
@@ -47,6 +62,9 @@ export default function RegisterForm({ initialRole = 'user' }: RegisterFormProps
         email: values.email.trim(),
         password: values.password,
         role,
+        confirmAdult: true,
+        acceptTerms: true,
+        ...(next ? { next } : {}),
         ...(captcha ? { captchaToken } : {}),
       });
       setDone(res.message);
@@ -62,7 +80,7 @@ export default function RegisterForm({ initialRole = 'user' }: RegisterFormProps
     return (
       <FormSuccess message={done}>
         <p>
-          <a className="btn btn--primary" href="/auth/login">
+          <a className="btn btn--primary" href={withNext('/auth/login', next)} data-testid="register-login">
             Go to log in
           </a>
         </p>
@@ -118,6 +136,47 @@ export default function RegisterForm({ initialRole = 'user' }: RegisterFormProps
           <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={128} value={values.confirm} onChange={set('confirm')} />
         )}
       </Field>
+      <div className="form__consent">
+        <label className="form__check">
+          <input
+            type="checkbox"
+            name="confirmAdult"
+            checked={adult}
+            onChange={(e) => setAdult(e.target.checked)}
+            aria-invalid={fieldErrors.confirmAdult ? true : undefined}
+            aria-describedby={fieldErrors.confirmAdult ? `${checkId}-adult` : undefined}
+            data-testid="register-adult"
+          />
+          I am 18 years old or older
+        </label>
+        {fieldErrors.confirmAdult ? (
+          <p id={`${checkId}-adult`} className="form__error" role="alert">
+            {fieldErrors.confirmAdult}
+          </p>
+        ) : null}
+        <label className="form__check">
+          <input
+            type="checkbox"
+            name="acceptTerms"
+            checked={terms}
+            onChange={(e) => setTerms(e.target.checked)}
+            aria-invalid={fieldErrors.acceptTerms ? true : undefined}
+            aria-describedby={fieldErrors.acceptTerms ? `${checkId}-terms` : undefined}
+            data-testid="register-terms"
+          />
+          <span>
+            I accept the{' '}
+            <a href={termsHref} target="_blank" rel="noopener">
+              terms of service
+            </a>
+          </span>
+        </label>
+        {fieldErrors.acceptTerms ? (
+          <p id={`${checkId}-terms`} className="form__error" role="alert">
+            {fieldErrors.acceptTerms}
+          </p>
+        ) : null}
+      </div>
       {captcha ? <Captcha siteKey={captcha.siteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
       {fieldErrors.captchaToken ? (
         <p className="form__error" role="alert">
@@ -130,7 +189,7 @@ export default function RegisterForm({ initialRole = 'user' }: RegisterFormProps
           {requesting ? 'Creating your account…' : 'Create account'}
         </button>
         <span>
-          Already have an account? <a href="/auth/login">Log in</a>
+          Already have an account? <a href={withNext('/auth/login', next)}>Log in</a>
         </span>
       </div>
     </form>

@@ -8,6 +8,9 @@ import { tokenFromUrl } from './shared/url-token.js';
 export interface VerifyEmailProps {
   /** The token of the mailed link; read from `?token=` when not given. */
   token?: string;
+  /** Where the verified visitor goes next: log in (coming back to where they were going), or straight there when signed in. */
+  continueHref?: string;
+  signedIn?: boolean;
 }
 
 type State = { phase: 'verifying' } | { phase: 'verified'; message: string } | { phase: 'failed'; message: string };
@@ -15,7 +18,7 @@ type State = { phase: 'verifying' } | { phase: 'verified'; message: string } | {
 export const INCOMPLETE_LINK = 'This verification link is incomplete. Enter your email to get a new one.';
 
 /** Posts the link's token once; on failure shows the server's message and a form to get a new link. */
-export default function VerifyEmail({ token: tokenProp }: VerifyEmailProps) {
+export default function VerifyEmail({ token: tokenProp, continueHref = '/auth/login', signedIn = false }: VerifyEmailProps) {
   const [state, setState] = useState<State>({ phase: 'verifying' });
   const started = useRef(false);
 
@@ -46,8 +49,8 @@ export default function VerifyEmail({ token: tokenProp }: VerifyEmailProps) {
       <div data-testid="verify-email-success">
         <FormSuccess message={state.message}>
           <p>
-            <a className="btn btn--primary" href="/auth/login">
-              Log in
+            <a className="btn btn--primary" href={continueHref} data-testid="verify-email-continue">
+              {signedIn ? 'Continue' : 'Log in'}
             </a>
           </p>
         </FormSuccess>

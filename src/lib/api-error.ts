@@ -7,6 +7,16 @@ import type { ApiErrorBody, ValidationIssue } from '../../common/api-types.js';
 
 export const UNAUTHORIZED_MESSAGE = 'Forbidden in the action!';
 export const UNAUTHORIZED_REDIRECT = '/login';
+
+/**
+ * Where a 401 sends the browser: /login, saying why (`reason=session`: the page then says the session has ended; a
+ * visitor who opens /login themselves is greeted normally) and where to come back to after logging in again.
+ */
+export function unauthorizedRedirectUrl(): string {
+  const here = typeof window === 'undefined' ? '' : window.location.pathname + window.location.search;
+  const next = here && here !== '/' ? `&next=${encodeURIComponent(here)}` : '';
+  return `${UNAUTHORIZED_REDIRECT}?reason=session${next}`;
+}
 export const NETWORK_ERROR_MESSAGE = 'Network error, please check your connection and try again';
 
 export class ApiError extends Error {

@@ -23,6 +23,7 @@ import {
   type UploadOptions,
   type VideoChanges,
 } from './api.js';
+import { unauthorizedRedirectUrl } from './api-error.js';
 import { navigate } from './navigation.js';
 
 /*
@@ -79,7 +80,7 @@ export function upload<T>(path: string, form: FormData, opts: UploadOptions = {}
       }
       const status = xhr.status;
       if (status === 401) {
-        if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(UNAUTHORIZED_REDIRECT);
+        if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(unauthorizedRedirectUrl());
         reject(new ApiError(401, errorBody(data, 401), UNAUTHORIZED_MESSAGE, hasMessage(data)));
         return;
       }

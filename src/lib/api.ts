@@ -57,7 +57,7 @@ import { navigate } from './navigation.js';
  */
 
 export { ApiError, errorMessage, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_REDIRECT } from './api-error.js';
-import { ApiError, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_REDIRECT } from './api-error.js';
+import { ApiError, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_REDIRECT, unauthorizedRedirectUrl } from './api-error.js';
 
 /** SPEC §5: the one URL-shape check; an absolute http(s) address bypasses the API base. */
 export function isAbsoluteUrl(value: string): boolean {
@@ -135,7 +135,7 @@ export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): P
 
   const { status } = response;
   if (status === 401) {
-    if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(UNAUTHORIZED_REDIRECT);
+    if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(unauthorizedRedirectUrl());
     throw new ApiError(401, errorBody(response._data, 401), UNAUTHORIZED_MESSAGE, hasMessage(response._data));
   }
   if (status < 200 || status >= 300) {
@@ -198,6 +198,8 @@ export const api = {
     apiFetch<CheckoutResponse>(`/payment/purchase-video/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   purchasePost: (id: string, body: { couponCode?: string } = {}) =>
     apiFetch<CheckoutResponse>(`/payment/purchase-post/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
+  purchaseGallery: (id: string, body: { couponCode?: string } = {}) =>
+    apiFetch<CheckoutResponse>(`/payment/purchase-gallery/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   purchaseProducts: (body: PurchaseProductsRequest) => apiFetch<CheckoutResponse>('/payment/purchase-products', { method: 'POST', body: { ...body } }),
   applyCoupon: (code: string, body: { items?: CartLineRequest[]; amount?: number } = {}) =>
     apiFetch<ApplyCouponResponse>(`/coupons/${encodeURIComponent(code)}/apply-coupon`, { method: 'POST', body: { ...body } }),

@@ -1,3 +1,5 @@
+import { safeNextPath } from '../../common/next-path.js';
+
 /**
  * Every full-page navigation of the client code goes through `navigate`, so tests can observe it and the
  * stores stay free of `window.location` details. Same-tab, adds a history entry.
@@ -21,8 +23,9 @@ export function setNavigator(next?: Navigator): void {
  * `//host` or `/\host`, never another origin). Anything else gives null.
  */
 export function sameSitePath(value: string | null | undefined): string | null {
-  if (!value || typeof window === 'undefined') return null;
-  if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return null;
+  if (typeof window === 'undefined') return null;
+  value = safeNextPath(value);
+  if (!value) return null;
   try {
     const url = new URL(value, window.location.origin);
     if (url.origin !== window.location.origin) return null;

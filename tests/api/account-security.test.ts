@@ -44,7 +44,7 @@ describe.each(engines)('account security on %s', (engine) => {
 
     async function account() {
       const a = { name: 'Owner', username: `owner_${engine}_${++n}`, email: `owner${n}.${engine}@example.com`, password: 'ownerpass123' };
-      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...a, role: 'user' } })).status).toBe(201);
+      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...a, role: 'user', confirmAdult: true, acceptTerms: true } })).status).toBe(201);
       return a;
     }
     const login = (email: string, password: string, ip: string, extra: Record<string, unknown> = {}) =>
@@ -137,7 +137,7 @@ describe.each(engines)('account security on %s', (engine) => {
     let n = 0;
     async function account() {
       const a = { name: 'Owner', username: `pw_${engine}_${++n}`, email: `pw${n}.${engine}@example.com`, password: 'ownerpass123' };
-      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...a, role: 'user' } })).status).toBe(201);
+      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...a, role: 'user', confirmAdult: true, acceptTerms: true } })).status).toBe(201);
       return a;
     }
     async function tokenFor(email: string, password: string): Promise<string> {

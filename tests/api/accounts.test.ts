@@ -40,6 +40,8 @@ const relaxedLimits = {
 };
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+/** What the sign-up form sends once both boxes are ticked: 18 or older, terms accepted. */
+const CONSENT = { confirmAdult: true, acceptTerms: true } as const;
 
 interface SetCookie {
   name: string;
@@ -107,7 +109,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
       const since = catcher.mark();
       const res = await t.api('/auth/users/register', {
         method: 'POST',
-        json: { ...fan, email: `  Fan.${engine.toUpperCase()}@Example.COM `, username: 'Fan_One', role: 'user' },
+        json: { ...fan, ...CONSENT, email: `  Fan.${engine.toUpperCase()}@Example.COM `, username: 'Fan_One', role: 'user' },
       });
       expect(res.status).toBe(201);
       expect(res.body.message).toMatch(/check your inbox/i);
@@ -116,6 +118,9 @@ describe.each(engines)('accounts API on %s', (engine) => {
       const row = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', fanId).executeTakeFirstOrThrow();
       expect(row.email).toBe(fan.email);
       expect(row.passwordHash).toMatch(/^\$argon2id\$/);
+      // The two confirmations of the form are recorded with the account.
+      expect(Date.parse(row.termsAcceptedAt!)).toBeGreaterThan(Date.now() - 60_000);
+      expect(row.adultConfirmedAt).toBe(row.termsAcceptedAt);
 
       const mail = await catcher.waitFor(fan.email, /verify your email/i, since);
       fanVerifyToken = linkToken(mail.text, t.url, '/auth/verify-email');
@@ -124,7 +129,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
 
     it('registers a performer with its performer row', async () => {
       const since = catcher.mark();
-      const res = await t.api('/auth/users/register', { method: 'POST', json: { ...perf, role: 'performer' } });
+      const res = await t.api('/auth/users/register', { method: 'POST', json: { ...perf, ...CONSENT, role: 'performer' } });
       expect(res.status).toBe(201);
       expect(res.body.user).toMatchObject({ role: 'performer', username: perf.username, emailVerified: false });
       perfId = res.body.user._id;
@@ -138,7 +143,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
       const since = catcher.mark();
       const res = await t.api('/auth/users/register', {
         method: 'POST',
-        json: { name: 'Impostor', username: 'impostor', email: fan.email.toUpperCase(), password: 'otherpass123', role: 'performer' },
+        json: { ...CONSENT, name: 'Impostor', username: 'impostor', email: fan.email.toUpperCase(), password: 'otherpass123', role: 'performer' },
       });
       expect(res.status).toBe(201);
       expect(res.body.message).toMatch(/check your inbox/i);
@@ -155,7 +160,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
     it('answers 409 for a taken username (case-folded, shared with performers)', async () => {
       const before = await userCount();
       for (const username of [perf.username, 'FAN_ONE']) {
-        const res = await t.api('/auth/users/register', { method: 'POST', json: { name: 'X', username, email: `new.${username}@example.com`, password: 'goodpass123', role: 'user' } });
+        const res = await t.api('/auth/users/register', { method: 'POST', json: { ...CONSENT, name: 'X', username, email: `new.${username}@example.com`, password: 'goodpass123', role: 'user' } });
         expect(res.status).toBe(409);
         expect(res.body).toMatchObject({ code: 'CONFLICT', message: 'This username is already taken.', details: { field: 'username' } });
       }
@@ -164,7 +169,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
 
     it('rejects bad input with 400 and a clear message, creating nothing', async () => {
       const before = await userCount();
-      const ok = { name: 'New Person', username: 'new_person', email: 'new.person@example.com', password: 'goodpass123', role: 'user' };
+      const ok = { ...CONSENT, name: 'New Person', username: 'new_person', email: 'new.person@example.com', password: 'goodpass123', role: 'user' };
       const cases: Array<[unknown, RegExp | string]> = [
         [{ ...ok, password: 'short1' }, PASSWORD_POLICY_MESSAGE],
         [{ ...ok, password: 'onlyletters' }, PASSWORD_POLICY_MESSAGE],
@@ -193,6 +198,48 @@ describe.each(engines)('accounts API on %s', (engine) => {
       expect(badJson.status).toBe(400);
       expect(badJson.body.code).toEqual(expect.any(String));
       expect(await userCount()).toBe(before);
+    });
+
+    it('refuses a sign-up without the 18+ confirmation or the terms: 400 naming the box, nothing written, no mail', async () => {
+      const before = await userCount();
+      const since = catcher.mark();
+      const ok = { ...CONSENT, name: 'Young Person', username: 'young_one', email: `young.${engine}@example.com`, password: 'goodpass123', role: 'user' };
+      const cases: Array<[Record<string, unknown>, string[]]> = [
+        [{ ...ok, confirmAdult: undefined }, ['confirmAdult']],
+        [{ ...ok, confirmAdult: false }, ['confirmAdult']],
+        [{ ...ok, acceptTerms: undefined }, ['acceptTerms']],
+        [{ ...ok, acceptTerms: 'true' }, ['acceptTerms']],
+        [{ ...ok, confirmAdult: 1, acceptTerms: false }, ['confirmAdult', 'acceptTerms']],
+      ];
+      for (const [json, fields] of cases) {
+        const res = await t.api('/auth/users/register', { method: 'POST', json });
+        expect(res.status, JSON.stringify(json)).toBe(400);
+        expect(res.body.code).toBe('VALIDATION_FAILED');
+        expect(res.body.details.map((d: { path: string }) => d.path.replace(/^body\./, '')).sort()).toEqual([...fields].sort());
+        expect(res.body.message).toMatch(fields.includes('confirmAdult') ? /18 or older/ : /accept the terms/);
+      }
+      expect(await userCount()).toBe(before);
+      expect(await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'young_one').executeTakeFirst()).toBeUndefined();
+      expect(catcher.mails.slice(since).filter((m) => m.to.includes(ok.email))).toEqual([]);
+    });
+
+    it('carries a same-site next path into the verification link; any other next is a 400', async () => {
+      const base = { ...CONSENT, name: 'Next Person', password: 'goodpass123', role: 'user' };
+      for (const next of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'videos/x', `/${'a'.repeat(600)}`, '/x\nSet-Cookie: a=b']) {
+        const res = await t.api('/auth/users/register', { method: 'POST', json: { ...base, username: 'next_bad', email: `next.bad.${engine}@example.com`, next } });
+        expect(res.status, next).toBe(400);
+        expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(['body.next']);
+      }
+      expect(await t.ctx.db.selectFrom('users').select('id').where('username', '=', 'next_bad').executeTakeFirst()).toBeUndefined();
+
+      const since = catcher.mark();
+      const email = `next.ok.${engine}@example.com`;
+      const res = await t.api('/auth/users/register', { method: 'POST', json: { ...base, username: 'next_ok', email, next: '/videos/abc?x=1' } });
+      expect(res.status).toBe(201);
+      const mail = await catcher.waitFor(email, /verify your email/i, since);
+      const link = new URL(mail.text.match(/https?:\/\/\S+\/auth\/verify-email\?\S+/)![0]);
+      expect(link.searchParams.get('next')).toBe('/videos/abc?x=1');
+      expect(link.searchParams.get('token')).toMatch(/\S{20,}/);
     });
 
     it('verifies the email with the mailed token, once', async () => {
@@ -343,7 +390,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
 
     it('locks an account after repeated failed logins (429 with Retry-After), by email or username', async () => {
       const locky = { name: 'Locky', username: 'locky', email: `locky.${engine}@example.com`, password: 'lockypass123' };
-      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...locky, role: 'user' } })).status).toBe(201);
+      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...locky, ...CONSENT, role: 'user' } })).status).toBe(201);
       for (let i = 0; i < 3; i++) expect((await login(i % 2 ? locky.username : locky.email, 'wrongpass123')).status).toBe(400);
       for (const id of [locky.email, locky.username]) {
         const res = await login(id, locky.password);
@@ -571,7 +618,7 @@ describe.each(engines)('accounts API on %s', (engine) => {
       expect(forbidden.status).toBe(403);
       expect(forbidden.body.code).toBe('FORBIDDEN');
 
-      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...admin, role: 'user' } })).status).toBe(201);
+      expect((await t.api('/auth/users/register', { method: 'POST', json: { ...admin, ...CONSENT, role: 'user' } })).status).toBe(201);
       await t.ctx.db.updateTable('users').set({ role: 'admin' }).where('email', '=', admin.email).execute();
       adminToken = await tokenFor(admin.email, admin.password);
 
@@ -706,7 +753,7 @@ describe.each(engines)('account abuse limits on %s', (engine) => {
   });
 
   it('limits registrations per IP', async () => {
-    const reg = (n: number) => t.api('/auth/users/register', { method: 'POST', json: { name: `R ${n}`, username: `reg_${n}`, email: `reg${n}@example.com`, password: 'regpass123', role: 'user' } });
+    const reg = (n: number) => t.api('/auth/users/register', { method: 'POST', json: { ...CONSENT, name: `R ${n}`, username: `reg_${n}`, email: `reg${n}@example.com`, password: 'regpass123', role: 'user' } });
     expect((await reg(1)).status).toBe(201);
     expect((await reg(2)).status).toBe(201);
     const third = await reg(3);
@@ -763,7 +810,7 @@ describe.skipIf(!redisUrl)('login failures shared through Redis', () => {
     const b = await startTestApp('sqlite', { env });
     try {
       expect(a.ctx.redis).toBeDefined();
-      const account = { name: 'Shared', username: 'shared_one', email: 'shared@example.com', password: 'sharedpass1', role: 'user' };
+      const account = { ...CONSENT, name: 'Shared', username: 'shared_one', email: 'shared@example.com', password: 'sharedpass1', role: 'user' };
       expect((await a.api('/auth/users/register', { method: 'POST', json: account })).status).toBe(201);
       const login = (app: TestApp, email: string, password: string) => app.api('/auth/login', { method: 'POST', json: { email, password } });
       // The account exists for both instances (one database) and logs in on B.

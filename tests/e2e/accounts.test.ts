@@ -51,6 +51,8 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill('onlyletters');
     await page.getByLabel('Confirm password').fill('onlyletters');
+    await page.getByLabel('I am 18 years old or older').check();
+    await page.getByTestId('register-terms').check();
     await page.getByTestId('register-submit').click();
     // The password policy is explained, and nothing is created.
     await expect.poll(() => page.getByRole('alert').count()).toBeGreaterThan(0);

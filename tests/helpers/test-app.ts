@@ -54,7 +54,8 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   await opts.beforeListen?.(built);
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
-  built.ctx.config.publicUrl = url;
+  // The site's address is where this server listens, unless the test sets PUBLIC_URL itself (a configured address).
+  if (!opts.env?.PUBLIC_URL) built.ctx.config.publicUrl = url;
 
   return {
     engine,

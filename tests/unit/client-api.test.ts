@@ -71,7 +71,8 @@ describe('apiFetch', () => {
     expect(calls[0]!.url).toBe('/custom-api/users/me');
   });
 
-  it('a 401 sends the user to /login and throws "Forbidden in the action!"', async () => {
+  it('a 401 sends the user to /login (saying why, and where to come back to) and throws "Forbidden in the action!"', async () => {
+    window.history.replaceState(null, '', '/videos/v1?x=1');
     stubFetch({ 'GET /api/users/me': reply(401, { message: 'Please log in to continue', code: 'UNAUTHORIZED' }) });
     const err = await api.me().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
@@ -79,7 +80,7 @@ describe('apiFetch', () => {
     expect((err as ApiError).status).toBe(401);
     expect((err as ApiError).body.code).toBe('UNAUTHORIZED');
     expect(navigate).toHaveBeenCalledTimes(1);
-    expect(navigate).toHaveBeenCalledWith('/login');
+    expect(navigate).toHaveBeenCalledWith(`/login?reason=session&next=${encodeURIComponent('/videos/v1?x=1')}`);
   });
 
   it('a 401 while already on /login does not reload the page', async () => {
@@ -100,7 +101,7 @@ describe('apiFetch', () => {
       ],
     };
     stubFetch({ 'POST /api/auth/users/register': reply(400, body) });
-    const err = (await api.register({ name: 'A', username: 'abc', email: 'nope', password: '', role: 'user' }).catch((e: unknown) => e)) as ApiError;
+    const err = (await api.register({ name: 'A', username: 'abc', email: 'nope', password: '', role: 'user', confirmAdult: true, acceptTerms: true }).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(400);
     expect(err.body).toEqual(body);

@@ -6,7 +6,7 @@ import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import { loggedIn, loginStatus } from '../../src/lib/stores/auth.js';
 import { currentUser } from '../../src/lib/stores/user.js';
-import { toast, toasts, TOAST_TIMEOUT_MS } from '../../src/lib/stores/toast.js';
+import { toast, toasts, TOAST_STORAGE_KEY, TOAST_TIMEOUT_MS } from '../../src/lib/stores/toast.js';
 import { BACK_TO_TOP_DURATION_MS, easeInOutCubic, shouldShowBackToTop } from '../../src/lib/scroll.js';
 import BackToTop from '../../src/islands/BackToTop.js';
 import LoginForm from '../../src/islands/LoginForm.js';
@@ -16,7 +16,7 @@ import VerifyEmail from '../../src/islands/VerifyEmail.js';
 import ProfileForm from '../../src/islands/ProfileForm.js';
 import PasswordForm from '../../src/islands/PasswordForm.js';
 import AvatarUpload from '../../src/islands/AvatarUpload.js';
-import RegisterForm from '../../src/islands/RegisterForm.js';
+import RegisterForm, { ADULT_REQUIRED, TERMS_REQUIRED } from '../../src/islands/RegisterForm.js';
 import ResetPasswordForm from '../../src/islands/ResetPasswordForm.js';
 import RouteProgress, { isPageNavigation } from '../../src/islands/RouteProgress.js';
 import { reply, sampleUser, setPageJson, stubFetch } from './client-helpers.js';
@@ -247,7 +247,9 @@ describe('UserMenu', () => {
     fireEvent.click(screen.getByTestId('logout'));
     await waitFor(() => expect(navigate).toHaveBeenCalledWith('/auth/login'));
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/auth/logout']);
-    expect(toasts.get().map((t) => t.message)).toEqual(['Log out!']);
+    // 'Log out!' is for the login page the browser goes to, not this one.
+    expect(toasts.get()).toEqual([]);
+    expect(JSON.parse(sessionStorage.getItem(TOAST_STORAGE_KEY) ?? '[]').map((t: { message: string }) => t.message)).toEqual(['Log out!']);
     expect(currentUser.get()).toBeNull();
   });
 });
@@ -332,12 +334,18 @@ describe('form field errors', () => {
     fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'ada@example.com' } });
     fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'secret-123' } });
     fireEvent.input(screen.getByLabelText('Confirm password'), { target: { value: 'secret-123' } });
+    // Both confirmations are required before anything is sent.
+    fireEvent.submit(screen.getByTestId('register-form'));
+    expect((await screen.findAllByRole('alert')).map((a) => a.textContent)).toEqual([ADULT_REQUIRED, TERMS_REQUIRED]);
+    expect(calls).toHaveLength(0);
+    fireEvent.click(screen.getByLabelText('I am 18 years old or older'));
+    fireEvent.click(screen.getByTestId('register-terms'));
     fireEvent.submit(screen.getByTestId('register-form'));
     expect((await screen.findByRole('alert')).textContent).toBe('This username is already taken.');
     expect(screen.getByLabelText('Username').getAttribute('aria-invalid')).toBe('true');
     fireEvent.submit(screen.getByTestId('register-form'));
     expect((await screen.findByRole('status')).textContent).toContain('Thank you for signing up!');
-    expect(calls[0]!.body).toEqual({ name: 'Ada', username: 'ada', email: 'ada@example.com', password: 'secret-123', role: 'performer' });
+    expect(calls[0]!.body).toEqual({ name: 'Ada', username: 'ada', email: 'ada@example.com', password: 'secret-123', role: 'performer', confirmAdult: true, acceptTerms: true });
   });
 
   it('ResetPasswordForm posts the token and the new password', async () => {

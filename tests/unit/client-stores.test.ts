@@ -4,7 +4,7 @@ import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { forgotPassword, forgotStatus, loggedIn, login, loginError, loginStatus, logout, type RequestStatus } from '../../src/lib/stores/auth.js';
 import { currentUser, setCurrentUser, updatePassword, updateProfile, updating, uploadUserImage, uploading } from '../../src/lib/stores/user.js';
-import { toasts, toast, TOAST_STORAGE_KEY } from '../../src/lib/stores/toast.js';
+import { toasts, toast, toastOnNextPage, TOAST_STORAGE_KEY } from '../../src/lib/stores/toast.js';
 import { pageError, redirectToError, takePageError, PAGE_ERROR_STORAGE_KEY } from '../../src/lib/stores/error.js';
 import { DEFAULT_UI, hydrateUi, setTheme, ui, UI_STORAGE_PREFIX } from '../../src/lib/stores/ui.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
@@ -107,7 +107,8 @@ describe('auth.logout (SPEC §4)', () => {
     expect(loggedIn.get()).toBe(false);
     expect(loginStatus.get()).toBe('idle');
     expect(currentUser.get()).toBeNull();
-    expect(toastTexts()).toEqual([['success', 'Log out!']]);
+    // The message is for the login page the browser goes to, not for this page.
+    expect(toastTexts()).toEqual([]);
     expect(navigate).toHaveBeenCalledWith('/auth/login');
   });
 
@@ -119,11 +120,41 @@ describe('auth.logout (SPEC §4)', () => {
     expect(navigate).toHaveBeenCalledWith('/auth/login');
   });
 
-  it('keeps the toast in sessionStorage so the next page shows it', async () => {
+  it('hands the toast to the next page through sessionStorage', async () => {
     stubFetch({ 'POST /api/auth/logout': reply(204) });
     await logout();
     const stored = JSON.parse(sessionStorage.getItem(TOAST_STORAGE_KEY) ?? '[]') as Array<{ message: string }>;
     expect(stored.map((t) => t.message)).toEqual(['Log out!']);
+  });
+});
+
+describe('toasts belong to their page', () => {
+  /** The store as the next page loads it: a fresh module evaluation over the same sessionStorage. */
+  async function nextPage() {
+    vi.resetModules();
+    return import('../../src/lib/stores/toast.js');
+  }
+
+  it("a page's own toasts are never stored: the next page starts empty", async () => {
+    toast.success('Your profile has been updated.');
+    toast.error('Could not save');
+    expect(toastTexts()).toHaveLength(2);
+    expect(sessionStorage.length).toBe(0);
+    expect((await nextPage()).toasts.get()).toEqual([]);
+  });
+
+  it('a handed-over toast shows on the next page once, not again after a reload', async () => {
+    toastOnNextPage('success', 'Log out!');
+    expect(toastTexts()).toEqual([]);
+    const next = await nextPage();
+    expect(next.toasts.get().map((t) => [t.type, t.message])).toEqual([['success', 'Log out!']]);
+    expect(sessionStorage.getItem(TOAST_STORAGE_KEY)).toBeNull();
+    expect((await nextPage()).toasts.get()).toEqual([]);
+  });
+
+  it('a handed-over toast the browser never navigated for goes stale', async () => {
+    sessionStorage.setItem(TOAST_STORAGE_KEY, JSON.stringify([{ id: 'old', type: 'info', message: 'Long ago', createdAt: Date.now() - 60_000 }]));
+    expect((await nextPage()).toasts.get()).toEqual([]);
   });
 });
 

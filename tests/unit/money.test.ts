@@ -75,7 +75,7 @@ describe('sandbox signatures (HMAC-SHA256 over the raw body, with a timestamp)',
   });
 
   it('parses a signed provider event into a settlement action', async () => {
-    const gateway = new SandboxGateway({ db: undefined as never, secret, publicUrl: 'http://x' });
+    const gateway = new SandboxGateway({ db: undefined as never, secret });
     const { body: raw, headers } = gateway.buildEvent('charge.refunded', { id: 'sbx_1', paymentId: 'p1', amount: 500, currency: 'usd' });
     const e = await gateway.parseWebhook(Buffer.from(raw), headers);
     expect(e).toMatchObject({ type: 'charge.refunded', action: 'refunded', paymentId: 'p1', gatewayRef: 'sbx_1', amount: 500, currency: 'USD' });

@@ -3,7 +3,7 @@ import type { LoginRequest } from '../../../common/api-types.js';
 import { ApiError, errorMessage } from '../api-error.js';
 import { call } from './client.js';
 import { navigate, sameSitePath } from '../navigation.js';
-import { toast } from './toast.js';
+import { toast, toastOnNextPage } from './toast.js';
 import { fetchCurrentUser, resetUser, setCurrentUser } from './user.js';
 import { registerReset } from './reset.js';
 
@@ -71,7 +71,8 @@ export async function logout(): Promise<void> {
   }
   resetAuth();
   resetUser();
-  toast.success(LOGGED_OUT);
+  // The one message meant for the next page: the login page shows it once.
+  toastOnNextPage('success', LOGGED_OUT);
   navigate(AFTER_LOGOUT);
 }
 

@@ -7,11 +7,12 @@ import { registerReset } from './reset.js';
 import { toast } from './toast.js';
 
 /**
- * The buyer's side of money from the islands: starting a checkout (subscription, video or post purchase) and going to the
- * provider's hosted page, a bought product's download, cancelling a subscription, and the performer's delivery update.
+ * The buyer's side of money from the islands: starting a checkout (subscription, video, gallery or post purchase) and
+ * going to the provider's hosted page, a bought product's download, cancelling a subscription, and the performer's
+ * delivery update.
  *
- * `pending` says which action is in flight, keyed by what it acts on (`subscribe:<performerId>`, `video:<id>`, `post:<id>`,
- * `download:<productId>`), so two buttons for different things never share a busy state. It only changes on a
+ * `pending` says which action is in flight, keyed by what it acts on (`subscribe:<performerId>`, `video:<id>`,
+ * `gallery:<id>`, `post:<id>`, `download:<productId>`), so two buttons for different things never share a busy state. It only changes on a
  * click, in the browser, so the server's render of an island always reads it empty. A checkout that answered
  * stays pending: the page is leaving for the provider, and a second click must not start a second checkout.
  */
@@ -25,6 +26,7 @@ export const pendingKey = {
   subscribe: (performerId: string) => `subscribe:${performerId}`,
   video: (videoId: string) => `video:${videoId}`,
   post: (postId: string) => `post:${postId}`,
+  gallery: (galleryId: string) => `gallery:${galleryId}`,
   download: (productId: string) => `download:${productId}`,
 };
 
@@ -60,6 +62,11 @@ export function buyVideo(videoId: string, couponCode = ''): Promise<boolean> {
 export function buyPost(postId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
   return redirectAfter(pendingKey.post(postId), 'buy', async () => (await call(({ api }) => api.purchasePost(postId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
+}
+
+export function buyGallery(galleryId: string, couponCode = ''): Promise<boolean> {
+  const code = couponCode.trim();
+  return redirectAfter(pendingKey.gallery(galleryId), 'buy', async () => (await call(({ api }) => api.purchaseGallery(galleryId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
 }
 
 /** Asks for a short-lived signed link and goes there (the file downloads, the page stays). */
