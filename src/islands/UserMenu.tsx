@@ -9,11 +9,30 @@ export interface UserMenuProps {
   initialUser: UserInput | null;
 }
 
-const LINKS = [
+type Link = readonly [href: string, label: string];
+
+/** The signed-in user's pages, in the order of the account tabs (src/components/AccountNav.astro). */
+const LINKS: readonly Link[] = [
   ['/home', 'Home'],
+  ['/account/subscriptions', 'Subscriptions'],
+  ['/account/orders', 'Orders'],
+  ['/account/transactions', 'Transactions'],
+  ['/account/favourites', 'Favourites'],
+  ['/account/watch-later', 'Watch later'],
   ['/account/profile', 'Profile'],
-  ['/account/password', 'Password'],
-] as const;
+];
+
+/** Where a role works: the studio for performers, the console for admins. */
+const ROLE_LINKS: Partial<Record<UserInput['role'], Link>> = {
+  performer: ['/studio', 'Studio'],
+  admin: ['/admin', 'Admin'],
+};
+
+/** The menu's links for a user of `role`. */
+export function menuLinks(role: UserInput['role']): Link[] {
+  const own = ROLE_LINKS[role];
+  return own ? [...LINKS, own] : [...LINKS];
+}
 
 /** Header menu: Log in / Sign up for guests; avatar, name, account links and Log out for a user. */
 export default function UserMenu({ initialUser }: UserMenuProps) {
@@ -57,7 +76,7 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
   if (!user) {
     return (
       <div className="user-menu" data-testid="user-menu">
-        <a className="btn" href="/auth/login" data-testid="login-link">
+        <a className="btn user-menu__login" href="/auth/login" data-testid="login-link">
           Log in
         </a>
         <a className="btn btn--primary" href="/auth/register" data-testid="signup-link">
@@ -88,11 +107,13 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
             if (!e.currentTarget.src.endsWith(DEFAULT_AVATAR)) e.currentTarget.src = DEFAULT_AVATAR;
           }}
         />
-        <span data-testid="user-name">{user.name}</span>
+        <span className="user-menu__name" data-testid="user-name">
+          {user.name}
+        </span>
       </button>
       <div id={panelId} className="user-menu__panel" hidden={!open}>
         <p className="user-menu__meta">@{user.username}</p>
-        {LINKS.map(([href, label]) => (
+        {menuLinks(user.role).map(([href, label]) => (
           <a key={href} className="user-menu__item" href={href}>
             {label}
           </a>

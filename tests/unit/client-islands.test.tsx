@@ -12,6 +12,8 @@ import BackToTop from '../../src/islands/BackToTop.js';
 import LoginForm from '../../src/islands/LoginForm.js';
 import Toaster from '../../src/islands/Toaster.js';
 import UserMenu from '../../src/islands/UserMenu.js';
+import CartLink, { cartLabel } from '../../src/islands/CartLink.js';
+import { addToCart, clearCart } from '../../src/lib/stores/cart.js';
 import VerifyEmail from '../../src/islands/VerifyEmail.js';
 import ProfileForm from '../../src/islands/ProfileForm.js';
 import PasswordForm from '../../src/islands/PasswordForm.js';
@@ -235,11 +237,16 @@ describe('UserMenu', () => {
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
     const hrefs = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
-    expect(hrefs).toEqual([
+    const own = [
       ['Home', '/home'],
+      ['Subscriptions', '/account/subscriptions'],
+      ['Orders', '/account/orders'],
+      ['Transactions', '/account/transactions'],
+      ['Favourites', '/account/favourites'],
+      ['Watch later', '/account/watch-later'],
       ['Profile', '/account/profile'],
-      ['Password', '/account/password'],
-    ]);
+    ];
+    expect(hrefs).toEqual(own);
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
 
@@ -249,6 +256,36 @@ describe('UserMenu', () => {
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['POST /api/auth/logout']);
     expect(toasts.get().map((t) => t.message)).toEqual(['Log out!']);
     expect(currentUser.get()).toBeNull();
+  });
+
+  it('adds the studio for a performer and the console for an admin', () => {
+    for (const [role, link] of [['performer', ['Studio', '/studio']], ['admin', ['Admin', '/admin']]] as const) {
+      const { unmount } = render(<UserMenu initialUser={{ _id: `u-${role}`, name: role, username: role, role, avatar: null }} />);
+      fireEvent.click(screen.getByTestId('user-menu-toggle'));
+      const hrefs = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+      expect(hrefs.at(-1)).toEqual(link);
+      expect(hrefs.map(([, href]) => href)).toEqual(expect.arrayContaining(['/account/subscriptions', '/account/orders', '/account/transactions', '/account/favourites', '/account/watch-later', '/account/profile']));
+      expect(hrefs.filter(([, href]) => href === '/studio' || href === '/admin')).toEqual([link]);
+      unmount();
+    }
+  });
+});
+
+describe('CartLink', () => {
+  it('shows the number of items in the cart once mounted, and follows the cart', async () => {
+    clearCart();
+    addToCart({ _id: 'p1', quantity: 2 });
+    render(<CartLink />);
+    const link = screen.getByTestId('cart-link');
+    expect(link.getAttribute('href')).toBe('/cart');
+    await waitFor(() => expect(screen.getByTestId('cart-count').textContent).toBe('2'));
+    expect(link.getAttribute('aria-label')).toBe('Cart, 2 items');
+    act(() => void addToCart({ _id: 'p2' }));
+    expect(screen.getByTestId('cart-count').textContent).toBe('3');
+    act(() => clearCart());
+    expect(screen.queryByTestId('cart-count')).toBeNull();
+    expect(link.getAttribute('aria-label')).toBe('Cart');
+    expect(cartLabel(1)).toBe('Cart, 1 item');
   });
 });
 
