@@ -23,6 +23,14 @@ const WHO: Who[] = ['guest', 'fan', 'performer', 'admin'];
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1366, height: 900 };
 
+/** Pages whose phone screenshot reviewers look at (tests/e2e/screens/phone-<who>-<path>.png). */
+const SCREENS: Record<Who, string[]> = {
+  guest: ['/cart'],
+  fan: ['/account/orders', '/account/transactions', '/account/subscriptions'],
+  performer: ['/studio/orders', '/studio/earnings', '/studio/videos'],
+  admin: ['/admin/orders', '/admin/users'],
+};
+
 /** Routes that are not HTML pages: nothing to lay out. */
 const NOT_PAGES = new Set(['/robots.txt', '/sitemap.xml']);
 
@@ -129,6 +137,7 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
       '/payments/result/[id]': `/payments/result/${ordered.paymentId}`,
       '/payments/sandbox/[id]': `/payments/sandbox/${open.redirectUrl.split('/').pop()}`,
       '/account/orders/[id]': `/account/orders/${ordered.orderIds![0]}`,
+      cartProduct: product.id,
     });
     ({ browser, close: closeBrowser } = await launchBrowser());
   }, 240_000);
@@ -140,6 +149,10 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
   async function contextFor(who: Who, opts: { viewport?: typeof PHONE; javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
     const context = await browser.newContext({ viewport: opts.viewport ?? PHONE, javaScriptEnabled: opts.javaScriptEnabled ?? true });
     if (who !== 'guest') await context.addCookies([{ name: 'token', value: users[who].token, url: t.url, httpOnly: true, sameSite: 'Lax' }]);
+    // Something in the cart, so the cart page has lines and the header shows a count.
+    await context.addInitScript((cart) => {
+      if (!localStorage.getItem('cart')) localStorage.setItem('cart', cart);
+    }, JSON.stringify({ total: 2, items: [{ _id: paths.cartProduct, quantity: 2, name: 'A product with a rather long name for a phone', price: 1999, type: 'physical' }] }));
     return context;
   }
 
@@ -172,11 +185,13 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
         if (seen.has(p)) continue;
         seen.add(p);
         const res = await page.goto(t.url + p, { waitUntil: 'load' });
-        if (!res || res.status() >= 500) wrong.push(`${p}: ${res?.status()}`);
+        // The maintenance page answers 503 on purpose; any other 5xx is a broken page.
+        if (!res || (res.status() >= 500 && p !== '/maintenance')) wrong.push(`${p}: ${res?.status()}`);
         await settle(page);
         const m = await page.evaluate(measure);
         if (m.hiddenOn.length) wrong.push(`${p}: overflow-x hidden on ${m.hiddenOn.join(', ')} (hides a wide page instead of fitting it)`);
         if (m.scrollWidth > m.clientWidth) wrong.push(`${p}: ${m.scrollWidth} px wide at ${m.clientWidth}: ${m.culprits.join('; ') || 'no element found'}`);
+        if (SCREENS[who].includes(p)) await saveScreen(page, `phone-${who}${p.replaceAll('/', '-')}`, { fullPage: true });
         // A page's own tabs (a performer's content, search result types) are pages too.
         const tabs = await page.locator('nav.tabs a[href]').evaluateAll((as) => as.map((a) => new URL((a as HTMLAnchorElement).href).pathname + new URL((a as HTMLAnchorElement).href).search));
         for (const tab of tabs) if (/^\/(performers\/[^/]+|search)\?/.test(tab) && !seen.has(tab)) todo.push(tab);
@@ -187,4 +202,110 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
     expect(seen.size).toBeGreaterThan(20);
     expect(wrong).toEqual([]);
   }, 300_000);
+  /** The element's box, or null when it is not shown. */
+  const box = (page: Page, testId: string) => page.getByTestId(testId).first().boundingBox();
+
+  it.each([true, false])('folds the header into a menu button on a phone, the search inside it (JavaScript %s)', async (js) => {
+    const context = await contextFor('guest', { javaScriptEnabled: js });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${t.url}/`);
+      if (js) await settle(page);
+      const button = page.getByTestId('site-menu-button');
+      // Located by markup, not by role: a hidden element has no role, and "not visible" must not mean "not there".
+      const search = page.locator('.site-header input[type="search"]');
+      const nav = page.locator('.site-header nav[aria-label="Main"]');
+      expect(await search.count()).toBe(1);
+      expect(await nav.count()).toBe(1);
+      expect(await button.isVisible()).toBe(true);
+      expect(await search.isVisible()).toBe(false);
+      expect(await nav.isVisible()).toBe(false);
+      // One row: the brand, the cart, Sign up and the menu button, all inside the screen.
+      for (const id of ['cart-link', 'signup-link', 'site-menu-button']) {
+        const b = await box(page, id);
+        expect(b, id).not.toBeNull();
+        expect(b!.x + b!.width, id).toBeLessThanOrEqual(PHONE.width);
+        expect(b!.y + b!.height, id).toBeLessThanOrEqual(64);
+      }
+      if (js) await saveScreen(page, 'phone-header-guest-closed');
+      await button.click();
+      expect(await search.isVisible()).toBe(true);
+      expect(await nav.getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
+      expect(await nav.getByRole('link').count()).toBeGreaterThan(2);
+      const open = await page.evaluate(measure);
+      expect(open.scrollWidth, open.culprits.join('; ')).toBeLessThanOrEqual(open.clientWidth);
+      if (js) await saveScreen(page, 'phone-header-guest-open');
+      await search.fill('yoga');
+      await search.press('Enter');
+      await page.waitForURL('**/search?q=yoga');
+      expect(await page.getByTestId('search-page').count()).toBe(1);
+      // Closed again on the next page.
+      expect(await search.count()).toBe(1);
+      expect(await search.isVisible()).toBe(false);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('keeps the header in one row on a desktop: links and search shown, no menu button', async () => {
+    const context = await contextFor('guest', { viewport: DESKTOP });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${t.url}/`);
+      await settle(page);
+      expect(await page.getByTestId('site-menu-button').count()).toBe(1);
+      expect(await page.getByTestId('site-menu-button').isVisible()).toBe(false);
+      expect(await page.locator('.site-header input[type="search"]').isVisible()).toBe(true);
+      expect(await page.locator('.site-header nav[aria-label="Main"]').isVisible()).toBe(true);
+      // "Log in" once: the row's button, not the phone menu's link.
+      expect(await page.getByRole('link', { name: 'Log in' }).and(page.locator(':visible')).count()).toBe(1);
+      expect(await page.getByTestId('login-link').isVisible()).toBe(true);
+      await saveScreen(page, 'desktop-header-guest');
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it.each([['phone', PHONE], ['desktop', DESKTOP]] as const)('shows a signed-in fan the avatar menu and the cart count on a %s', async (name, viewport) => {
+    const context = await contextFor('fan', { viewport });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${t.url}/account/orders`);
+      await settle(page);
+      expect(await page.getByTestId('cart-count').textContent()).toBe('2');
+      const cart = await box(page, 'cart-link');
+      expect(cart!.x + cart!.width).toBeLessThanOrEqual(viewport.width);
+      await page.getByTestId('user-menu-toggle').click();
+      const panel = page.locator('#user-menu-panel');
+      expect(await panel.isVisible()).toBe(true);
+      const b = (await panel.boundingBox())!;
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.width).toBeLessThanOrEqual(viewport.width);
+      expect(await panel.getByRole('link', { name: 'Orders' }).isVisible()).toBe(true);
+      await saveScreen(page, `${name}-header-fan-menu-open`);
+      // A money table is a stack of cards on the phone, a table on the desktop.
+      const row = page.getByTestId('order-row').first();
+      expect(await row.evaluate((tr) => getComputedStyle(tr).display)).toBe(name === 'phone' ? 'block' : 'table-row');
+      const label = await row.locator('td[data-label="Total"]').evaluate((td) => getComputedStyle(td, '::before').content);
+      expect(label).toBe(name === 'phone' ? '"Total"' : 'none');
+      if (name === 'desktop') await saveScreen(page, 'desktop-fan-account-orders', { fullPage: true });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it('shows the wide tables of the studio and the console on a desktop as tables', async () => {
+    for (const [who, p] of [['performer', '/studio/orders'], ['admin', '/admin/payments']] as const) {
+      const context = await contextFor(who, { viewport: DESKTOP });
+      const page = await context.newPage();
+      try {
+        await page.goto(t.url + p);
+        await settle(page);
+        expect(await page.locator('table').first().evaluate((el) => getComputedStyle(el).display)).toBe('table');
+        await saveScreen(page, `desktop-${who}${p.replaceAll('/', '-')}`, { fullPage: true });
+      } finally {
+        await context.close();
+      }
+    }
+  }, 60_000);
 });
