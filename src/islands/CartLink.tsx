@@ -8,7 +8,7 @@ export function cartLabel(count: number): string {
 }
 
 /**
- * The header's cart link with the number of items in the cart. The cart lives in this browser's localStorage, so
+ * The header's cart link with the number of items in the cart (rendered by the UserMenu island). The cart lives in this browser's localStorage, so
  * the server renders the link without a count and the count appears once the island has hydrated (rendering it
  * during hydration would not match the server's markup). It follows the store, other tabs included.
  */

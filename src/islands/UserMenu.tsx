@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react';
 import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import { loggedIn, logout } from '../lib/stores/auth.js';
 import { currentUser, setCurrentUser, withDefaultAvatar, type UserInput } from '../lib/stores/user.js';
+import CartLink from './CartLink.js';
 
 export interface UserMenuProps {
   /** The signed-in user as the server rendered the page, or null for a guest. */
@@ -34,7 +35,11 @@ export function menuLinks(role: UserInput['role']): Link[] {
   return own ? [...LINKS, own] : [...LINKS];
 }
 
-/** Header menu: Log in / Sign up for guests; avatar, name, account links and Log out for a user. */
+/**
+ * The header's actions: the cart with its count for everyone; Log in / Sign up for guests; avatar, name, links to the
+ * user's own pages (and the studio or the console) and Log out for a user. The cart link is part of this island so the
+ * header hydrates one island, not two (guests' JavaScript budget).
+ */
 export default function UserMenu({ initialUser }: UserMenuProps) {
   const storeUser = useStore(currentUser);
   const [seeded, setSeeded] = useState(false);
@@ -76,6 +81,7 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
   if (!user) {
     return (
       <div className="user-menu" data-testid="user-menu">
+        <CartLink />
         <a className="btn user-menu__login" href="/auth/login" data-testid="login-link">
           Log in
         </a>
@@ -88,6 +94,7 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
 
   return (
     <div className="user-menu" data-testid="user-menu" ref={root}>
+      <CartLink />
       <button
         ref={toggle}
         type="button"

@@ -77,7 +77,7 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
         if (!localStorage.getItem('cart')) localStorage.setItem('cart', cart);
       }, JSON.stringify({ total: 3, items: [{ _id: w.products.mug.id, quantity: 2 }, { _id: w.products.ebook.id }] }));
       await page.goto(`${t.url}/store`);
-      await waitForIsland(page, 'CartLink');
+      await waitForIsland(page, 'UserMenu');
       expect(await page.getByTestId('cart-count').textContent()).toBe('3');
       expect(await page.getByTestId('cart-link').getAttribute('aria-label')).toBe('Cart, 3 items');
       expect(await page.getByTestId('cart-link').getAttribute('href')).toBe('/cart');
@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
 
       // Adding a product on its page counts at once, without a reload.
       await page.goto(`${t.url}/products/${w.products.tee.id}`);
-      await waitForIsland(page, 'CartLink');
+      await waitForIsland(page, 'UserMenu');
       expect(await page.getByTestId('cart-count').textContent()).toBe('3');
       await waitForIsland(page, 'AddToCartButton');
       await page.getByTestId('add-to-cart').click();
@@ -96,7 +96,7 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
       // An empty cart shows the icon without a number.
       await page.evaluate(() => localStorage.setItem('cart', JSON.stringify({ total: 0, items: [] })));
       await page.reload();
-      await waitForIsland(page, 'CartLink');
+      await waitForIsland(page, 'UserMenu');
       expect(await page.getByTestId('cart-count').count()).toBe(0);
       expect(await page.getByTestId('cart-link').getAttribute('aria-label')).toBe('Cart');
     } finally {
@@ -205,7 +205,7 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
           expect(await page.getByRole('link', { name: 'Back to home' }).isVisible(), path).toBe(true);
           expect(await page.locator('footer.site-footer').count(), path).toBe(1);
         }
-        await waitForIsland(page, 'CartLink');
+        await waitForIsland(page, 'UserMenu');
         if (!who) await saveScreen(page, `${name}-not-found`);
         await page.getByRole('link', { name: 'Back to home' }).click();
         await page.waitForURL(`${t.url}/`);

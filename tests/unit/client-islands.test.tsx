@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import { setNavigator } from '../../src/lib/navigation.js';
@@ -222,6 +222,7 @@ describe('UserMenu', () => {
     render(<UserMenu initialUser={null} />);
     expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/auth/login');
     expect(screen.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe('/auth/register');
+    expect(screen.getByRole('link', { name: 'Cart' }).getAttribute('href')).toBe('/cart');
     expect(loggedIn.get()).toBe(false);
   });
 
@@ -236,7 +237,8 @@ describe('UserMenu', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
-    const hrefs = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+    const panel = document.getElementById('user-menu-panel')!;
+    const hrefs = within(panel).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
     const own = [
       ['Home', '/home'],
       ['Subscriptions', '/account/subscriptions'],
@@ -262,7 +264,7 @@ describe('UserMenu', () => {
     for (const [role, link] of [['performer', ['Studio', '/studio']], ['admin', ['Admin', '/admin']]] as const) {
       const { unmount } = render(<UserMenu initialUser={{ _id: `u-${role}`, name: role, username: role, role, avatar: null }} />);
       fireEvent.click(screen.getByTestId('user-menu-toggle'));
-      const hrefs = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+      const hrefs = within(document.getElementById('user-menu-panel')!).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
       expect(hrefs.at(-1)).toEqual(link);
       expect(hrefs.map(([, href]) => href)).toEqual(expect.arrayContaining(['/account/subscriptions', '/account/orders', '/account/transactions', '/account/favourites', '/account/watch-later', '/account/profile']));
       expect(hrefs.filter(([, href]) => href === '/studio' || href === '/admin')).toEqual([link]);
