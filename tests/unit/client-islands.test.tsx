@@ -284,6 +284,12 @@ describe('CartLink', () => {
     expect(link.getAttribute('aria-label')).toBe('Cart, 2 items');
     act(() => void addToCart({ _id: 'p2' }));
     expect(screen.getByTestId('cart-count').textContent).toBe('3');
+    // Another tab writes the cart: the browser says so with a storage event on this page.
+    act(() => {
+      localStorage.setItem('cart', JSON.stringify({ total: 0, items: [{ _id: 'x', quantity: 5 }, { _id: 'x', quantity: 9 }, { _id: 'y', quantity: -1 }] }));
+      window.dispatchEvent(new StorageEvent('storage', { key: 'cart' }));
+    });
+    expect(screen.getByTestId('cart-count').textContent).toBe('5');
     act(() => clearCart());
     expect(screen.queryByTestId('cart-count')).toBeNull();
     expect(link.getAttribute('aria-label')).toBe('Cart');
