@@ -28,7 +28,7 @@ export default function CartLink() {
   return (
     <a className="cart-link" href="/cart" aria-label={cartLabel(count ?? 0)} data-testid="cart-link" data-count={count ?? undefined}>
       {count !== null && count > 0 && (
-        <span className="cart-link__count" data-testid="cart-count" aria-hidden="true">
+        <span className="cart-link__count" data-testid="header-cart-count" aria-hidden="true">
           {count > 99 ? '99+' : count}
         </span>
       )}

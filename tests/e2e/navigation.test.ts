@@ -78,26 +78,26 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
       }, JSON.stringify({ total: 3, items: [{ _id: w.products.mug.id, quantity: 2 }, { _id: w.products.ebook.id }] }));
       await page.goto(`${t.url}/store`);
       await waitForIsland(page, 'UserMenu');
-      expect(await page.getByTestId('cart-count').textContent()).toBe('3');
+      expect(await page.getByTestId('header-cart-count').textContent()).toBe('3');
       expect(await page.getByTestId('cart-link').getAttribute('aria-label')).toBe('Cart, 3 items');
       expect(await page.getByTestId('cart-link').getAttribute('href')).toBe('/cart');
       await onScreen(page, 'cart-link', viewport);
-      await onScreen(page, 'cart-count', viewport);
+      await onScreen(page, 'header-cart-count', viewport);
       await saveScreen(page, `${name}-header-cart-count`);
 
       // Adding a product on its page counts at once, without a reload.
       await page.goto(`${t.url}/products/${w.products.tee.id}`);
       await waitForIsland(page, 'UserMenu');
-      expect(await page.getByTestId('cart-count').textContent()).toBe('3');
+      expect(await page.getByTestId('header-cart-count').textContent()).toBe('3');
       await waitForIsland(page, 'AddToCartButton');
       await page.getByTestId('add-to-cart').click();
-      await expect.poll(() => page.getByTestId('cart-count').textContent()).toBe('4');
+      await expect.poll(() => page.getByTestId('header-cart-count').textContent()).toBe('4');
 
       // An empty cart shows the icon without a number.
       await page.evaluate(() => localStorage.setItem('cart', JSON.stringify({ total: 0, items: [] })));
       await page.reload();
       await waitForIsland(page, 'UserMenu');
-      expect(await page.getByTestId('cart-count').count()).toBe(0);
+      expect(await page.getByTestId('header-cart-count').count()).toBe(0);
       expect(await page.getByTestId('cart-link').getAttribute('aria-label')).toBe('Cart');
     } finally {
       await context.close();

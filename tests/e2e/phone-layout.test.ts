@@ -272,7 +272,7 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
     try {
       await page.goto(`${t.url}/account/orders`);
       await settle(page);
-      expect(await page.getByTestId('cart-count').textContent()).toBe('2');
+      expect(await page.getByTestId('header-cart-count').textContent()).toBe('2');
       const cart = await box(page, 'cart-link');
       expect(cart!.x + cart!.width).toBeLessThanOrEqual(viewport.width);
       await page.getByTestId('user-menu-toggle').click();

@@ -280,18 +280,18 @@ describe('CartLink', () => {
     render(<CartLink />);
     const link = screen.getByTestId('cart-link');
     expect(link.getAttribute('href')).toBe('/cart');
-    await waitFor(() => expect(screen.getByTestId('cart-count').textContent).toBe('2'));
+    await waitFor(() => expect(screen.getByTestId('header-cart-count').textContent).toBe('2'));
     expect(link.getAttribute('aria-label')).toBe('Cart, 2 items');
     act(() => void addToCart({ _id: 'p2' }));
-    expect(screen.getByTestId('cart-count').textContent).toBe('3');
+    expect(screen.getByTestId('header-cart-count').textContent).toBe('3');
     // Another tab writes the cart: the browser says so with a storage event on this page.
     act(() => {
       localStorage.setItem('cart', JSON.stringify({ total: 0, items: [{ _id: 'x', quantity: 5 }, { _id: 'x', quantity: 9 }, { _id: 'y', quantity: -1 }] }));
       window.dispatchEvent(new StorageEvent('storage', { key: 'cart' }));
     });
-    expect(screen.getByTestId('cart-count').textContent).toBe('5');
+    expect(screen.getByTestId('header-cart-count').textContent).toBe('5');
     act(() => clearCart());
-    expect(screen.queryByTestId('cart-count')).toBeNull();
+    expect(screen.queryByTestId('header-cart-count')).toBeNull();
     expect(link.getAttribute('aria-label')).toBe('Cart');
     expect(cartLabel(1)).toBe('Cart, 1 item');
   });
