@@ -253,20 +253,39 @@ async function mountWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
     // same answer for everyone, so any cache may keep it) before Astro's router and the page rules see it.
     const spelling = checkCanonical(request.raw.url ?? '');
     if (spelling.kind === 'redirect') return reply.code(308).header('location', spelling.location).send();
-    if (spelling.kind === 'invalid') return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     reply.hijack();
+    const raw = request.raw;
+    const res = reply.raw;
     const locals = { ctx, clientIp: request.ip } as App.Locals;
-    handler(request.raw, reply.raw, (err?: unknown) => {
-      if (err) ctx.logger.error({ err }, 'astro render failed');
-      if (!reply.raw.headersSent) {
-        reply.raw.statusCode = err ? 500 : 404;
-        reply.raw.setHeader('content-type', 'text/plain; charset=utf-8');
+    const plain = (status: number, text: string) => {
+      if (!res.headersSent) {
+        res.statusCode = status;
+        res.setHeader('content-type', 'text/plain; charset=utf-8');
       }
-      reply.raw.end(err ? 'Internal server error' : 'Not found');
-    }, locals).catch((err) => {
-      ctx.logger.error({ err }, 'astro handler crashed');
-      if (!reply.raw.headersSent) reply.raw.statusCode = 500;
-      reply.raw.end();
+      res.end(text);
+    };
+    const render = (next: (err?: unknown) => void) =>
+      handler(raw, res, next, locals).catch((err) => {
+        ctx.logger.error({ err }, 'astro handler crashed');
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      });
+    // A path no page answers gets the site's own 404 page (src/pages/404.astro sets the status), with its title and
+    // layout, rather than a bare "Not found": Astro renders the /404 route for it. Only for GET and HEAD (another
+    // method's body cannot be read a second time), and not under /_astro/, where only build files live.
+    const pageMayAnswer = (raw.method === 'GET' || raw.method === 'HEAD') && !(raw.url ?? '').startsWith('/_astro/');
+    const notFoundPage = () => {
+      raw.url = '/404';
+      render((err?: unknown) => {
+        if (err) ctx.logger.error({ err }, 'astro render of the 404 page failed');
+        plain(err ? 500 : 404, err ? 'Internal server error' : 'Not found');
+      });
+    };
+    if (spelling.kind === 'invalid') return pageMayAnswer ? notFoundPage() : plain(404, 'Not found');
+    render((err?: unknown) => {
+      if (err) ctx.logger.error({ err }, 'astro render failed');
+      if (!err && pageMayAnswer && !res.headersSent) return notFoundPage();
+      plain(err ? 500 : 404, err ? 'Internal server error' : 'Not found');
     });
   });
 }

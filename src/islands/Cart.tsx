@@ -16,7 +16,7 @@ export default function Cart() {
   }
   return (
     <div className="cart" data-testid="cart">
-      <table className="money-table">
+      <table className="money-table money-table--cards">
         <thead>
           <tr>
             <th scope="col">Product</th>
@@ -29,7 +29,7 @@ export default function Cart() {
         <tbody>
           {lines.map(({ item, product, unitPrice, total: lineTotal }) => (
             <tr key={item._id} data-testid="cart-line">
-              <td>
+              <td data-label="Product">
                 {product === null ? (
                   <span>{item.name ?? 'Product'} <em>(no longer available)</em></span>
                 ) : (
@@ -37,8 +37,8 @@ export default function Cart() {
                 )}
                 {product?.type === 'digital' && <small> · download</small>}
               </td>
-              <td>{money(unitPrice)}</td>
-              <td>
+              <td data-label="Price">{money(unitPrice)}</td>
+              <td data-label="Quantity">
                 {product?.type === 'digital' ? (
                   1
                 ) : (
@@ -57,7 +57,7 @@ export default function Cart() {
                   />
                 )}
               </td>
-              <td>{money(lineTotal)}</td>
+              <td data-label="Total">{money(lineTotal)}</td>
               <td>
                 <button type="button" className="btn btn--link" onClick={() => removeFromCart(item._id)} data-testid="cart-remove">
                   Remove

@@ -26,7 +26,7 @@ export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
     await subscriptions.cancel(s._id);
   };
   return (
-    <table className="money-table" data-testid="subscriptions">
+    <table className="money-table money-table--cards" data-testid="subscriptions">
       <thead>
         <tr>
           <th scope="col">Performer</th>
@@ -39,10 +39,10 @@ export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
       <tbody>
         {items.map((s) => (
           <tr key={s._id} data-testid="subscription-row" data-live={String(s.isLive)}>
-            <td>{s.performer ? <a href={`/performers/${s.performer.username}`}>{s.performer.name}</a> : '—'}</td>
-            <td>{s.type}</td>
-            <td data-testid="subscription-status">{s.isLive ? (s.cancelAtPeriodEnd ? 'Cancelled (active until the end of the period)' : 'Active') : s.status}</td>
-            <td>{day(s.expiresAt)}</td>
+            <td data-label="Performer">{s.performer ? <a href={`/performers/${s.performer.username}`}>{s.performer.name}</a> : '—'}</td>
+            <td data-label="Plan">{s.type}</td>
+            <td data-label="Status" data-testid="subscription-status">{s.isLive ? (s.cancelAtPeriodEnd ? 'Cancelled (active until the end of the period)' : 'Active') : s.status}</td>
+            <td data-label="Access until">{day(s.expiresAt)}</td>
             <td>
               {s.isLive && !s.cancelAtPeriodEnd && (
                 <button type="button" className="btn btn--link" disabled={busy === s._id} onClick={() => cancel(s)} data-testid="subscription-cancel">

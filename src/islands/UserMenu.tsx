@@ -3,19 +3,43 @@ import { useStore } from '@nanostores/react';
 import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import { loggedIn, logout } from '../lib/stores/auth.js';
 import { currentUser, setCurrentUser, withDefaultAvatar, type UserInput } from '../lib/stores/user.js';
+import CartLink from './CartLink.js';
 
 export interface UserMenuProps {
   /** The signed-in user as the server rendered the page, or null for a guest. */
   initialUser: UserInput | null;
 }
 
-const LINKS = [
-  ['/home', 'Home'],
-  ['/account/profile', 'Profile'],
-  ['/account/password', 'Password'],
-] as const;
+type Link = readonly [href: string, label: string];
 
-/** Header menu: Log in / Sign up for guests; avatar, name, account links and Log out for a user. */
+/** The signed-in user's pages, in the order of the account tabs (src/components/AccountNav.astro). */
+const LINKS: readonly Link[] = [
+  ['/home', 'Home'],
+  ['/account/subscriptions', 'Subscriptions'],
+  ['/account/orders', 'Orders'],
+  ['/account/transactions', 'Transactions'],
+  ['/account/favourites', 'Favourites'],
+  ['/account/watch-later', 'Watch later'],
+  ['/account/profile', 'Profile'],
+];
+
+/** Where a role works: the studio for performers, the console for admins. */
+const ROLE_LINKS: Partial<Record<UserInput['role'], Link>> = {
+  performer: ['/studio', 'Studio'],
+  admin: ['/admin', 'Admin'],
+};
+
+/** The menu's links for a user of `role`. */
+export function menuLinks(role: UserInput['role']): Link[] {
+  const own = ROLE_LINKS[role];
+  return own ? [...LINKS, own] : [...LINKS];
+}
+
+/**
+ * The header's actions: the cart with its count for everyone; Log in / Sign up for guests; avatar, name, links to the
+ * user's own pages (and the studio or the console) and Log out for a user. The cart link is part of this island so the
+ * header hydrates one island, not two (guests' JavaScript budget).
+ */
 export default function UserMenu({ initialUser }: UserMenuProps) {
   const storeUser = useStore(currentUser);
   const [seeded, setSeeded] = useState(false);
@@ -57,7 +81,8 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
   if (!user) {
     return (
       <div className="user-menu" data-testid="user-menu">
-        <a className="btn" href="/auth/login" data-testid="login-link">
+        <CartLink />
+        <a className="btn user-menu__login" href="/auth/login" data-testid="login-link">
           Log in
         </a>
         <a className="btn btn--primary" href="/auth/register" data-testid="signup-link">
@@ -69,6 +94,7 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
 
   return (
     <div className="user-menu" data-testid="user-menu" ref={root}>
+      <CartLink />
       <button
         ref={toggle}
         type="button"
@@ -88,11 +114,13 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
             if (!e.currentTarget.src.endsWith(DEFAULT_AVATAR)) e.currentTarget.src = DEFAULT_AVATAR;
           }}
         />
-        <span data-testid="user-name">{user.name}</span>
+        <span className="user-menu__name" data-testid="user-name">
+          {user.name}
+        </span>
       </button>
       <div id={panelId} className="user-menu__panel" hidden={!open}>
         <p className="user-menu__meta">@{user.username}</p>
-        {LINKS.map(([href, label]) => (
+        {menuLinks(user.role).map(([href, label]) => (
           <a key={href} className="user-menu__item" href={href}>
             {label}
           </a>

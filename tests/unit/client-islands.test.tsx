@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import { setNavigator } from '../../src/lib/navigation.js';
@@ -12,6 +12,8 @@ import BackToTop from '../../src/islands/BackToTop.js';
 import LoginForm from '../../src/islands/LoginForm.js';
 import Toaster from '../../src/islands/Toaster.js';
 import UserMenu from '../../src/islands/UserMenu.js';
+import CartLink, { cartLabel } from '../../src/islands/CartLink.js';
+import { addToCart, clearCart } from '../../src/lib/stores/cart.js';
 import VerifyEmail from '../../src/islands/VerifyEmail.js';
 import ProfileForm from '../../src/islands/ProfileForm.js';
 import PasswordForm from '../../src/islands/PasswordForm.js';
@@ -220,6 +222,7 @@ describe('UserMenu', () => {
     render(<UserMenu initialUser={null} />);
     expect(screen.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/auth/login');
     expect(screen.getByRole('link', { name: 'Sign up' }).getAttribute('href')).toBe('/auth/register');
+    expect(screen.getByRole('link', { name: 'Cart' }).getAttribute('href')).toBe('/cart');
     expect(loggedIn.get()).toBe(false);
   });
 
@@ -234,12 +237,18 @@ describe('UserMenu', () => {
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(toggle);
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
-    const hrefs = screen.getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
-    expect(hrefs).toEqual([
+    const panel = document.getElementById('user-menu-panel')!;
+    const hrefs = within(panel).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+    const own = [
       ['Home', '/home'],
+      ['Subscriptions', '/account/subscriptions'],
+      ['Orders', '/account/orders'],
+      ['Transactions', '/account/transactions'],
+      ['Favourites', '/account/favourites'],
+      ['Watch later', '/account/watch-later'],
       ['Profile', '/account/profile'],
-      ['Password', '/account/password'],
-    ]);
+    ];
+    expect(hrefs).toEqual(own);
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
 
@@ -251,6 +260,42 @@ describe('UserMenu', () => {
     expect(toasts.get()).toEqual([]);
     expect(JSON.parse(sessionStorage.getItem(TOAST_STORAGE_KEY) ?? '[]').map((t: { message: string }) => t.message)).toEqual(['Log out!']);
     expect(currentUser.get()).toBeNull();
+  });
+
+  it('adds the studio for a performer and the console for an admin', () => {
+    for (const [role, link] of [['performer', ['Studio', '/studio']], ['admin', ['Admin', '/admin']]] as const) {
+      const { unmount } = render(<UserMenu initialUser={{ _id: `u-${role}`, name: role, username: role, role, avatar: null }} />);
+      fireEvent.click(screen.getByTestId('user-menu-toggle'));
+      const hrefs = within(document.getElementById('user-menu-panel')!).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+      expect(hrefs.at(-1)).toEqual(link);
+      expect(hrefs.map(([, href]) => href)).toEqual(expect.arrayContaining(['/account/subscriptions', '/account/orders', '/account/transactions', '/account/favourites', '/account/watch-later', '/account/profile']));
+      expect(hrefs.filter(([, href]) => href === '/studio' || href === '/admin')).toEqual([link]);
+      unmount();
+    }
+  });
+});
+
+describe('CartLink', () => {
+  it('shows the number of items in the cart once mounted, and follows the cart', async () => {
+    clearCart();
+    addToCart({ _id: 'p1', quantity: 2 });
+    render(<CartLink />);
+    const link = screen.getByTestId('cart-link');
+    expect(link.getAttribute('href')).toBe('/cart');
+    await waitFor(() => expect(screen.getByTestId('header-cart-count').textContent).toBe('2'));
+    expect(link.getAttribute('aria-label')).toBe('Cart, 2 items');
+    act(() => void addToCart({ _id: 'p2' }));
+    expect(screen.getByTestId('header-cart-count').textContent).toBe('3');
+    // Another tab writes the cart: the browser says so with a storage event on this page.
+    act(() => {
+      localStorage.setItem('cart', JSON.stringify({ total: 0, items: [{ _id: 'x', quantity: 5 }, { _id: 'x', quantity: 9 }, { _id: 'y', quantity: -1 }] }));
+      window.dispatchEvent(new StorageEvent('storage', { key: 'cart' }));
+    });
+    expect(screen.getByTestId('header-cart-count').textContent).toBe('5');
+    act(() => clearCart());
+    expect(screen.queryByTestId('header-cart-count')).toBeNull();
+    expect(link.getAttribute('aria-label')).toBe('Cart');
+    expect(cartLabel(1)).toBe('Cart, 1 item');
   });
 });
 

@@ -1,6 +1,7 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { computed } from 'nanostores';
 import { registerReset } from './reset.js';
+import { CART_CHANGED_EVENT, CART_STORAGE_KEY, MAX_ITEMS, MAX_QUANTITY, sanitizeCart, totalOf, validQuantity, type CartItem, type CartState } from '../cart-state.js';
 
 /**
  * The cart (SPEC §3, §4): items `{ _id, quantity }` (quantity defaults to 1) and `total`, the sum of the
@@ -15,61 +16,15 @@ import { registerReset } from './reset.js';
  * once; prices are always taken again from the server at checkout.
  */
 
-export const CART_STORAGE_KEY = 'cart';
-export const MAX_QUANTITY = 100;
-export const MAX_ITEMS = 50;
+export { CART_STORAGE_KEY, MAX_ITEMS, MAX_QUANTITY, sanitizeCart, totalOf, type CartItem, type CartState } from '../cart-state.js';
 
-export interface CartItem {
-  _id: string;
-  quantity: number;
-  name?: string;
-  /** Minor units, as shown when added. */
-  price?: number;
-  type?: 'physical' | 'digital';
-  image?: string | null;
-  performerId?: string;
-}
-
-export interface CartState {
-  total: number;
-  items: CartItem[];
-}
-
-const EMPTY: CartState = { total: 0, items: [] };
-
-export function totalOf(items: readonly CartItem[]): number {
-  return items.reduce((n, i) => n + i.quantity, 0);
-}
-
-function validQuantity(q: unknown): number | null {
-  return typeof q === 'number' && Number.isInteger(q) && q >= 1 ? Math.min(q, MAX_QUANTITY) : null;
-}
-
-/** Whatever is in storage, reduced to a valid state (another script or an old version may have written it). */
-export function sanitizeCart(value: unknown): CartState {
-  const raw = (value as { items?: unknown } | null)?.items;
-  if (!Array.isArray(raw)) return { ...EMPTY, items: [] };
-  const seen = new Set<string>();
-  const items: CartItem[] = [];
-  for (const entry of raw) {
-    const e = entry as Partial<CartItem> | null;
-    if (!e || typeof e._id !== 'string' || !e._id || seen.has(e._id)) continue;
-    const quantity = e.quantity === undefined ? 1 : validQuantity(e.quantity);
-    if (quantity === null) continue;
-    seen.add(e._id);
-    items.push({ ...e, _id: e._id, quantity });
-    if (items.length >= MAX_ITEMS) break;
-  }
-  return { total: totalOf(items), items };
-}
-
-export const cart = persistentAtom<CartState>(CART_STORAGE_KEY, { ...EMPTY, items: [] }, {
+export const cart = persistentAtom<CartState>(CART_STORAGE_KEY, { total: 0, items: [] }, {
   encode: (value) => JSON.stringify(value),
   decode: (encoded) => {
     try {
       return sanitizeCart(JSON.parse(encoded));
     } catch {
-      return { ...EMPTY, items: [] };
+      return { total: 0, items: [] };
     }
   },
 });
@@ -112,3 +67,7 @@ export function isInCart(id: string): boolean {
 }
 
 registerReset('cart', clearCart);
+
+// The header's count reads the stored cart without this store (src/islands/CartLink.tsx): tell it when this page
+// changes the cart. The store writes localStorage before it tells its listeners, so the count reads the new cart.
+if (typeof window !== 'undefined') cart.listen(() => window.dispatchEvent(new Event(CART_CHANGED_EVENT)));
