@@ -874,8 +874,9 @@ async function generateMedia(plan: Plan, media: MediaWriter, workDir: string): P
       const avatarId = await media.putImage(avatar, { prefix: 'public/avatars', ownerId: user.id!, at });
       user.avatarPath = media.keyOf(avatarId);
       if (user.role === 'performer') {
-        const perf = plan.performers.find((p) => p.user.id === user.id)!;
-        const cover = await renderArt({ width: 1200, height: 400, title: user.name, subtitle: perf.def.tagline, seed: `${user.username}:cover` });
+        // Picture only: the pages write the name and tagline next to the cover (cropped into a card, baked-in text
+        // was cut off and ran under the avatar).
+        const cover = await renderArt({ width: 1200, height: 400, seed: `${user.username}:cover` });
         const coverId = await media.putImage(cover, { prefix: 'public/covers', ownerId: user.id!, at });
         user.coverPath = media.keyOf(coverId);
       }

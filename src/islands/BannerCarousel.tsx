@@ -36,36 +36,37 @@ export default function BannerCarousel({ banners, intervalMs = 6000 }: BannerCar
     setReady(true);
   }, []);
 
-  // The banner shown is the one the row is scrolled to, whoever scrolled it (a button, a swipe, Tab to its link).
+  // The banner shown is the one the row rests on, whoever scrolled it (a button, a swipe, Tab to its link). Read
+  // once the scrolling has settled: mid-way through a smooth scroll the row passes over the banners between.
   useEffect(() => {
     const el = track.current;
     if (!el) return;
-    let frame = 0;
+    let settle: ReturnType<typeof setTimeout> | undefined;
     const onScroll = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
+      clearTimeout(settle);
+      settle = setTimeout(() => {
         const slides = [...el.children] as HTMLElement[];
         let best = 0;
         slides.forEach((s, i) => {
           if (Math.abs(s.offsetLeft - el.scrollLeft) < Math.abs(slides[best]!.offsetLeft - el.scrollLeft)) best = i;
         });
         setCurrent(best);
-      });
+      }, 150);
     };
     el.addEventListener('scroll', onScroll, { passive: true });
     return () => {
       el.removeEventListener('scroll', onScroll);
-      if (frame) cancelAnimationFrame(frame);
+      clearTimeout(settle);
     };
   }, []);
 
   const goTo = (i: number) => {
     const el = track.current;
-    const slide = el?.children[(i + count) % count] as HTMLElement | undefined;
+    const next = (i + count) % count;
+    const slide = el?.children[next] as HTMLElement | undefined;
     if (!el || !slide) return;
     el.scrollTo({ left: slide.offsetLeft, behavior: reduced.current ? 'auto' : 'smooth' });
-    setCurrent((i + count) % count);
+    setCurrent(next);
   };
 
   // One timer per banner shown: a manual move gives the new banner its full time.

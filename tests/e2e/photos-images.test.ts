@@ -442,6 +442,7 @@ describe.skipIf(!hasChromium)('paid photos and images in chromium', () => {
         await page.waitForTimeout(500);
         const { cls, shifts } = await page.evaluate(() => ({ cls: (window as unknown as { __cls: number }).__cls, shifts: (window as unknown as { __shifts: string[] }).__shifts }));
         results[`${name} ${device}`] = cls;
+        if (shifts.length) console.info(`${name} on ${device} shifted:\n${shifts.join('\n')}`);
         expect(cls, `${name} on ${device}: ${shifts.join('\n')}`).toBeLessThan(0.1);
         await context.close();
       }
