@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
+import { axeProblems, hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
 import { postForm, waitFor } from '../helpers/uploads.js';
 import { createSession } from '../helpers/sessions.js';
 import { seedDemo, type DemoCredentials } from '../../server/seed/seed.js';
@@ -86,8 +86,10 @@ describe.skipIf(!hasChromium)('paid photos and images in chromium', () => {
     await closeBrowser?.();
   });
 
-  async function open(opts: { as?: 'guest' | 'fan'; viewport?: { width: number; height: number }; touch?: boolean; reducedMotion?: 'reduce' | 'no-preference' } = {}) {
+  async function open(opts: { as?: 'guest' | 'fan'; viewport?: { width: number; height: number }; touch?: boolean; reducedMotion?: 'reduce' | 'no-preference'; axe?: boolean } = {}) {
     const context = await browser.newContext({
+      // The site's CSP refuses inline scripts, axe's included: only the contexts that run axe bypass it.
+      bypassCSP: opts.axe ?? false,
       viewport: opts.viewport ?? DESKTOP,
       hasTouch: opts.touch ?? false,
       isMobile: opts.touch ?? false,
@@ -198,6 +200,12 @@ describe.skipIf(!hasChromium)('paid photos and images in chromium', () => {
     expect(await page.getByTestId('photo-viewer-prev').isDisabled()).toBe(true);
     expect(await focusInViewer(page)).toBe(true);
     await saveScreen(page, 'photos-viewer-subscriber');
+    // A click on the photo itself leaves the keys working.
+    await image.click();
+    await page.keyboard.press('ArrowRight');
+    expect(await counter(page)).toBe(`2 / ${PHOTOS}`);
+    await page.keyboard.press('ArrowLeft');
+    expect(await counter(page)).toBe(`1 / ${PHOTOS}`);
 
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
@@ -268,6 +276,23 @@ describe.skipIf(!hasChromium)('paid photos and images in chromium', () => {
     await expect.poll(() => viewer.count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
+  }, 90_000);
+
+  it('the open viewer and the banner carousel pass axe (no serious or critical problem)', async () => {
+    const found: string[] = [];
+    for (const as of ['guest', 'fan'] as const) {
+      const { context, page } = await open({ as, axe: true });
+      await page.goto(`${t.url}/galleries/${gallery.id}`, { waitUntil: 'networkidle' });
+      await waitForIsland(page, 'LoadMoreList');
+      await page.getByTestId('photo-card').nth(1).locator('[data-photo-open]').click();
+      await expect.poll(() => page.getByRole('dialog', { name: 'Photo viewer' }).count()).toBe(1);
+      for (const v of await axeProblems(page)) found.push(`viewer (${as}): [${v.impact}] ${v.rule}: ${v.help} at ${v.targets.join(' | ')}`);
+      await page.goto(`${t.url}/`, { waitUntil: 'networkidle' });
+      await waitForIsland(page, 'BannerCarousel');
+      for (const v of await axeProblems(page)) found.push(`home (${as}): [${v.impact}] ${v.rule}: ${v.help} at ${v.targets.join(' | ')}`);
+      await context.close();
+    }
+    expect(found).toEqual([]);
   }, 90_000);
 
   // ---------------------------------------------------------------------------------------------------------------

@@ -117,6 +117,8 @@ export default function PhotoViewer({ items, total, index, symbol, onShow, onClo
         role="dialog"
         aria-modal="true"
         aria-label="Photo viewer"
+        // A click on the photo (not a control) focuses the dialog itself, so its keys keep working.
+        tabIndex={-1}
         onKeyDown={onKeyDown}
         onTouchStart={onTouchStart}
         onTouchEnd={onTouchEnd}

@@ -63,10 +63,11 @@ export function ProductCardView({ item, symbol }: { item: ProductCardData; symbo
 
 export function PhotoCardView({ item, symbol, onOpen }: { item: PhotoCardData; symbol: string; onOpen?: () => void }) {
   const name = item.title ?? 'Photo';
+  const badge = item.locked ? lockLabel(item.access, item.price, symbol) : null;
   const body = (
     <div className="media-card__thumb">
       <LazyImage src={item.thumbnail} alt={name} width={320} height={320} />
-      {item.locked ? <span className="media-card__badge media-card__badge--lock">🔒 {lockLabel(item.access, item.price, symbol)}</span> : null}
+      {badge ? <span className="media-card__badge media-card__badge--lock">🔒 {badge}</span> : null}
     </div>
   );
   // With the viewer (src/islands/catalogue/PhotoViewer.tsx) a click opens the photo on the page; the links stay for
@@ -78,14 +79,15 @@ export function PhotoCardView({ item, symbol, onOpen }: { item: PhotoCardData; s
         onOpen();
       }
     : undefined;
-  const viewerLabel = item.locked ? `${name} (locked): view` : `${name}: view`;
+  // A link's name holds the words shown on it (the lock badge), so speech control users can say what they see.
+  const viewerLabel = badge ? `${name}: ${badge} (locked preview)` : `${name}: view the photo`;
   return (
     <article className="card media-card media-card--photo" data-testid="photo-card">
       {/* Named on the link itself: the picture inside may still be a pending lazy image with no name to lend. */}
       {!item.locked && item.photo ? (
         <a href={item.photo.url} target="_blank" rel="noopener" onClick={open} data-photo-open aria-label={onOpen ? viewerLabel : `${name} (full size, opens in a new tab)`}>{body}</a>
       ) : item.galleryId ? (
-        <a href={`/galleries/${item.galleryId}`} onClick={open} data-photo-open aria-label={onOpen ? viewerLabel : `${name}: open the gallery`}>{body}</a>
+        <a href={`/galleries/${item.galleryId}`} onClick={open} data-photo-open aria-label={onOpen ? viewerLabel : badge ? `${name}: ${badge}, open the gallery` : `${name}: open the gallery`}>{body}</a>
       ) : onOpen ? (
         <button type="button" className="media-card__open" onClick={open} data-photo-open aria-label={viewerLabel}>{body}</button>
       ) : (
