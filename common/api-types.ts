@@ -287,7 +287,11 @@ export interface PhotoItem {
   access: ContentAccess;
   price: number;
   locked: boolean;
-  /** Public thumbnail (blurred by the pipeline when the photo is locked). */
+  /**
+   * The thumbnail. A public preview, blurred by the pipeline while the photo's gallery is locked (its cover excepted);
+   * for a viewer who may open such a photo, a short-lived URL of its sharp thumbnail signed for them
+   * (`/media/protected/photo/...`, like `photo`).
+   */
   thumbnail: string | null;
   photo: SignedMedia | null;
   processingStatus: 'processing' | 'ready' | 'failed';

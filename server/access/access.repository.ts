@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { ObjectType } from '../db/schema.js';
 import { photoIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
+import { PRIVATE_THUMB_VARIANT } from '../media/photo-thumbs.js';
 
 /**
  * The two facts access decisions read: live subscriptions and live entitlements. Both lookups are served by
@@ -71,16 +72,25 @@ export function findVideoFile(db: DbOrTrx, videoId: string, fileId: string, a: A
     .executeTakeFirst();
 }
 
-/** A photo, its gallery's access and its full file, when `fileId` is that photo's full file. */
+/**
+ * A photo, its gallery's access and the file asked for, when `fileId` is that photo's full file or its sharp private
+ * thumbnail (server/media/photo-thumbs.ts): both open for exactly those who may open the photo.
+ */
 export function findPhotoFile(db: DbOrTrx, photoId: string, fileId: string, a: Audience) {
   return db
     .selectFrom('photos')
     .leftJoin('galleries', 'galleries.id', 'photos.galleryId')
-    .leftJoin('files', 'files.id', 'photos.fileId')
+    .innerJoin('files', (join) =>
+      join.on((eb) =>
+        eb.and([
+          eb('files.id', '=', fileId),
+          eb.or([eb('files.id', '=', eb.ref('photos.fileId')), eb.and([eb('files.parentId', '=', eb.ref('photos.fileId')), eb('files.variant', '=', PRIVATE_THUMB_VARIANT)])]),
+        ]),
+      ),
+    )
     .select(['photos.id', 'photos.performerId', 'photos.galleryId', 'galleries.access as galleryAccess', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
     .select(photoIsPublic(a).as('visible'))
     .where('photos.id', '=', photoId)
-    .where('photos.fileId', '=', fileId)
     .executeTakeFirst();
 }
 

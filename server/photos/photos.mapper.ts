@@ -6,7 +6,7 @@ import type { PhotoRow } from './photos.repository.js';
 
 export function toPhotoItem(
   r: PhotoRow,
-  x: { terms: { access: Access; price: number }; thumbnail: MediaFile | undefined; decision: AccessDecision; photo: SignedMedia | null },
+  x: { terms: { access: Access; price: number }; thumbnail: MediaFile | undefined; sharpThumb: SignedMedia | null; decision: AccessDecision; photo: SignedMedia | null },
 ): PhotoItem {
   return {
     _id: r.id,
@@ -17,7 +17,8 @@ export function toPhotoItem(
     access: x.terms.access,
     price: x.terms.access === 'sale' ? x.terms.price : 0,
     locked: !x.decision.open,
-    thumbnail: previewUrl(x.thumbnail),
+    // The public thumbnail is blurred while the photo is locked; those who may open it get the sharp one, signed.
+    thumbnail: x.decision.open && x.sharpThumb ? x.sharpThumb.url : previewUrl(x.thumbnail),
     photo: x.decision.open ? x.photo : null,
     processingStatus: r.processingStatus,
     publishedAt: r.publishedAt,

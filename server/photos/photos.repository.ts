@@ -51,9 +51,9 @@ export function listPhotos(db: DbOrTrx, f: PhotoFilters, a: Audience) {
 export type PhotoRow = Awaited<ReturnType<typeof listPhotos>>['rows'][number];
 
 /** Access level and price of galleries, by id (photos follow their gallery). */
-export async function galleryTerms(db: DbOrTrx, ids: ReadonlyArray<string | null>): Promise<Map<string, { access: Access; price: number }>> {
+export async function galleryTerms(db: DbOrTrx, ids: ReadonlyArray<string | null>): Promise<Map<string, { access: Access; price: number; coverPhotoId: string | null }>> {
   const wanted = [...new Set(ids.filter((x): x is string => !!x))];
   if (!wanted.length) return new Map();
-  const rows = await db.selectFrom('galleries').select(['id', 'access', 'price']).where('id', 'in', wanted).execute();
-  return new Map(rows.map((r) => [r.id, { access: r.access, price: r.price }]));
+  const rows = await db.selectFrom('galleries').select(['id', 'access', 'price', 'coverPhotoId']).where('id', 'in', wanted).execute();
+  return new Map(rows.map((r) => [r.id, { access: r.access, price: r.price, coverPhotoId: r.coverPhotoId }]));
 }

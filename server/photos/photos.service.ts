@@ -1,9 +1,10 @@
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, photoSubject, type Viewer } from '../access/access.service.js';
-import { audienceOf, loadFiles } from '../catalogue/catalogue.repository.js';
+import { audienceOf, loadFiles, loadVariants } from '../catalogue/catalogue.repository.js';
+import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../media/photo-thumbs.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import { findGalleryByKey } from '../galleries/galleries.repository.js';
-import type { ListResult, PhotoItem } from '../../common/api-types.js';
+import type { ListResult, PhotoItem, SignedMedia } from '../../common/api-types.js';
 import { galleryTerms, listPhotos, type PhotoFilters, type PhotoRow } from './photos.repository.js';
 import { toPhotoItem } from './photos.mapper.js';
 
@@ -17,12 +18,24 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: PhotoRow[]): P
     loadFiles(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.fileId])),
     loadAccessView(deps.db, viewer, rows.map(subjectOf)),
   ]);
-  return rows.map((r) => {
-    const decision = access.decide(subjectOf(r));
-    const photo = decision.open && r.fileId ? fullMedia(deps.signer, viewer, { objectType: 'photo', objectId: r.id }, files.get(r.fileId)) : null;
+  const decisions = rows.map((r) => access.decide(subjectOf(r)));
+  // Whoever may open a photo whose public thumbnail is blurred gets its sharp one, signed (server/media/photo-thumbs.ts).
+  const sharpWanted = rows.filter((r, i) => decisions[i]!.open && r.fileId && publicThumbIsBlurred(r.id, r.galleryId ? terms.get(r.galleryId) : null));
+  const sharpThumbs = await loadVariants(deps.db, sharpWanted.map((r) => r.fileId), PRIVATE_THUMB_VARIANT);
+  return rows.map((r, i) => {
+    const decision = decisions[i]!;
+    const target = { objectType: 'photo', objectId: r.id } as const;
+    const photo = decision.open && r.fileId ? fullMedia(deps.signer, viewer, target, files.get(r.fileId)) : null;
+    let sharpThumb: SignedMedia | null = null;
+    if (sharpWanted.includes(r)) {
+      // A photo processed before sharp private thumbnails existed (or being processed again) shows its full file
+      // instead: larger, but never the blurred picture to someone who paid for the sharp one.
+      sharpThumb = fullMedia(deps.signer, viewer, target, sharpThumbs.get(r.fileId!)) ?? photo;
+    }
     return toPhotoItem(r, {
       terms: (r.galleryId && terms.get(r.galleryId)) || LOOSE_PHOTO,
       thumbnail: r.thumbnailFileId ? files.get(r.thumbnailFileId) : undefined,
+      sharpThumb,
       decision,
       photo,
     });

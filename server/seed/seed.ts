@@ -29,6 +29,7 @@ import { hashPassword } from '../auth/password.js';
 import { createStorage, type Storage } from '../media/storage.js';
 import { generateTestVideo, extractPoster, makeTeaser, resolveFfmpeg, type TestPattern } from '../media/ffmpeg.js';
 import { teaserLimit } from '../media/teaser-rule.js';
+import { PRIVATE_THUMB_VARIANT } from '../media/photo-thumbs.js';
 import { initialsOf, makeThumbnail, renderArt, seededRandom, type ImageResult } from '../media/images.js';
 
 /**
@@ -945,8 +946,9 @@ async function generateMedia(plan: Plan, media: MediaWriter, workDir: string): P
       const avatarId = await media.putImage(avatar, { prefix: 'public/avatars', ownerId: user.id!, at });
       user.avatarPath = media.keyOf(avatarId);
       if (user.role === 'performer') {
-        const perf = plan.performers.find((p) => p.user.id === user.id)!;
-        const cover = await renderArt({ width: 1200, height: 400, title: user.name, subtitle: perf.def.tagline, seed: `${user.username}:cover` });
+        // Picture only: the pages write the name and tagline next to the cover (cropped into a card, baked-in text
+        // was cut off and ran under the avatar).
+        const cover = await renderArt({ width: 1200, height: 400, seed: `${user.username}:cover` });
         const coverId = await media.putImage(cover, { prefix: 'public/covers', ownerId: user.id!, at });
         user.coverPath = media.keyOf(coverId);
       }
@@ -987,8 +989,14 @@ async function generateMedia(plan: Plan, media: MediaWriter, workDir: string): P
           const [w, h] = p.portrait ? [960, 1280] : [1280, 960];
           const full = await renderArt({ width: w, height: h, title: g.row.title, subtitle: `${perf.def.name} · ${k + 1}/${g.photos.length}`, seed: `${p.row.id}` }, 'jpeg', 82);
           const fileId = await media.putImage(full, { prefix: 'private/photos', ownerId, at, originalName: `${slugify(g.row.title)}-${k + 1}.jpg` });
-          const thumb = await makeThumbnail(full.buffer, p.portrait ? 300 : 400, p.portrait ? 400 : 300, p.blurred ? { blur: 18 } : {});
+          const [tw, th] = p.portrait ? [300, 400] : [400, 300];
+          const thumb = await makeThumbnail(full.buffer, tw, th, p.blurred ? { blur: 18 } : {});
           const thumbId = await media.putImage(thumb, { prefix: 'public/photos/thumbs', ownerId, at, variant: 'thumb', parentId: fileId });
+          // As the pipeline does (server/media/photo-thumbs.ts): a blurred public thumbnail has a sharp private twin
+          // for subscribers and buyers.
+          if (p.blurred) {
+            await media.putImage(await makeThumbnail(full.buffer, tw, th), { prefix: 'private/photos/thumbs', ownerId, at, variant: PRIVATE_THUMB_VARIANT, parentId: fileId });
+          }
           p.row.fileId = fileId;
           p.row.thumbnailFileId = thumbId;
         });
@@ -1043,7 +1051,9 @@ async function generateMedia(plan: Plan, media: MediaWriter, workDir: string): P
   }
   for (const b of plan.banners) {
     jobs.push(async () => {
-      const img = await renderArt({ width: 1600, height: 500, title: b.row.title, subtitle: b.row.description ?? undefined, seed: `${b.performer.def.username}:banner` });
+      // Picture only: the banner's title and description are its caption, shown by the page as text (readable,
+      // translatable, and not repeated twice over the picture).
+      const img = await renderArt({ width: 1600, height: 500, seed: `${b.performer.def.username}:banner` });
       b.row.imageFileId = await media.putImage(img, { prefix: 'public/banners', ownerId: plan.admin.id!, at: b.row.createdAt });
     });
   }

@@ -78,6 +78,8 @@ function ImagePicker({ kind, label, current }: { kind: Kind; label: string; curr
           className={`image-upload__preview image-upload__preview--${kind}`}
           src={shown}
           alt={preview ? `Preview of your new ${kind}` : `Your current ${kind}`}
+          width={kind === 'avatar' ? 96 : 480}
+          height={kind === 'avatar' ? 96 : 160}
           data-testid={`${kind}-preview`}
         />
       ) : (

@@ -181,7 +181,8 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
         </p>
       )}
 
-      {!state.loaded && state.requesting ? <p className="empty">Loading comments…</p> : null}
+      {/* Rendered from the server on: the line is there before the request starts, so the page does not move when it does. */}
+      {!state.loaded && !state.error ? <p className="empty">Loading comments…</p> : null}
       {state.loaded && state.items.length === 0 ? <p className="empty" data-testid="comments-empty">No comments yet.</p> : null}
       {state.error && !state.loaded ? <p className="form__error">Comments could not be loaded.</p> : null}
 

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type {
   GalleryCardData, ListResult, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
@@ -6,6 +6,10 @@ import type {
 import type { ListQuery } from '../lib/api.js';
 import { catalogueListing, type CatalogueListKind } from '../lib/stores/listing.js';
 import { GalleryCardView, PerformerCardItem, PhotoCardView, PostCardView, ProductCardView, VideoCardView } from './catalogue/cards.tsx';
+import { NativeLazyImages } from './catalogue/LazyImage.tsx';
+
+// Loaded the first time a photo is opened: pages pay nothing for the viewer until then.
+const PhotoViewer = lazy(() => import('./catalogue/PhotoViewer.tsx'));
 
 export type ListKind = CatalogueListKind;
 
@@ -23,25 +27,49 @@ export interface LoadMoreListProps {
   currencySymbol?: string;
   emptyText?: string;
   testId?: string;
+  /**
+   * The page renders this list without a client directive (HTML only, never hydrated): its images load through the
+   * browser's own lazy loading, since no script will ever give them their `src`.
+   */
+  serverOnly?: boolean;
 }
 
 /** A listing whose "Load more" button appends the next page (SPEC §4); items render on the server first. */
-export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId }: LoadMoreListProps) {
+export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId, serverOnly = false }: LoadMoreListProps) {
   const listing = useMemo(() => catalogueListing<AnyCard>(kind, query, initial, galleryId), []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(listing.store);
-  const card = (item: AnyCard) => {
+  const root = useRef<HTMLDivElement>(null);
+  // The photo shown in the viewer (an index into the list), or null while it is closed.
+  const [viewing, setViewing] = useState<number | null>(null);
+  const photos = kind === 'photos' || kind === 'galleryPhotos';
+
+  const showPhoto = async (i: number) => {
+    if (i < 0 || i >= state.total) return;
+    if (i >= listing.store.get().items.length) await listing.loadMore();
+    if (i < listing.store.get().items.length) setViewing(i);
+  };
+  const closeViewer = (returnFocus = true) => {
+    const at = viewing;
+    setViewing(null);
+    // Back to the card of the photo last shown (loaded pages stay, so it is there).
+    if (returnFocus && at !== null) root.current?.querySelectorAll<HTMLElement>('[data-testid="photo-card"] [data-photo-open]')[at]?.focus();
+  };
+  // A locked photo's prompt leads to the gallery's unlock box: on this page when it is the gallery's page.
+  const unlockHref = (item: PhotoCardData) => (!item.galleryId ? null : kind === 'galleryPhotos' ? '#unlock' : `/galleries/${item.galleryId}#unlock`);
+
+  const card = (item: AnyCard, i: number) => {
     switch (kind) {
       case 'videos': return <VideoCardView key={item._id} item={item as VideoCardData} symbol={currencySymbol} />;
       case 'galleries': return <GalleryCardView key={item._id} item={item as GalleryCardData} symbol={currencySymbol} />;
       case 'products': return <ProductCardView key={item._id} item={item as ProductCardData} symbol={currencySymbol} />;
       case 'photos':
-      case 'galleryPhotos': return <PhotoCardView key={item._id} item={item as PhotoCardData} symbol={currencySymbol} />;
+      case 'galleryPhotos': return <PhotoCardView key={item._id} item={item as PhotoCardData} symbol={currencySymbol} onOpen={serverOnly ? undefined : () => void showPhoto(i)} />;
       case 'posts': return <PostCardView key={item._id} item={item as PostCardData} symbol={currencySymbol} />;
       case 'performers': return <PerformerCardItem key={item._id} item={item as PerformerCardData} symbol={currencySymbol} />;
     }
   };
-  return (
-    <div className="listing" data-testid={testId ?? `list-${kind}`} data-total={state.total}>
+  const list = (
+    <div className="listing" data-testid={testId ?? `list-${kind}`} data-total={state.total} ref={root}>
       <div className={`grid ${kind === 'performers' ? 'grid--performers' : 'grid--media'}`}>{state.items.map(card)}</div>
       {state.items.length === 0 && !state.requesting ? <p className="empty">{emptyText}</p> : null}
       {state.error ? <p className="form__error" role="alert">{state.error}</p> : null}
@@ -52,6 +80,20 @@ export default function LoadMoreList({ kind, query, initial, galleryId, currency
           </button>
         </div>
       ) : null}
+      {photos && viewing !== null ? (
+        <Suspense fallback={null}>
+          <PhotoViewer
+            items={state.items as PhotoCardData[]}
+            total={state.total}
+            index={viewing}
+            symbol={currencySymbol}
+            onShow={(i) => void showPhoto(i)}
+            onClose={closeViewer}
+            unlockHref={unlockHref}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
+  return serverOnly ? <NativeLazyImages.Provider value>{list}</NativeLazyImages.Provider> : list;
 }

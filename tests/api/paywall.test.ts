@@ -89,8 +89,17 @@ describe.each(engines)('paywall on %s', (engine) => {
         for (const p of photos.body.items) {
           expect(p.locked).toBe(!expected);
           expect(p.photo === null).toBe(!expected);
-          expect(p.thumbnail).toMatch(/^\/media\/public\//);
+          // Blurred public thumbnails for those without access; the sharp private one, signed, for those with it.
+          const sharp = gallery.sharpThumbs[p._id];
+          if (expected && sharp) {
+            expect(p.thumbnail).toMatch(new RegExp(`^/media/protected/photo/${p._id}/${sharp}\\?u=${u?.id ?? 'guest'}&`));
+            expect((await fetchMedia(p.thumbnail, u)).status).toBe(200);
+          } else {
+            expect(p.thumbnail).toMatch(/^\/media\/public\//);
+          }
         }
+        // Every photo of a locked gallery but its cover has a sharp private thumbnail (and only those).
+        expect(Object.keys(gallery.sharpThumbs).length).toBe(access === 'free' ? 0 : gallery.photos.length - 1);
         const byPerformer = (await get(`/user/assets/photos?performerId=${c.alice.id}&limit=100`, u)).body.items.filter((p: { galleryId: string }) => p.galleryId === gallery.id);
         expect(byPerformer.map((p: { locked: boolean }) => p.locked)).toEqual(photos.body.items.map(() => !expected));
       }
@@ -193,6 +202,7 @@ describe.each(engines)('paywall on %s', (engine) => {
         const all: Array<[string, string | null | undefined]> = [
           ...Object.values(c.videos).map((x) => [`video:${x.id}`, x.fileId] as [string, string | null | undefined]),
           ...Object.values(c.galleries).flatMap((x) => x.photos.map((p) => [`photo:${p.id}`, p.fileId] as [string, string | null | undefined])),
+          ...Object.values(c.galleries).flatMap((x) => Object.entries(x.sharpThumbs).map(([id, fileId]) => [`photo:${id}`, fileId] as [string, string])),
           [`photo:${c.loosePhoto.id}`, c.loosePhoto.fileId],
           ...Object.values(c.products).map((x) => [`product:${x.id}`, x.digitalFileId] as [string, string | null | undefined]),
         ];
@@ -313,6 +323,57 @@ describe.each(engines)('paywall on %s', (engine) => {
       } finally {
         await db.updateTable('videos').set({ status: 'active' }).where('id', '=', c.videos.free.id).execute();
       }
+    });
+
+    it("a locked gallery's sharp thumbnails: only blurred public ones for those without access; the signed sharp one opens for its own subscriber, never for a guest, another fan, after expiry or once the subscription lapses", async () => {
+      const gallery = c.galleries.subs;
+      const [photoId, thumbId] = Object.entries(gallery.sharpThumbs)[0]!;
+      const thumbnailOf = async (who: TestUser | undefined) => {
+        const res = await get(`/user/assets/gallery/${gallery.id}/photos`, who);
+        expect(JSON.stringify(res.body).includes(thumbId), 'the sharp thumbnail is named').toBe(who === c.subscriber);
+        return res.body.items.find((p: { _id: string }) => p._id === photoId).thumbnail as string;
+      };
+      for (const who of [undefined, c.fan, c.lapsed, c.buyer]) expect(await thumbnailOf(who)).toMatch(/^\/media\/public\/photos\/thumbs\//);
+      const given = await thumbnailOf(c.subscriber);
+      expect(given).toMatch(new RegExp(`^/media/protected/photo/${photoId}/${thumbId}\\?u=${c.subscriber.id}&e=\\d+&s=`));
+      const ok = await fetchMedia(given, c.subscriber);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('cache-control')).toBe('private, no-store');
+      expect(ok.body.equals(fileBytes(4096, thumbId.charCodeAt(31)))).toBe(true);
+      for (const who of [undefined, c.fan, c.buyer]) {
+        const r = await fetchMedia(given, who);
+        expect(r.status).toBe(403);
+        expect(r.json().code).toBe('MEDIA_URL_OTHER_USER');
+      }
+
+      const signer = mediaSigner(t.ctx.config);
+      const target = { objectType: 'photo' as const, objectId: photoId, fileId: thumbId };
+      const expired = await fetchMedia(signer.sign(target, c.subscriber.id, { expiresAt: Math.floor(Date.now() / 1000) - 5 }).url, c.subscriber);
+      expect(expired.status).toBe(403);
+      expect(expired.json().code).toBe('MEDIA_URL_EXPIRED');
+      // Validly signed for a guest: the access rules still say no.
+      const asGuest = await fetchMedia(signer.sign(target, null).url, undefined);
+      expect(asGuest.status).toBe(403);
+      expect(asGuest.json().code).toBe('LOCKED');
+      // The thumbnail is only that photo's: named under a free photo it is not found.
+      const freePhoto = c.galleries.free.photos[0]!.id;
+      expect((await fetchMedia(signer.sign({ ...target, objectId: freePhoto }, null).url, undefined)).status).toBe(404);
+      // Its private storage key is not reachable through the public route.
+      const key = (await t.ctx.db.selectFrom('files').select('storageKey').where('id', '=', thumbId).executeTakeFirstOrThrow()).storageKey;
+      expect(key).toMatch(/^private\//);
+      expect([403, 404]).toContain((await fetchMedia(`/media/public/../${key}`, undefined)).status);
+      expect([403, 404]).toContain((await fetchMedia(`/media/${key}`, undefined)).status);
+
+      await t.ctx.db.updateTable('subscriptions').set({ expiresAt: daysFromNow(-1) }).where('userId', '=', c.subscriber.id).execute();
+      try {
+        const lapsed = await fetchMedia(given, c.subscriber);
+        expect(lapsed.status).toBe(403);
+        expect(lapsed.json().code).toBe('LOCKED');
+        expect(await thumbnailOf(undefined)).toMatch(/^\/media\/public\//);
+      } finally {
+        await t.ctx.db.updateTable('subscriptions').set({ expiresAt: daysFromNow(30) }).where('userId', '=', c.subscriber.id).execute();
+      }
+      expect((await fetchMedia(given, c.subscriber)).status).toBe(200);
     });
 
     it('a performer opens their own drafts through signed URLs; nobody else does', async () => {

@@ -279,6 +279,27 @@ describe.each(engines)('media pipeline on %s', (engine) => {
       const original = await file(photos[0]!.fileId);
       expect(original).toMatchObject({ status: 'ready', width: 64, height: 48 });
       expect(original.storageKey).toMatch(/^private\/photos\//);
+
+      // The blurred photo also gets a sharp thumbnail, private (signed URLs only), for those who may open it.
+      const privateThumbs = (fileId: string | null) => t.ctx.db.selectFrom('files').selectAll().where('parentId', '=', fileId!).where('variant', '=', 'thumb_private').execute();
+      expect(await privateThumbs(photos[0]!.fileId)).toEqual([]);
+      const [sharpThumb] = await privateThumbs(photos[1]!.fileId);
+      expect(sharpThumb).toMatchObject({ mime: 'image/webp', status: 'ready' });
+      expect(sharpThumb!.storageKey).toMatch(/^private\/photos\/thumbs\//);
+      expect((await sharp(t.ctx.storage.localPath(sharpThumb!.storageKey)!).stats()).channels[0]!.stdev).toBeGreaterThan(60);
+      const listed = await t.api(`/user/assets/gallery/${gallery.body._id}/photos`, { headers: performer.headers });
+      expect(listed.body.items[1].thumbnail).toMatch(new RegExp(`^/media/protected/photo/${photos[1]!.id}/${sharpThumb!.id}\\?`));
+      expect((await t.api(`/user/assets/gallery/${gallery.body._id}/photos`, { headers: fan.headers })).body.items[1].thumbnail).toMatch(/^\/media\/public\//);
+
+      // Opening the gallery redoes the thumbnails: one sharp public thumbnail, the private twin and its file gone.
+      expect((await t.api(`/performer/assets/galleries/${gallery.body._id}`, { method: 'PUT', json: { visibility: 'free' }, headers: performer.headers })).status).toBe(200);
+      await waitFor(async () => (await privateThumbs(photos[1]!.fileId)).length === 0 && (await t.ctx.db.selectFrom('photos').select('thumbnailFileId').where('id', '=', photos[1]!.id).executeTakeFirstOrThrow()).thumbnailFileId !== photos[1]!.thumbnailFileId, 'the photo to be processed again');
+      // Its file is deleted just after the swap commits.
+      await waitFor(async () => (await t.ctx.storage.stat(sharpThumb!.storageKey)) === null, 'the private thumbnail file to be deleted');
+      const reopened = await t.ctx.db.selectFrom('photos').select('thumbnailFileId').where('id', '=', photos[1]!.id).executeTakeFirstOrThrow();
+      const sharpPublic = await file(reopened.thumbnailFileId);
+      expect(sharpPublic.storageKey).toMatch(/^public\/photos\/thumbs\//);
+      expect((await sharp(t.ctx.storage.localPath(sharpPublic.storageKey)!).stats()).channels[0]!.stdev).toBeGreaterThan(60);
     });
 
     it('converts product and post pictures to public WebP and swaps them in', async () => {

@@ -5,6 +5,7 @@ import type {
 } from '../../server/db/schema.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import type { Storage } from '../../server/media/storage.js';
+import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../../server/media/photo-thumbs.js';
 
 /**
  * Small factories for catalogue rows, with real bytes in storage so media URLs can be fetched. Media keys follow
@@ -89,8 +90,15 @@ export async function makeGallery(
   const photos: Array<Insertable<PhotosTable> & { id: string }> = [];
   for (let k = 0; k < photoTotal; k++) photos.push(await makePhoto(ctx, performerId, { galleryId: id, position: k, publishedAt: values.publishedAt, ...photoOverrides }));
   if (photos[0]) await ctx.db.updateTable('galleries').set({ coverPhotoId: photos[0].id }).where('id', '=', id).execute();
+  // As photo.process leaves them: a blurred public thumbnail (every photo of a locked gallery but its cover) has a
+  // sharp private twin (server/media/photo-thumbs.ts).
+  const sharpThumbs: Record<string, string> = {};
+  for (const p of photos) {
+    if (!publicThumbIsBlurred(p.id, { access, coverPhotoId: photos[0]!.id })) continue;
+    sharpThumbs[p.id] = await putFile(ctx, { prefix: 'private/photos/thumbs', ext: 'webp', kind: 'image', mime: 'image/webp', ownerId: performerId, variant: PRIVATE_THUMB_VARIANT, parentId: p.fileId });
+  }
   await tagObject(ctx.db, 'gallery', id, tagsList);
-  return { ...values, id, coverPhotoId: photos[0]?.id ?? null, photos };
+  return { ...values, id, coverPhotoId: photos[0]?.id ?? null, photos, sharpThumbs };
 }
 
 export async function makePhoto(ctx: FactoryCtx, performerId: string, o: Partial<Insertable<PhotosTable>> = {}) {

@@ -10,6 +10,7 @@ import type { Storage } from '../storage.js';
 import { extractPoster, FfmpegError, isContainerRefusal, makeTeaser, probeFile, type MediaInfo, type RunOptions } from '../ffmpeg.js';
 import { teaserLimit } from '../teaser-rule.js';
 import { makeThumbnail, type ImageResult } from '../images.js';
+import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../photo-thumbs.js';
 import type { VideoProcessing } from './config.js';
 import { withLocalFile, withTempDir } from './local-file.js';
 import {
@@ -48,7 +49,8 @@ import {
  *   clip when given, else the first seconds; cut to the limit of server/media/teaser-rule.ts, none for a short
  *   video). Video ready. ffmpeg opens the files contained (server/media/ffmpeg.ts, `containedInput`).
  * - `photo.process` {photoId}: WebP thumbnail, blurred when the gallery is not free and the photo is not
- *   its cover (the thumbnail is public, the paywall must not leak). Photo ready.
+ *   its cover (the thumbnail is public, the paywall must not leak); a blurred one comes with a sharp private
+ *   thumbnail for those who may open the photo (server/media/photo-thumbs.ts). Photo ready.
  * - `image.process` {fileId, target, id}: product or post picture to WebP, swapped in for the upload.
  * - `post-media.process` {mediaId}: a picture or the video of a performer's post. A picture gets a public preview
  *   (thumbnail, blurred while the post is locked) and the picture shown in full (public for a free post, private
@@ -257,19 +259,32 @@ function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJo
       const original = await getFile(db, photo.fileId);
       if (!original) throw new PermanentJobError('The uploaded photo file is missing');
       const gallery = photo.galleryId ? await getGalleryRow(db, photo.galleryId) : undefined;
-      const locked = gallery ? gallery.access !== 'free' : false;
-      const blur = locked && gallery?.coverPhotoId !== photo.id;
+      const blur = publicThumbIsBlurred(photo.id, gallery);
 
-      const { thumb, meta } = await withLocalFile(storage, original.storageKey, async (src) => {
+      const { thumb, sharpThumb, meta } = await withLocalFile(storage, original.storageKey, async (src) => {
         const meta = await sharp(src).metadata();
         if (!meta.width || !meta.height) throw new Error('The photo could not be read as an image');
-        const thumb = await makeThumbnail(src, 480, 480, { fit: 'inside', ...(blur ? { blur: 18 } : {}) });
-        return { thumb, meta };
+        const sharpThumb = await makeThumbnail(src, 480, 480, { fit: 'inside' });
+        const thumb = blur ? await makeThumbnail(src, 480, 480, { fit: 'inside', blur: 18 }) : sharpThumb;
+        return { thumb, sharpThumb: blur ? sharpThumb : null, meta };
       });
       job.signal.throwIfAborted();
-      const out = await storeOutput(storage, { image: thumb }, {
-        ownerId: original.ownerId, parentId: original.id, prefix: 'public/photos/thumbs', ext: thumb.ext, kind: 'image', mime: thumb.mime, variant: 'thumb', width: thumb.width, height: thumb.height,
-      });
+      const outputs: Output[] = [];
+      try {
+        outputs.push(await storeOutput(storage, { image: thumb }, {
+          ownerId: original.ownerId, parentId: original.id, prefix: 'public/photos/thumbs', ext: thumb.ext, kind: 'image', mime: thumb.mime, variant: 'thumb', width: thumb.width, height: thumb.height,
+        }));
+        // The sharp picture of a blurred thumbnail is private: only signed URLs of the photo reach it.
+        if (sharpThumb) {
+          outputs.push(await storeOutput(storage, { image: sharpThumb }, {
+            ownerId: original.ownerId, parentId: original.id, prefix: 'private/photos/thumbs', ext: sharpThumb.ext, kind: 'image', mime: sharpThumb.mime, variant: PRIVATE_THUMB_VARIANT, width: sharpThumb.width, height: sharpThumb.height,
+          }));
+        }
+      } catch (err) {
+        await deleteKeys(storage, outputs.map((o) => o.row.storageKey), logger);
+        throw err;
+      }
+      const out = outputs[0]!;
 
       let replaced: string[] = [];
       let applied = false;
@@ -282,12 +297,11 @@ function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJo
           // first and enqueues a fresh job), so one of the two always sees the other's result.
           if (current.galleryId) {
             const latest = await lockGalleryRow(trx, current.galleryId);
-            const blurNow = latest ? latest.access !== 'free' && latest.coverPhotoId !== photoId : false;
-            if (blurNow !== blur) return;
+            if (publicThumbIsBlurred(photoId, latest) !== blur) return;
           }
-          const old = await childFiles(trx, [original.id], ['thumb']);
+          const old = await childFiles(trx, [original.id], ['thumb', PRIVATE_THUMB_VARIANT]);
           await deleteFileRows(trx, old.map((f) => f.id));
-          await insertFiles(trx, [out.row]);
+          await insertFiles(trx, outputs.map((o) => o.row));
           // EXIF orientation 5-8 swaps the sides of the displayed picture.
           const rotated = (meta.orientation ?? 1) >= 5;
           await markFileReady(trx, original.id, { width: rotated ? meta.height : meta.width, height: rotated ? meta.width : meta.height });
@@ -296,7 +310,7 @@ function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJo
           applied = true;
         });
       } finally {
-        if (!applied) await deleteKeys(storage, [out.row.storageKey], logger);
+        if (!applied) await deleteKeys(storage, outputs.map((o) => o.row.storageKey), logger);
       }
       await deleteKeys(storage, replaced, logger);
     },

@@ -1,7 +1,14 @@
-import { useEffect, useRef, useState } from 'react';
+import { createContext, useContext, useEffect, useRef, useState } from 'react';
 
 /** SPEC §9: an image starts loading 200 ms after it enters the viewport (and only if it is still there). */
 export const LAZY_DELAY_MS = 200;
+
+/**
+ * True under cards that a page renders without a client directive (HTML only, never hydrated): nothing would ever
+ * give their images a `src`, so they use the browser's own lazy loading instead. The "More from…" list of a video
+ * page showed empty thumbnails for good that way.
+ */
+export const NativeLazyImages = createContext(false);
 
 export interface LazyImageProps {
   src: string | null;
@@ -16,7 +23,16 @@ export interface LazyImageProps {
  * `loading="lazy"` serves visitors (and crawlers) without JavaScript. No image, or one that fails to load, is an
  * empty placeholder of the same shape.
  */
-export default function LazyImage({ src, alt, width, height, className }: LazyImageProps) {
+export default function LazyImage(props: LazyImageProps) {
+  return useContext(NativeLazyImages) ? <NativeLazyImage {...props} /> : <DelayedImage {...props} />;
+}
+
+function NativeLazyImage({ src, alt, width, height, className }: LazyImageProps) {
+  if (!src) return <svg className={`media-placeholder ${className ?? ''}`} viewBox={`0 0 ${width ?? 16} ${height ?? 9}`} aria-hidden="true" />;
+  return <img src={src} alt={alt} width={width} height={height} className={className} loading="lazy" decoding="async" />;
+}
+
+function DelayedImage({ src, alt, width, height, className }: LazyImageProps) {
   const ref = useRef<HTMLImageElement>(null);
   const [shown, setShown] = useState(false);
   // A file that is missing or unreadable shows the placeholder, not a broken-image icon over the alt text.
@@ -30,7 +46,8 @@ export default function LazyImage({ src, alt, width, height, className }: LazyIm
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new IntersectionObserver((entries) => {
-      const visible = entries.some((e) => e.isIntersecting);
+      // The last record is the element's state now (a fast scroll can report it entering and leaving in one batch).
+      const visible = entries[entries.length - 1]?.isIntersecting ?? false;
       if (visible && !timer) {
         timer = setTimeout(() => {
           setShown(true);

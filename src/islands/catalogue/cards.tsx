@@ -1,5 +1,6 @@
 import type { GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData } from '../../../common/api-types.js';
 import { formatMoney } from '../../../common/money.js';
+import type { MouseEvent } from 'react';
 import LazyImage from './LazyImage.tsx';
 
 /** Cards of the catalogue listings: previews and price only (a locked item never names its full file). */
@@ -60,20 +61,35 @@ export function ProductCardView({ item, symbol }: { item: ProductCardData; symbo
   );
 }
 
-export function PhotoCardView({ item, symbol }: { item: PhotoCardData; symbol: string }) {
+export function PhotoCardView({ item, symbol, onOpen }: { item: PhotoCardData; symbol: string; onOpen?: () => void }) {
+  const name = item.title ?? 'Photo';
+  const badge = item.locked ? lockLabel(item.access, item.price, symbol) : null;
   const body = (
     <div className="media-card__thumb">
-      <LazyImage src={item.thumbnail} alt={item.title ?? 'Photo'} width={320} height={320} />
-      {item.locked ? <span className="media-card__badge media-card__badge--lock">🔒 {lockLabel(item.access, item.price, symbol)}</span> : null}
+      <LazyImage src={item.thumbnail} alt={name} width={320} height={320} />
+      {badge ? <span className="media-card__badge media-card__badge--lock">🔒 {badge}</span> : null}
     </div>
   );
+  // With the viewer (src/islands/catalogue/PhotoViewer.tsx) a click opens the photo on the page; the links stay for
+  // a click with a modifier key (a new tab) and for the moment before the list is hydrated.
+  const open = onOpen
+    ? (e: MouseEvent<HTMLElement>) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        onOpen();
+      }
+    : undefined;
+  // A link's name holds the words shown on it (the lock badge), so speech control users can say what they see.
+  const viewerLabel = badge ? `${name}: ${badge} (locked preview)` : `${name}: view the photo`;
   return (
     <article className="card media-card media-card--photo" data-testid="photo-card">
       {/* Named on the link itself: the picture inside may still be a pending lazy image with no name to lend. */}
       {!item.locked && item.photo ? (
-        <a href={item.photo.url} target="_blank" rel="noopener" aria-label={`${item.title ?? 'Photo'} (full size, opens in a new tab)`}>{body}</a>
+        <a href={item.photo.url} target="_blank" rel="noopener" onClick={open} data-photo-open aria-label={onOpen ? viewerLabel : `${name} (full size, opens in a new tab)`}>{body}</a>
       ) : item.galleryId ? (
-        <a href={`/galleries/${item.galleryId}`} aria-label={`${item.title ?? 'Photo'}: open the gallery`}>{body}</a>
+        <a href={`/galleries/${item.galleryId}`} onClick={open} data-photo-open aria-label={onOpen ? viewerLabel : badge ? `${name}: ${badge}, open the gallery` : `${name}: open the gallery`}>{body}</a>
+      ) : onOpen ? (
+        <button type="button" className="media-card__open" onClick={open} data-photo-open aria-label={viewerLabel}>{body}</button>
       ) : (
         body
       )}
