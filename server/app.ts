@@ -253,6 +253,14 @@ async function mountWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
     // same answer for everyone, so any cache may keep it) before Astro's router and the page rules see it.
     const spelling = checkCanonical(request.raw.url ?? '');
     if (spelling.kind === 'redirect') return reply.code(308).header('location', spelling.location).send();
+    // Pages only answer GET and HEAD. Anything else would reach Astro with a body Fastify has already read (a JSON
+    // body made it fail with a 500): refused here, in the API's error shape.
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply
+        .code(405)
+        .header('allow', 'GET, HEAD')
+        .send({ message: 'This address only answers GET and HEAD requests', code: 'METHOD_NOT_ALLOWED' });
+    }
     reply.hijack();
     const raw = request.raw;
     const res = reply.raw;
@@ -271,9 +279,9 @@ async function mountWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
         res.end();
       });
     // A path no page answers gets the site's own 404 page (src/pages/404.astro sets the status), with its title and
-    // layout, rather than a bare "Not found": Astro renders the /404 route for it. Only for GET and HEAD (another
-    // method's body cannot be read a second time), and not under /_astro/, where only build files live.
-    const pageMayAnswer = (raw.method === 'GET' || raw.method === 'HEAD') && !(raw.url ?? '').startsWith('/_astro/');
+    // layout, rather than a bare "Not found": Astro renders the /404 route for it; not under /_astro/, where only build
+    // files live.
+    const pageMayAnswer = !(raw.url ?? '').startsWith('/_astro/');
     const notFoundPage = () => {
       raw.url = '/404';
       render((err?: unknown) => {

@@ -85,11 +85,28 @@ describe.each(engines)('unknown addresses on %s', (engine) => {
     }
   });
 
-  it('answers a missing build file and a write to an unknown page briefly, without a page', async () => {
-    for (const [method, p] of [['GET', '/_astro/missing.js'], ['POST', '/no-such-page'], ['DELETE', '/no-such-page']] as const) {
-      const a = await request(t, p, { method });
-      expect(a.status, `${method} ${p}`).toBe(404);
-      expect(a.body, `${method} ${p}`).not.toContain('<html');
+  it('answers a missing build file briefly, without a page', async () => {
+    const a = await request(t, '/_astro/missing.js');
+    expect(a.status).toBe(404);
+    expect(a.body).not.toContain('<html');
+  });
+
+  it('refuses a write to any page address, known or not, with or without a body, as a 405 JSON error', async () => {
+    for (const who of [undefined, fan]) {
+      for (const [method, p, body] of [
+        ['POST', '/no-such-page', undefined], ['DELETE', '/no-such-page', undefined], ['POST', '/videos', '{"a":1}'], ['PUT', '/', '{}'],
+        ['POST', '/no-such-page', '{"title":"x"}'], ['PATCH', '/account/profile', '[]'], ['POST', '/auth/login', '{"email":"a","password":"b"}'],
+      ] as const) {
+        const a = await request(t, p, { method, body, who });
+        const where = `${method} ${p} ${body ?? ''} as ${who?.role ?? 'guest'}`;
+        expect(a.status, where).toBe(405);
+        expect(a.type, where).toContain('application/json');
+        expect(JSON.parse(a.body), where).toEqual({ message: 'This address only answers GET and HEAD requests', code: 'METHOD_NOT_ALLOWED' });
+      }
     }
+    // A body that is not the JSON it says it is stops at the parser: still a 4xx in the same shape.
+    const garbled = await request(t, '/account/profile', { method: 'PATCH', body: 'not json' });
+    expect(garbled.status).toBe(400);
+    expect(JSON.parse(garbled.body)).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   });
 });
