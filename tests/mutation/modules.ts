@@ -13,7 +13,7 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'api-access', mutate: ['server/http/access.ts'], tests: ['tests/unit/route-access.test.ts', 'tests/api/access-matrix.test.ts'] },
   { name: 'page-access', mutate: ['src/server/page-access.ts'], tests: ['tests/unit/page-access.test.ts'] },
   { name: 'sessions', mutate: ['server/auth/auth.service.ts'], tests: ['tests/api/accounts.test.ts', 'tests/api/account-security.test.ts', 'tests/api/realtime.test.ts', 'tests/api/session-lifetimes.test.ts'] },
-  { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/api/account-security.test.ts', 'tests/api/accounts.test.ts'] },
+  { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/unit/login-failures.test.ts', 'tests/api/account-security.test.ts'] },
   { name: 'settlement', mutate: ['server/payments/settlement.service.ts'], tests: ['tests/api/webhooks.test.ts', 'tests/api/money.test.ts'] },
   { name: 'checkout', mutate: ['server/payments/checkout.service.ts', 'server/payments/pricing.ts'], tests: ['tests/api/money.test.ts', 'tests/api/stock-holds.test.ts', 'tests/api/paywall.test.ts'] },
   { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/unit/webhook-signature.test.ts', 'tests/api/webhooks.test.ts'] },
