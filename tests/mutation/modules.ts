@@ -7,17 +7,23 @@ export interface MutationModule {
   name: string;
   mutate: string[];
   tests: string[];
+  /**
+   * Outside services the module's rules only show against (a row lock on PostgreSQL, counters in Redis): the runner
+   * gives its tests DATABASE_URL / REDIS_URL (the machine's local servers unless the environment names others).
+   * Without them the API suites run on SQLite only, and a mutant of a PostgreSQL-only rule would survive unseen.
+   */
+  services?: Array<'postgres' | 'redis'>;
 }
 
 export const MUTATION_MODULES: MutationModule[] = [
   { name: 'api-access', mutate: ['server/http/access.ts'], tests: ['tests/unit/route-access.test.ts', 'tests/api/access-matrix.test.ts'] },
   { name: 'page-access', mutate: ['src/server/page-access.ts'], tests: ['tests/unit/page-access.test.ts'] },
   { name: 'sessions', mutate: ['server/auth/auth.service.ts'], tests: ['tests/api/accounts.test.ts', 'tests/api/account-security.test.ts', 'tests/api/realtime.test.ts', 'tests/api/session-lifetimes.test.ts'] },
-  { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/unit/login-failures.test.ts', 'tests/api/account-security.test.ts'] },
-  { name: 'settlement', mutate: ['server/payments/settlement.service.ts'], tests: ['tests/api/webhooks.test.ts', 'tests/api/money.test.ts'] },
+  { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/unit/login-failures.test.ts', 'tests/api/account-security.test.ts'], services: ['redis'] },
+  { name: 'settlement', mutate: ['server/payments/settlement.service.ts'], tests: ['tests/api/webhooks.test.ts', 'tests/api/money.test.ts', 'tests/api/concurrency.test.ts'], services: ['postgres'] },
   { name: 'checkout', mutate: ['server/payments/checkout.service.ts', 'server/payments/pricing.ts'], tests: ['tests/api/money.test.ts', 'tests/api/stock-holds.test.ts', 'tests/api/paywall.test.ts'] },
   { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/unit/webhook-signature.test.ts', 'tests/api/webhooks.test.ts'] },
-  { name: 'coupons', mutate: ['server/coupons/coupons.service.ts'], tests: ['tests/api/money.test.ts', 'tests/api/admin.test.ts'] },
+  { name: 'coupons', mutate: ['server/coupons/coupons.service.ts', 'server/coupons/coupons.repository.ts'], tests: ['tests/api/money.test.ts', 'tests/api/concurrency.test.ts', 'tests/api/admin.test.ts'] },
   { name: 'comments', mutate: ['server/comments/comments.service.ts', 'server/comments/discussion.ts'], tests: ['tests/api/comments.test.ts', 'tests/api/comments-access.test.ts'] },
   { name: 'reactions', mutate: ['server/reactions/reactions.service.ts'], tests: ['tests/api/reactions.test.ts'] },
 ];
