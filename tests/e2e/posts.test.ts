@@ -116,7 +116,7 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
       expect(await page.getByTestId('post-page').getAttribute('data-locked')).toBe('true');
       expect(await page.getByTestId('post-teaser').textContent()).toBe('The outtakes from the beach shoot.');
       expect(await page.locator('[data-testid="post-previews"] img').count()).toBe(3);
-      expect(await page.getByTestId('subscribe-monthly').textContent()).toBe('Subscribe monthly · $10.00');
+      expect(await page.getByTestId('subscribe-monthly').textContent()).toBe('Subscribe · $10.00/month');
       expect(await page.getByTestId('post-content').count()).toBe(0);
       const html = await page.content();
       expect(html).not.toContain('/media/protected/');
