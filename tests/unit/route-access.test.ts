@@ -49,6 +49,12 @@ describe('route access declarations', () => {
     );
   });
 
+  it('names every method of an undeclared route', async () => {
+    expect(await buildError((app) => app.route({ method: ['GET', 'POST'], url: '/two', handler: ok }))).toBe(
+      "Route GET,POST /two declares no access: add config: { access: 'public' | 'session' | 'signed' | { roles: [...] } } (server/http/access.ts)",
+    );
+  });
+
   it.each([
     ['an unknown word', 'private'],
     ['an empty role list', { roles: [] }],
@@ -169,11 +175,24 @@ describe('the route list and the OpenAPI document', () => {
     const transform = withAccessSecurity(((args: { schema: object; url: string }) => ({ schema: args.schema, url: args.url })) as never);
     const doc = (access: RouteAccess | undefined) =>
       (transform as unknown as (a: unknown) => { schema: Record<string, unknown> })({ schema: { summary: 's' }, url: '/x', route: { config: access === undefined ? {} : { access } } }).schema;
+    // A route of a plugin without access control (static files) may have no config at all.
+    const bare = (transform as unknown as (a: unknown) => { schema: Record<string, unknown> })({ schema: { summary: 's' }, url: '/x', route: {} }).schema;
     const session = [{ bearerAuth: [] }, { cookieAuth: [] }];
     expect(doc('public')).toEqual({ summary: 's', 'x-access': 'public' });
     expect(doc('signed')).toEqual({ summary: 's', 'x-access': 'signed' });
     expect(doc('session')).toEqual({ summary: 's', 'x-access': 'session', security: session });
     expect(doc({ roles: ['admin'] })).toEqual({ summary: 's', 'x-access': { roles: ['admin'] }, security: session });
-    expect(doc(undefined)).toEqual({ summary: 's' });
+    // Strict: an `x-access` key present with an undefined value would still be written into the document.
+    expect(doc(undefined)).toStrictEqual({ summary: 's' });
+    expect(bare).toStrictEqual({ summary: 's' });
+  });
+
+  it('lists a route registered outside access control, with no config at all, as declaring nothing', async () => {
+    const app = Fastify();
+    apps.push(app);
+    installRouteRegistry(app);
+    app.get('/static', ok);
+    await app.ready();
+    expect(registeredRoutes(app).map((r) => [r.method, r.url, r.access])).toEqual([['GET', '/static', undefined]]);
   });
 });
