@@ -29,7 +29,8 @@ export const menuItemSchema = z.object({
 export const settingsBody = z
   .object({
     siteName: z.string().trim().min(1, 'Site name is required').max(100),
-    logoUrl: linkField,
+    /** Empty: no logo, the header shows the site name alone. */
+    logoUrl: linkField.or(z.literal('')),
     favicon: linkField,
     loginPlaceholderImage: linkField,
     menus: z.array(menuItemSchema).max(50, 'At most 50 menu items'),
