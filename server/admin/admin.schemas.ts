@@ -175,3 +175,9 @@ export const auditQuery = adminPage.extend({
   targetId: z.string().trim().max(64).optional(),
 });
 export const dashboardQuery = z.object({ days: z.coerce.number().int().min(7).max(365).default(30) });
+
+// Response pieces: the names console lists show beside ids (server/admin/admin.repository.ts describeRefs).
+/** A user or performer by name; null when the account is gone. */
+export const personRef = z.object({ _id: z.string(), username: z.string(), name: z.string() }).nullable();
+/** An item (video, gallery, photo, product, post, performer) by title; `title` null when it was deleted; `parentId`: a photo's gallery. */
+export const itemRef = z.object({ type: z.string(), _id: z.string(), title: z.string().nullable(), username: z.string().nullable(), parentId: z.string().nullable() });
