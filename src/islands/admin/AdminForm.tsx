@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { moneyInput, parseMoney, parsePercent, percentInput } from '../../../common/money.js';
+import { MONEY_HINT, moneyInput, parseMoney, parsePercent, PERCENT_HINT, percentInput } from '../../../common/money.js';
 import type { AdminMethod } from '../../lib/api.js';
 import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
@@ -20,6 +20,8 @@ export interface AdminField {
   hint?: string;
   /** Empty value: omitted from the body (default), sent as null, or sent as "" (a setting that may be cleared). */
   emptyAs?: 'omit' | 'null' | 'empty';
+  /** An empty value is refused in the browser with the field's own words ("Enter an amount like 4.99"). */
+  required?: boolean;
   /** money / percent: the bounds the API takes, in its units (minor units, basis points). */
   min?: number;
   max?: number;
@@ -61,6 +63,10 @@ export function toBody(fields: AdminField[], values: Record<string, string | boo
       continue;
     }
     const s = String(v ?? '').trim();
+    if (s === '' && f.required) {
+      errors[f.name] = type === 'money' ? MONEY_HINT : type === 'percent' ? PERCENT_HINT : 'This field is required';
+      continue;
+    }
     if (s === '') {
       if (f.emptyAs === 'null') body[f.name] = null;
       else if (f.emptyAs === 'empty') body[f.name] = '';

@@ -43,9 +43,9 @@ const VERBS: Record<string, string> = {
   'performer.approve': 'approved the performer',
   'performer.unapprove': 'withdrew the approval of',
   'performer.commission': 'changed the commission of',
-  'settings.update': 'changed the site settings',
-  'settings.payment.update': 'changed the payment settings',
-  'settings.image.upload': 'uploaded a new site image:',
+  'settings.update': 'changed',
+  'settings.payment.update': 'changed',
+  'settings.image.upload': 'uploaded a new picture for',
   'user.suspend': 'suspended',
   'user.reactivate': 'reactivated',
 };
@@ -122,8 +122,11 @@ export function auditTarget(entry: AuditEntryView): { label: string; href: strin
       return { label: `“${name}”`, href: '/admin/comments', deleted };
     case 'country':
       return { label: t.name ?? t._id ?? 'a country', href: '/admin/country-blocks', deleted };
-    case 'settings':
-      return { label: t._id ? labelOf(t._id).toLowerCase() : 'the site settings', href: '/admin/settings', deleted };
+    case 'settings': {
+      // "changed the site settings", "changed the payment settings", "uploaded a new picture for the logo".
+      const label = entry.action === 'settings.payment.update' ? 'the payment settings' : t._id ? `the ${labelOf(t._id).toLowerCase()}` : 'the site settings';
+      return { label, href: '/admin/settings', deleted };
+    }
     default: {
       const href = t._id ? itemHref({ type: t.type, _id: t._id, username: t.username, parentId: t.parentId }) : null;
       return { label: `${t.type} “${name}”`, href, deleted };
