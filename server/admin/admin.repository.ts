@@ -3,6 +3,9 @@ import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { ContentType } from './admin.schemas.js';
+import { itemsOfOrders, listOrders, type OrderFilters } from '../orders/orders.repository.js';
+import { listAudit, type AuditFilters } from '../audit/audit.repository.js';
+import { countries } from 'countries-list';
 
 /** The SQL of the admin console's lists and reports. Writes live next to their use case in *.routes.ts via trx. */
 
@@ -173,7 +176,11 @@ export async function listContent(db: DbOrTrx, p: Page & { type: ContentType; q?
       .execute(),
     base.select(count.as('n')).executeTakeFirst(),
   ]);
-  return { items: rows.map((r) => ({ _id: r.id, type: p.type, title: r.title, status: r.status, performerId: r.performerId, createdAt: r.createdAt })), total: Number(n?.n ?? 0) };
+  const refs = await describeRefs(db, rows.map((r) => ({ type: 'performer', id: r.performerId })));
+  return {
+    items: rows.map((r) => ({ _id: r.id, type: p.type, title: r.title, status: r.status, performerId: r.performerId, performer: personOf(refs, 'performer', r.performerId), createdAt: r.createdAt })),
+    total: Number(n?.n ?? 0),
+  };
 }
 
 export async function listAllComments(db: DbOrTrx, p: Page & { q?: string; objectType?: string }) {
@@ -182,7 +189,7 @@ export async function listAllComments(db: DbOrTrx, p: Page & { q?: string; objec
   if (p.objectType) base = base.where('comments.objectType', '=', p.objectType as never);
   const [rows, n] = await Promise.all([
     base
-      .select(['comments.id', 'comments.objectType', 'comments.objectId', 'comments.content', 'comments.status', 'comments.createdAt', 'users.id as userId', 'users.username'])
+      .select(['comments.id', 'comments.objectType', 'comments.objectId', 'comments.content', 'comments.status', 'comments.createdAt', 'users.id as userId', 'users.username', 'users.name'])
       .orderBy('comments.createdAt', 'desc')
       .orderBy('comments.id', 'desc')
       .limit(p.limit)
@@ -190,8 +197,12 @@ export async function listAllComments(db: DbOrTrx, p: Page & { q?: string; objec
       .execute(),
     base.select(count.as('n')).executeTakeFirst(),
   ]);
+  const refs = await describeRefs(db, rows.map((r) => ({ type: r.objectType, id: r.objectId })));
   return {
-    items: rows.map((r) => ({ _id: r.id, objectType: r.objectType, objectId: r.objectId, content: r.content, status: r.status, user: { _id: r.userId, username: r.username }, createdAt: r.createdAt })),
+    items: rows.map((r) => ({
+      _id: r.id, objectType: r.objectType, objectId: r.objectId, object: itemOf(refs, r.objectType, r.objectId)!, content: r.content, status: r.status,
+      user: { _id: r.userId, username: r.username, name: r.name || r.username }, createdAt: r.createdAt,
+    })),
     total: Number(n?.n ?? 0),
   };
 }
@@ -228,6 +239,7 @@ export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
       .select([
         'payments.id', 'payments.type', 'payments.status', 'payments.gateway', 'payments.gatewayRef', 'payments.amount', 'payments.originalPrice', 'payments.discount',
         'payments.currency', 'payments.performerId', 'payments.couponId', 'payments.paidAt', 'payments.createdAt', 'users.id as userId', 'users.username', 'users.email',
+        'users.name', 'payments.targetId',
       ])
       .orderBy('payments.createdAt', 'desc')
       .orderBy('payments.id', 'desc')
@@ -237,12 +249,28 @@ export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
     base.select(count.as('n')).executeTakeFirst(),
     base.where('payments.status', '=', 'success').select(sql<number | string | null>`sum(payments.amount)`.as('s')).executeTakeFirst(),
   ]);
+  // What was paid for, by name: the video, gallery or post bought, the products of an order (a subscription's item is
+  // its performer).
+  const productLines = rows.length
+    ? await db.selectFrom('paymentItems').select(['paymentId', 'objectId']).where('paymentId', 'in', rows.map((r) => r.id)).where('objectType', '=', 'product').orderBy('id').execute()
+    : [];
+  const refs = await describeRefs(db, [
+    ...rows.map((r) => ({ type: 'performer', id: r.performerId })),
+    ...rows.map((r) => ({ type: PAYMENT_ITEM_TYPE[r.type] ?? '', id: PAYMENT_ITEM_TYPE[r.type] ? r.targetId : null })),
+    ...productLines.map((l) => ({ type: 'product', id: l.objectId })),
+  ]);
   return {
-    items: rows.map((r) => ({
-      _id: r.id, type: r.type, status: r.status, gateway: r.gateway, gatewayRef: r.gatewayRef, amount: r.amount, originalPrice: r.originalPrice, discount: r.discount,
-      currency: r.currency, performerId: r.performerId, couponId: r.couponId, paidAt: r.paidAt, createdAt: r.createdAt,
-      user: { _id: r.userId, username: r.username, email: r.email },
-    })),
+    items: rows.map((r) => {
+      const itemType = PAYMENT_ITEM_TYPE[r.type];
+      const items = itemType ? [itemOf(refs, itemType, r.targetId)!].filter(Boolean) : productLines.filter((l) => l.paymentId === r.id).map((l) => itemOf(refs, 'product', l.objectId)!);
+      return {
+        _id: r.id, type: r.type, status: r.status, gateway: r.gateway, gatewayRef: r.gatewayRef, amount: r.amount, originalPrice: r.originalPrice, discount: r.discount,
+        currency: r.currency, performerId: r.performerId, couponId: r.couponId, paidAt: r.paidAt, createdAt: r.createdAt,
+        user: { _id: r.userId, username: r.username, email: r.email, name: r.name || r.username },
+        performer: personOf(refs, 'performer', r.performerId),
+        items,
+      };
+    }),
     total: Number(n?.n ?? 0),
     successAmount: Number(sum?.s ?? 0),
   };
@@ -296,13 +324,13 @@ export async function listPayouts(db: DbOrTrx, p: Page & { performerId?: string 
   let base = pdb.selectFrom('payouts').innerJoin('performers', 'performers.id', 'payouts.performerId');
   if (p.performerId) base = base.where('payouts.performerId', '=', p.performerId);
   const [rows, n] = await Promise.all([
-    base.selectAll('payouts').select('performers.username').orderBy('payouts.createdAt', 'desc').orderBy('payouts.id', 'desc').limit(p.limit).offset(p.offset).execute(),
+    base.selectAll('payouts').select(['performers.username', 'performers.displayName as name']).orderBy('payouts.createdAt', 'desc').orderBy('payouts.id', 'desc').limit(p.limit).offset(p.offset).execute(),
     base.select(count.as('n')).executeTakeFirst(),
   ]);
   return { items: rows.map(payoutView), total: Number(n?.n ?? 0) };
 }
-export function payoutView(r: PayoutsTable & { username?: string | null }) {
-  return { _id: r.id, performerId: r.performerId, username: r.username ?? null, amount: r.amount, earningsCount: r.earningsCount, currency: r.currency, note: r.note, actorId: r.actorId, createdAt: r.createdAt };
+export function payoutView(r: PayoutsTable & { username?: string | null; name?: string | null }) {
+  return { _id: r.id, performerId: r.performerId, username: r.username ?? null, name: r.name ?? r.username ?? null, amount: r.amount, earningsCount: r.earningsCount, currency: r.currency, note: r.note, actorId: r.actorId, createdAt: r.createdAt };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -375,3 +403,129 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
   };
 }
 export type Dashboard = Awaited<ReturnType<typeof dashboard>>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Names: the console's lists show who and what by name (and link to them), not bare ids.
+
+/** A thing a console row refers to, by name. `username`: a user's or performer's (their links use it); `parentId`: a photo's gallery. */
+export interface NamedRef {
+  type: string;
+  _id: string;
+  name: string | null;
+  username: string | null;
+  parentId: string | null;
+}
+
+export const refKey = (type: string, id: string) => `${type}:${id}`;
+
+type NameRow = { id: string; name: string | null; username?: string | null; parentId?: string | null };
+
+/** One query per kind of thing: the rows' names, keyed by id. A deleted target is simply missing. */
+async function namesOf(db: DbOrTrx, type: string, ids: string[]): Promise<NameRow[]> {
+  switch (type) {
+    case 'user':
+      return db.selectFrom('users').select(['id', 'name', 'username']).where('id', 'in', ids).execute();
+    case 'performer':
+      return db.selectFrom('performers').select(['id', 'displayName as name', 'username']).where('id', 'in', ids).execute();
+    case 'video':
+      return db.selectFrom('videos').select(['id', 'title as name']).where('id', 'in', ids).execute();
+    case 'gallery':
+      return db.selectFrom('galleries').select(['id', 'title as name']).where('id', 'in', ids).execute();
+    case 'photo':
+      return db.selectFrom('photos').select(['id', 'title as name', 'galleryId as parentId']).where('id', 'in', ids).execute();
+    case 'product':
+      return db.selectFrom('products').select(['id', 'name']).where('id', 'in', ids).execute();
+    case 'post':
+      return db.selectFrom('posts').select(['id', 'title as name']).where('id', 'in', ids).execute();
+    case 'comment':
+      return db.selectFrom('comments').select(['id', sql<string>`substr(content, 1, 80)`.as('name')]).where('id', 'in', ids).execute();
+    case 'coupon':
+      return db.selectFrom('coupons').select(['id', 'code as name']).where('id', 'in', ids).execute();
+    case 'package':
+      return db.selectFrom('subscriptionPackages').select(['id', 'name']).where('id', 'in', ids).execute();
+    case 'banner':
+      return db.selectFrom('banners').select(['id', 'title as name']).where('id', 'in', ids).execute();
+    case 'category':
+      return db.selectFrom('categories').select(['id', 'name']).where('id', 'in', ids).execute();
+    case 'order':
+      return db.selectFrom('orders').select(['id', 'orderNumber as name']).where('id', 'in', ids).execute();
+    case 'payment':
+      // A payment is named by who paid (its page row is found by its id).
+      return db.selectFrom('payments').innerJoin('users', 'users.id', 'payments.userId').select(['payments.id', 'users.name', 'users.username']).where('payments.id', 'in', ids).execute();
+    default:
+      return [];
+  }
+}
+
+/** Names of any mix of things, in one query per kind; keyed by `refKey(type, id)`. */
+export async function describeRefs(db: DbOrTrx, refs: Iterable<{ type: string; id: string | null | undefined }>): Promise<Map<string, NamedRef>> {
+  const byType = new Map<string, Set<string>>();
+  for (const r of refs) if (r.id) (byType.get(r.type) ?? byType.set(r.type, new Set()).get(r.type)!).add(r.id);
+  const out = new Map<string, NamedRef>();
+  await Promise.all(
+    [...byType].map(async ([type, ids]) => {
+      for (const row of await namesOf(db, type, [...ids])) {
+        out.set(refKey(type, row.id), { type, _id: row.id, name: row.name ?? null, username: row.username ?? null, parentId: row.parentId ?? null });
+      }
+    }),
+  );
+  return out;
+}
+
+/** A person (buyer, actor, commenter) by name: `{ _id, username, name }`, or null when the account is gone. */
+export function personOf(refs: Map<string, NamedRef>, type: 'user' | 'performer', id: string | null | undefined) {
+  const r = id ? refs.get(refKey(type, id)) : undefined;
+  return r ? { _id: r._id, username: r.username ?? '', name: r.name || r.username || '' } : null;
+}
+
+/** An item (video, gallery, photo, product, post, performer) by title: `{ type, _id, title, parentId }`. */
+export function itemOf(refs: Map<string, NamedRef>, type: string, id: string | null | undefined) {
+  if (!id) return null;
+  const r = refs.get(refKey(type, id));
+  return { type, _id: id, title: r?.name ?? null, username: r?.username ?? null, parentId: r?.parentId ?? null };
+}
+
+const PAYMENT_ITEM_TYPE: Record<string, string | undefined> = { video: 'video', gallery: 'gallery', post: 'post' };
+
+/** Orders with their buyer's and performer's names and the names of what was bought (GET /admin/orders, /admin/orders page). */
+export async function listOrdersNamed(db: DbOrTrx, f: OrderFilters) {
+  const { rows, total } = await listOrders(db, f);
+  const [refs, lines] = await Promise.all([
+    describeRefs(db, rows.flatMap((o) => [{ type: 'user', id: o.buyerId }, { type: 'performer', id: o.performerId }])),
+    itemsOfOrders(db, rows.map((o) => o.id)),
+  ]);
+  return {
+    items: rows.map((o) => ({
+      _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyerId: o.buyerId, performerId: o.performerId, status: o.status, deliveryStatus: o.deliveryStatus,
+      totalPrice: o.totalPrice, trackingCode: o.trackingCode, createdAt: o.createdAt,
+      buyer: personOf(refs, 'user', o.buyerId),
+      performer: personOf(refs, 'performer', o.performerId),
+      lines: lines.filter((l) => l.orderId === o.id).map((l) => ({ productId: l.productId, name: l.name, quantity: l.quantity })),
+    })),
+    total,
+  };
+}
+
+/**
+ * The audit log with names: who did it (the actor's name and username) and what it was done to (a coupon's code, a
+ * user's name, a video's title…). A target deleted since keeps the name its entry's details recorded (code, title,
+ * name, username); a country is named from countries-list.
+ */
+export async function listAuditNamed(db: DbOrTrx, f: AuditFilters) {
+  const { items, total } = await listAudit(db, f);
+  const refs = await describeRefs(db, [...items.map((a) => ({ type: 'user', id: a.actorId })), ...items.map((a) => ({ type: a.targetType ?? '', id: a.targetId }))]);
+  const recorded = (d: Record<string, unknown>) => [d.code, d.title, d.name, d.username].find((v): v is string => typeof v === 'string' && v !== '') ?? null;
+  const countryNames: Record<string, { name: string } | undefined> = countries;
+  return {
+    items: items.map((a) => {
+      const ref = a.targetType && a.targetId ? refs.get(refKey(a.targetType, a.targetId)) : undefined;
+      const name = ref?.name ?? (a.targetType === 'country' && a.targetId ? (countryNames[a.targetId]?.name ?? null) : recorded(a.details));
+      return {
+        ...a,
+        actor: personOf(refs, 'user', a.actorId),
+        target: a.targetType ? { type: a.targetType, _id: a.targetId, name, username: ref?.username ?? null, parentId: ref?.parentId ?? null, exists: Boolean(ref) } : null,
+      };
+    }),
+    total,
+  };
+}

@@ -1,6 +1,8 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
 import { pageQuery } from '../http/pagination.js';
+import { isSiteLink, LINK_MAX, LINK_MESSAGE } from '../../common/links.js';
+import { MAX_PRICE_MINOR } from '../../common/money.js';
 
 /** Request shapes of the admin console (server/admin/*.routes.ts). Unknown body fields are refused (400). */
 
@@ -8,13 +10,13 @@ export const adminPage = pageQuery.omit({ cursor: true }).extend({ limit: z.coer
 export const idParams = z.object({ id: z.string().trim().min(1, 'Id is required').max(64, 'Invalid id') });
 const q = z.string().trim().max(100, 'Search text must be at most 100 characters').optional();
 
-/** A site path ("/videos") or an absolute http(s) address; never `javascript:` and friends. */
+/** A site path ("/videos") or an absolute http(s) address; never `javascript:` and friends (common/links.ts). */
 export const linkField = z
   .string()
   .trim()
   .min(1, 'Required')
-  .max(500, 'At most 500 characters')
-  .refine((v) => (v.startsWith('/') && !v.startsWith('//')) || /^https?:\/\/[^\s]+$/i.test(v), 'Use a path starting with "/" or an http(s) address');
+  .max(LINK_MAX, `At most ${LINK_MAX} characters`)
+  .refine(isSiteLink, LINK_MESSAGE);
 
 export const menuItemSchema = z.object({
   title: z.string().trim().min(1, 'Title is required').max(60, 'Title must be at most 60 characters'),
@@ -27,7 +29,8 @@ export const menuItemSchema = z.object({
 export const settingsBody = z
   .object({
     siteName: z.string().trim().min(1, 'Site name is required').max(100),
-    logoUrl: linkField,
+    /** Empty: no logo, the header shows the site name alone. */
+    logoUrl: linkField.or(z.literal('')),
     favicon: linkField,
     loginPlaceholderImage: linkField,
     menus: z.array(menuItemSchema).max(50, 'At most 50 menu items'),
@@ -35,7 +38,7 @@ export const settingsBody = z
     currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code'),
     currencySymbol: z.string().trim().min(1, 'Currency symbol is required').max(5),
     maintenanceMode: z.boolean(),
-    commissionBps: z.number().int().min(0).max(10_000),
+    commissionBps: z.number().int().min(0, 'Commission cannot be negative').max(10_000, 'Commission must be at most 100 %'),
     unapprovedItemQuota: z.number().int().min(0).max(10_000),
   })
   .partial()
@@ -111,7 +114,8 @@ export const packageBody = z
     name: z.string().trim().min(1, 'Name is required').max(100),
     description: z.string().trim().max(2000).nullable().optional(),
     type: z.string().trim().regex(/^[a-z0-9_-]{1,40}$/, 'Type is a short lowercase word, e.g. "monthly"'),
-    price: z.number().int().min(0).max(100_000_000),
+    /** Minor units (499 = 4.99); the console types it as money (common/money.ts parseMoney). */
+    price: z.number().int('Price must be whole minor units (cents)').min(0, 'Price cannot be negative').max(MAX_PRICE_MINOR, 'Price must be at most 1,000,000.00'),
     durationDays: z.number().int().min(1).max(3650),
     ordering: ordering.optional(),
     status: status.optional(),
@@ -119,7 +123,7 @@ export const packageBody = z
   .strict();
 export const packagePatch = packageBody.partial().strict().refine((b) => Object.keys(b).length > 0, 'Send at least one field');
 
-export const commissionBody = z.object({ commissionBps: z.number().int().min(0).max(10_000).nullable() }).strict();
+export const commissionBody = z.object({ commissionBps: z.number().int().min(0, 'Commission cannot be negative').max(10_000, 'Commission must be at most 100 %').nullable() }).strict();
 
 export const userListQuery = adminPage.extend({
   q,
@@ -171,3 +175,9 @@ export const auditQuery = adminPage.extend({
   targetId: z.string().trim().max(64).optional(),
 });
 export const dashboardQuery = z.object({ days: z.coerce.number().int().min(7).max(365).default(30) });
+
+// Response pieces: the names console lists show beside ids (server/admin/admin.repository.ts describeRefs).
+/** A user or performer by name; null when the account is gone. */
+export const personRef = z.object({ _id: z.string(), username: z.string(), name: z.string() }).nullable();
+/** An item (video, gallery, photo, product, post, performer) by title; `title` null when it was deleted; `parentId`: a photo's gallery. */
+export const itemRef = z.object({ type: z.string(), _id: z.string(), title: z.string().nullable(), username: z.string().nullable(), parentId: z.string().nullable() });

@@ -11,7 +11,7 @@ import { adjustCounter } from '../reactions/targets.repository.js';
 import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/api-types.js';
 import { adminTx, errors, okSchema } from './admin.http.js';
 import {
-  approveBody, commentListQuery, contentListQuery, contentParams, contentStatusBody, idParams, performerListQuery, reasonBody, userListQuery, type ContentType,
+  approveBody, commentListQuery, contentListQuery, contentParams, contentStatusBody, idParams, itemRef, performerListQuery, personRef, reasonBody, userListQuery, type ContentType,
 } from './admin.schemas.js';
 import { contentTable, listAllComments, listContent, listPerformers } from './admin.repository.js';
 
@@ -21,9 +21,10 @@ const performerSchema = z.object({
   _id: z.string(), username: z.string(), name: z.string(), email: z.string(), status: z.string(), accountStatus: z.string(), approved: z.boolean(),
   commissionBps: z.number().nullable(), subscriberCount: z.number(), videoCount: z.number(), createdAt: z.string(),
 });
-const contentSchema = z.object({ _id: z.string(), type: z.string(), title: z.string(), status: z.string(), performerId: z.string().nullable(), createdAt: z.string() });
+const contentSchema = z.object({ _id: z.string(), type: z.string(), title: z.string(), status: z.string(), performerId: z.string().nullable(), performer: personRef, createdAt: z.string() });
 const commentSchema = z.object({
-  _id: z.string(), objectType: z.string(), objectId: z.string(), content: z.string(), status: z.string(), user: z.object({ _id: z.string(), username: z.string() }), createdAt: z.string(),
+  _id: z.string(), objectType: z.string(), objectId: z.string(), object: itemRef, content: z.string(), status: z.string(),
+  user: z.object({ _id: z.string(), username: z.string(), name: z.string() }), createdAt: z.string(),
 });
 const accountState = z.object({ _id: z.string(), status: z.enum(['active', 'suspended', 'pending']), sessionsRevoked: z.number() });
 

@@ -8,12 +8,12 @@ import { findPayment } from '../payments/payments.repository.js';
 import { createMoney, type Money } from '../payments/money.js';
 import { applyGatewayEvent } from '../payments/settlement.service.js';
 import { GatewayError } from '../payments/gateway.js';
-import { findOrder, listOrders } from '../orders/orders.repository.js';
+import { findOrder } from '../orders/orders.repository.js';
 import { updateOrderDelivery } from '../orders/orders.service.js';
 import { updateOrderBody } from '../payments/money.schemas.js';
 import { adminTx, errors } from './admin.http.js';
-import { earningRows, earningsByPerformer, listPayouts, payoutView, searchPayments, withPayouts } from './admin.repository.js';
-import { earningRowsQuery, earningsQuery, idParams, orderListQuery, paymentListQuery, payoutBody, payoutListQuery } from './admin.schemas.js';
+import { earningRows, earningsByPerformer, listOrdersNamed, listPayouts, payoutView, searchPayments, withPayouts } from './admin.repository.js';
+import { earningRowsQuery, earningsQuery, idParams, itemRef, orderListQuery, paymentListQuery, payoutBody, payoutListQuery, personRef } from './admin.schemas.js';
 import type { AppContext } from '../context.js';
 
 /** Money oversight: payments and transactions, orders, earnings by performer, payouts, refunds through the gateway. */
@@ -21,11 +21,20 @@ import type { AppContext } from '../context.js';
 const paymentSchema = z.object({
   _id: z.string(), type: z.string(), status: z.string(), gateway: z.string(), gatewayRef: z.string().nullable(), amount: z.number(), originalPrice: z.number(),
   discount: z.number(), currency: z.string(), performerId: z.string().nullable(), couponId: z.string().nullable(), paidAt: z.string().nullable(), createdAt: z.string(),
-  user: z.object({ _id: z.string(), username: z.string(), email: z.string() }),
+  user: z.object({ _id: z.string(), username: z.string(), email: z.string(), name: z.string() }),
+  /** The performer paid (null for a site payment) and what was bought, by name. */
+  performer: personRef,
+  items: z.array(itemRef),
 });
 const orderSchema = z.object({
   _id: z.string(), orderNumber: z.string(), paymentId: z.string(), buyerId: z.string(), performerId: z.string(), status: z.string(), deliveryStatus: z.string(),
   totalPrice: z.number(), trackingCode: z.string().nullable(), createdAt: z.string(),
+});
+/** A row of the orders list: the order with its buyer's and performer's names and its products' names. */
+const orderRowSchema = orderSchema.extend({
+  buyer: personRef,
+  performer: personRef,
+  lines: z.array(z.object({ productId: z.string(), name: z.string(), quantity: z.number() })),
 });
 const performerEarningsSchema = z.object({
   performerId: z.string(), username: z.string(), name: z.string(), gross: z.number(), commission: z.number(), net: z.number(), unpaidNet: z.number(), paidNet: z.number(),
@@ -37,7 +46,7 @@ const earningSchema = z.object({
   net: z.number(), commissionBps: z.number(), isPaid: z.boolean(), test: z.boolean(), paidAt: z.string().nullable(), payoutId: z.string().nullable(), createdAt: z.string(),
 });
 const payoutSchema = z.object({
-  _id: z.string(), performerId: z.string(), username: z.string().nullable(), amount: z.number(), earningsCount: z.number(), currency: z.string(), note: z.string().nullable(),
+  _id: z.string(), performerId: z.string(), username: z.string().nullable(), name: z.string().nullable(), amount: z.number(), earningsCount: z.number(), currency: z.string(), note: z.string().nullable(),
   actorId: z.string().nullable(), createdAt: z.string(),
 });
 
@@ -107,16 +116,11 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
     },
   );
 
-  app.get('/admin/orders', { schema: { tags, summary: 'Orders of every buyer and performer (q: order number)', querystring: orderListQuery, response: { 200: listSchema(orderSchema), ...errors } } }, async (request) => {
-    const { rows, total } = await listOrders(db, request.query);
-    return {
-      items: rows.map((o) => ({
-        _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyerId: o.buyerId, performerId: o.performerId, status: o.status, deliveryStatus: o.deliveryStatus,
-        totalPrice: o.totalPrice, trackingCode: o.trackingCode, createdAt: o.createdAt,
-      })),
-      total,
-    };
-  });
+  app.get(
+    '/admin/orders',
+    { schema: { tags, summary: "Orders of every buyer and performer (q: order number), with the buyer's, the performer's and the products' names", querystring: orderListQuery, response: { 200: listSchema(orderRowSchema), ...errors } } },
+    async (request) => listOrdersNamed(db, request.query),
+  );
 
   app.put(
     '/admin/orders/:id/delivery',
@@ -167,7 +171,7 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
       const { performerId, note } = request.body;
       const currency = await ctx.settings.get('currency');
       const payout = await adminTx(db, request, async (trx, audit) => {
-        const performer = await trx.selectFrom('performers').select(['id', 'username']).where('id', '=', performerId).executeTakeFirst();
+        const performer = await trx.selectFrom('performers').select(['id', 'username', 'displayName']).where('id', '=', performerId).executeTakeFirst();
         if (!performer) throw notFound('Performer');
         const id = newId();
         const now = nowIso();
@@ -192,7 +196,7 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
         const row = { id, performerId, amount, earningsCount: count, currency, note: note ?? null, actorId: request.user!.id, createdAt: now };
         await withPayouts(trx).insertInto('payouts').values(row).execute();
         await audit('earnings.payout', 'performer', performerId, { payoutId: id, amount, currency, earnings: count, note: note ?? null });
-        return payoutView({ ...row, username: performer.username });
+        return payoutView({ ...row, username: performer.username, name: performer.displayName });
       });
       reply.code(201);
       return payout;

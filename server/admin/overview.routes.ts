@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { listSchema } from '../http/pagination.js';
-import { listAudit } from '../audit/audit.repository.js';
 import { errors } from './admin.http.js';
-import { auditQuery, dashboardQuery } from './admin.schemas.js';
-import { dashboard } from './admin.repository.js';
+import { auditQuery, dashboardQuery, personRef } from './admin.schemas.js';
+import { dashboard, listAuditNamed } from './admin.repository.js';
 
 /** The dashboard's numbers and series, and the audit log. */
 
@@ -19,6 +18,10 @@ const dashboardSchema = z.object({
 const auditSchema = z.object({
   _id: z.string(), actorId: z.string().nullable(), actorUsername: z.string().nullable(), action: z.string(), targetType: z.string().nullable(), targetId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()), ip: z.string().nullable(), createdAt: z.string(),
+  /** Who, by name (null: the system or a deleted account). */
+  actor: personRef,
+  /** What it was done to, by name; `exists` false when it has been deleted since (the name is the one recorded). */
+  target: z.object({ type: z.string(), _id: z.string().nullable(), name: z.string().nullable(), username: z.string().nullable(), parentId: z.string().nullable(), exists: z.boolean() }).nullable(),
 });
 
 export async function adminOverviewRoutes(app: ApiApp): Promise<void> {
@@ -30,7 +33,7 @@ export async function adminOverviewRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/admin/audit',
-    { schema: { tags: ['admin'], summary: 'The audit log: every admin action, newest first', querystring: auditQuery, response: { 200: listSchema(auditSchema), ...errors } } },
-    async (request) => listAudit(db, request.query),
+    { schema: { tags: ['admin'], summary: 'The audit log: every admin action, newest first, with the names of who did it and of what it was done to', querystring: auditQuery, response: { 200: listSchema(auditSchema), ...errors } } },
+    async (request) => listAuditNamed(db, request.query),
   );
 }

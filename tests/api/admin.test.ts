@@ -16,6 +16,7 @@ import { hashToken } from '../../server/auth/tokens.js';
 import { adminRouteTable } from '../../server/admin/admin.routes.js';
 import { createOrPromoteAdmin } from '../../server/admin/cli/create-admin.js';
 import { decryptSecret } from '../../server/settings/secrets.js';
+import { LINK_MESSAGE } from '../../common/links.js';
 
 const png = () => sharp({ create: { width: 80, height: 40, channels: 3, background: '#3366ff' } }).png().toBuffer();
 function imageForm(bytes: Buffer): FormData {
@@ -234,6 +235,91 @@ describe.each(engines)('admin console API on %s', (engine) => {
     expect((await call(admin, 'PUT', '/admin/banners/nope', { json: { title: 'x' } })).status).toBe(404);
     await call(admin, 'POST', '/admin/coupons', { json: { name: 'x', code: 'DUPE', valueBps: 100, maxUses: 1 } });
     expect((await call(admin, 'POST', '/admin/coupons', { json: { name: 'y', code: 'dupe', valueBps: 100, maxUses: 1 } })).status).toBe(409);
+  });
+
+  it('admin lists name what they refer to: buyers, performers and items beside their ids; the audit log its actor and target', async () => {
+    const db = t.ctx.db;
+    const buyer = await createUser(db, 'user', { name: 'Bea Buyer' });
+    const star = await createUser(db, 'performer', { name: 'Stella Star' });
+    const video = await makeVideo(t.ctx, star.id, { title: 'Named clip', access: 'sale', withFiles: false });
+    const now = nowIso();
+    // A video bought, and an order of a product (its payment lines name the product).
+    const videoPayment = newId();
+    const orderPayment = newId();
+    const orderId = newId();
+    const productId = newId();
+    await db.insertInto('products').values({ id: productId, performerId: star.id, name: 'Named mug', slug: `named-mug-${productId.slice(-6)}`, description: null, type: 'physical', price: 1500, stock: 3, imageFileId: null, digitalFileId: null, status: 'active', publishedAt: now, tags: '[]', createdAt: now, updatedAt: now }).execute();
+    await db
+      .insertInto('payments')
+      .values([
+        { id: videoPayment, userId: buyer.id, performerId: star.id, type: 'video', status: 'success', gateway: 'sandbox', gatewayRef: null, targetId: video.id, originalPrice: 999, amount: 999, currency: 'USD', createdAt: now, updatedAt: now, paidAt: now },
+        { id: orderPayment, userId: buyer.id, performerId: star.id, type: 'products', status: 'success', gateway: 'sandbox', gatewayRef: null, targetId: null, originalPrice: 3000, amount: 3000, currency: 'USD', createdAt: now, updatedAt: now, paidAt: now },
+      ])
+      .execute();
+    await db.insertInto('paymentItems').values({ id: newId(), paymentId: orderPayment, objectType: 'product', objectId: productId, performerId: star.id, quantity: 2, unitPrice: 1500 }).execute();
+    await db
+      .insertInto('orders')
+      .values({ id: orderId, orderNumber: `ORD-N${orderId.slice(-6)}`, paymentId: orderPayment, buyerId: buyer.id, performerId: star.id, status: 'paid', deliveryStatus: 'created', shippingAddress: '1 Road', trackingCode: null, totalPrice: 3000, createdAt: now, updatedAt: now })
+      .execute();
+    await db.insertInto('orderItems').values({ id: newId(), orderId, productId, name: 'Named mug', productType: 'physical', quantity: 2, unitPrice: 1500, totalPrice: 3000 }).execute();
+
+    const orders = await call(admin, 'GET', `/admin/orders?buyerId=${buyer.id}`);
+    expect(orders.status).toBe(200);
+    expect(orders.body.items).toEqual([
+      expect.objectContaining({
+        _id: orderId, buyerId: buyer.id, performerId: star.id,
+        buyer: { _id: buyer.id, username: buyer.username, name: 'Bea Buyer' },
+        performer: { _id: star.id, username: star.username, name: 'Stella Star' },
+        lines: [{ productId, name: 'Named mug', quantity: 2 }],
+      }),
+    ]);
+
+    const payments = await call(admin, 'GET', `/admin/payments?userId=${buyer.id}`);
+    expect(payments.status).toBe(200);
+    const byId = new Map((payments.body.items as Array<{ _id: string }>).map((p) => [p._id, p]));
+    expect(byId.get(videoPayment)).toMatchObject({
+      user: { _id: buyer.id, name: 'Bea Buyer', username: buyer.username },
+      performer: { _id: star.id, name: 'Stella Star' },
+      items: [{ type: 'video', _id: video.id, title: 'Named clip' }],
+    });
+    expect(byId.get(orderPayment)).toMatchObject({ items: [{ type: 'product', _id: productId, title: 'Named mug' }] });
+
+    const content = await call(admin, 'GET', `/admin/content?type=video&q=${encodeURIComponent('Named clip')}`);
+    expect(content.body.items[0]).toMatchObject({ _id: video.id, title: 'Named clip', performer: { _id: star.id, username: star.username, name: 'Stella Star' } });
+
+    const commentId = newId();
+    await db.insertInto('comments').values({ id: commentId, objectType: 'video', objectId: video.id, userId: buyer.id, content: 'Lovely clip', imageFileId: null, createdAt: now, updatedAt: now }).execute();
+    const comments = await call(admin, 'GET', '/admin/comments?q=lovely');
+    expect(comments.body.items[0]).toMatchObject({ _id: commentId, user: { name: 'Bea Buyer' }, object: { type: 'video', _id: video.id, title: 'Named clip' } });
+
+    // The audit log: the actor by name, the target by name; a deleted target keeps the name its entry recorded.
+    const coupon = await call(admin, 'POST', '/admin/coupons', { json: { name: 'Named', code: 'NAMED15', valueBps: 1500, maxUses: 1 } });
+    await call(admin, 'POST', `/admin/users/${buyer.id}/suspend`, { json: {} });
+    await call(admin, 'POST', '/admin/country-blocks', { json: { countryCode: 'FR' } });
+    await call(admin, 'DELETE', `/admin/coupons/${coupon.body._id}`);
+    const audit = await call(admin, 'GET', '/admin/audit?limit=10');
+    expect(audit.status).toBe(200);
+    const entries = audit.body.items as Array<{ action: string; actor: unknown; target: unknown }>;
+    const named = { _id: admin.id, username: admin.username, name: expect.any(String) };
+    expect(entries.find((e) => e.action === 'coupon.delete')).toMatchObject({ actor: named, target: { type: 'coupon', _id: coupon.body._id, name: 'NAMED15', exists: false } });
+    expect(entries.find((e) => e.action === 'coupon.create')).toMatchObject({ target: { type: 'coupon', name: 'NAMED15', exists: false } });
+    expect(entries.find((e) => e.action === 'user.suspend')).toMatchObject({ actor: named, target: { type: 'user', _id: buyer.id, name: 'Bea Buyer', username: buyer.username, exists: true } });
+    expect(entries.find((e) => e.action === 'country_block.create')).toMatchObject({ target: { type: 'country', _id: 'FR', name: 'France' } });
+    await call(admin, 'DELETE', '/admin/country-blocks/FR');
+  });
+
+  it('settings: the logo may be cleared (the header shows the name alone); a bad menu address is refused in words at its row', async () => {
+    const cleared = await call(admin, 'PUT', '/admin/settings', { json: { logoUrl: '' } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.logoUrl).toBe('');
+    expect((await t.api('/settings/public')).body.logoUrl).toBe('');
+    const bad = await call(admin, 'PUT', '/admin/settings', { json: { menus: [{ title: 'Ok', path: '/ok', section: 'header' }, { title: 'Bad', path: '//evil.example', section: 'footer' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toContainEqual({ path: 'body.menus.1.path', message: LINK_MESSAGE });
+    const price = await call(admin, 'POST', '/admin/packages', { json: { name: 'x', type: 'monthly', price: 4.99, durationDays: 30 } });
+    expect(price.status).toBe(400);
+    expect(price.body.details).toContainEqual(expect.objectContaining({ path: 'body.price', message: 'Price must be whole minor units (cents)' }));
+    expect((await call(admin, 'PUT', '/admin/settings', { json: { logoUrl: '/logo.svg' } })).status).toBe(200);
   });
 
   it('writes an audit entry with who, what, target and details in the same transaction as each change', async () => {

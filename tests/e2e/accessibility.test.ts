@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     favourites: () => '/account/favourites', 'watch later': () => '/account/watch-later', 'video for sale': () => `/videos/${c.videos.sale.id}`,
   };
   const studioPages = ['/studio', '/studio/profile', '/studio/videos', '/studio/galleries', '/studio/products', '/studio/posts', '/studio/earnings', '/studio/orders'];
-  const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/coupons'];
+  const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/coupons', '/admin/orders', '/admin/audit'];
 
   it.each(Object.keys(guestPages))('a guest: %s', (name) => check(null, guestPages[name]()));
   it.each(Object.keys(fanPages))("a fan: %s", (name) => check(c.buyer.token, fanPages[name]()));

@@ -1,6 +1,9 @@
-/** Minor units → "12.34" with the site's symbol. */
-export const money = (cents: number, symbol: string) => `${cents < 0 ? '-' : ''}${symbol}${(Math.abs(cents) / 100).toFixed(2)}`;
-export const pct = (bps: number | null | undefined) => (bps === null || bps === undefined ? '—' : `${(bps / 100).toFixed(2)} %`);
+import { formatMoney, formatPercent } from '../../../../common/money.js';
+
+/** Minor units → "$1,234.56" with the site's symbol (common/money.ts, the one formatter). */
+export const money = (cents: number, symbol: string) => formatMoney(cents, symbol);
+/** Basis points → "15 %". */
+export const pct = (bps: number | null | undefined) => (bps === null || bps === undefined ? '—' : formatPercent(bps));
 export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 16) : '—');
 /** limit/offset from the query string, clamped like the API's. */
 export function pageOf(url: URL, limit = 20) {
