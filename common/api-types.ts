@@ -41,7 +41,7 @@ export interface PublicSettings {
   captchaSiteKey: string;
 }
 
-/** Values the page hands to the browser at runtime (SPEC §7: "base address comes from runtime configuration"). */
+/** Values the page hands to the browser at runtime (docs/product.md, Browser state). */
 export interface RuntimeConfig {
   apiBase: string;
   socketUrl: string;
@@ -92,7 +92,7 @@ export const DEFAULT_AVATAR = '/no-avatar.png';
 
 export type Role = 'user' | 'performer' | 'admin';
 
-/** `GET /users/me` (SPEC §3 "Current user"). */
+/** `GET /users/me` . */
 export interface CurrentUser {
   _id: string;
   name: string;
@@ -139,7 +139,7 @@ export interface ValidationIssue {
 export interface LoginRequest {
   email: string;
   password: string;
-  /** Off: the session lasts 1 day instead of 365 (SPEC §9). */
+  /** Off: the session lasts 1 day instead of 365 (docs/product.md). */
   remember: boolean;
   /** Sent once the server answered CAPTCHA_REQUIRED. */
   captchaToken?: string;
@@ -438,7 +438,7 @@ export interface CommentAuthor {
   avatar: string;
 }
 
-/** One comment (SPEC §3: `_id`, `objectId`). `content` is plain text: render it as text, never as HTML. */
+/** One comment: `_id`, `objectId` (the commented object). `content` is plain text: render it as text, never as HTML. */
 export interface CommentItem {
   _id: string;
   objectType: EngagementObjectType;
@@ -538,7 +538,7 @@ export interface ReactedGallery {
   gallery: GalleryItem;
 }
 
-/** SPEC §4: the realtime client's status. */
+/** The realtime client's status (docs/product.md, Realtime). */
 export type RealtimeStatus = 'initialized' | 'connected' | 'disconnected' | 'reconnecting' | 'failed';
 
 /** Rooms: `user:<userId>` (joined when the socket is authenticated), `object:<type>:<id>` (joined by `object/watch`). */
@@ -575,7 +575,7 @@ export interface RealtimeAck {
 
 /** Events the client sends. */
 export interface ClientToServerEvents {
-  /** SPEC §7: after connect and reconnect. Without a token the session cookie of the handshake is used. */
+  /** Sent after connect and reconnect (docs/product.md, Realtime). Without a token the session cookie of the handshake is used. */
   'auth/login': (payload: { token?: string } | undefined, ack?: (res: RealtimeAck) => void) => void;
   'auth/logout': (payload: unknown, ack?: (res: RealtimeAck) => void) => void;
   'object/watch': (payload: ObjectRef, ack?: (res: RealtimeAck) => void) => void;

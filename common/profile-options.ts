@@ -1,5 +1,5 @@
 /**
- * The choices offered for the optional "about me" fields of a profile (SPEC §7 `GET /user-additional`).
+ * The choices offered for the optional "about me" fields of a profile (`GET /user-additional`).
  * One list shared by the API (which validates against it) and the client forms.
  */
 export interface ProfileOption {

@@ -7,7 +7,7 @@ export interface AppConfig {
   env: 'production' | 'development' | 'test';
   host: string;
   port: number;
-  /** Where the JSON API is mounted; the browser reads it from the page (SPEC §7 "runtime configuration"). */
+  /** Where the JSON API is mounted; the browser reads it from the page (docs/product.md, Browser state). */
   apiBase: string;
   /** Public base URL of the site, used in emails, sitemaps and Open Graph tags. */
   publicUrl: string;

@@ -14,7 +14,7 @@ import { renderSiteImage, settingKeyOf } from './site-images.js';
 import type { AppContext } from '../context.js';
 import { sandboxDisabled, sandboxEnabled } from '../payments/gateways.js';
 
-/** Site settings (SPEC §1): every public setting, the default commission, payment gateway settings, site images. */
+/** Site settings (docs/product.md): every public setting, the default commission, payment gateway settings, site images. */
 
 const menuItem = z.object({ title: z.string(), path: z.string(), section: z.string(), isNewTab: z.boolean().optional(), ordering: z.number().optional() });
 const secretState = z.object({ configured: z.boolean(), source: z.enum(['env', 'settings']).nullable() });

@@ -31,7 +31,7 @@ export const loginBody = z.object({
   /** An email address or a username. */
   email: z.string({ error: 'Email or username is required' }).trim().min(1, 'Email or username is required').max(254, 'Incorrect credentials!'),
   password: anyPassword,
-  /** Off: the session and its cookie last 1 day instead of 365 (SPEC §9). */
+  /** Off: the session and its cookie last 1 day instead of 365 (docs/product.md). */
   remember: z.boolean().default(true),
   /** Needed only when the answer was 400 CAPTCHA_REQUIRED (an account with many failed logins, on a site with reCAPTCHA). */
   captchaToken: z.string().max(4000).optional(),

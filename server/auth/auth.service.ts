@@ -52,7 +52,7 @@ export interface SessionUser {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** SPEC §9: 365 days by default, 1 day when "remember me" is off. */
+/** Session lifetime (docs/product.md, Sessions): 365 days by default, 1 day when "remember me" is off. */
 export const SESSION_TTL_MS = { remember: 365 * DAY_MS, short: DAY_MS } as const;
 export const VERIFY_EMAIL_TTL_MS = 48 * 60 * 60 * 1000;
 export const RESET_PASSWORD_TTL_MS = 60 * 60 * 1000;

@@ -31,7 +31,7 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The session token of a request: `Authorization: Bearer <token>` (a bare `Authorization: <token>` is
- * accepted too, SPEC §7 "the stored token as an Authorization header"), else the `token` cookie.
+ * accepted too, docs/product.md, Sessions), else the `token` cookie.
  * When the header is present the cookie is not looked at.
  */
 export function readSessionToken(request: FastifyRequest): { token: string; source: 'cookie' | 'bearer' } | null {
@@ -98,7 +98,7 @@ export function installAuthHook(app: FastifyInstance, auth: AuthService, publicU
   });
 }
 
-/** The signed-in user, or a 401 (the browser then sends the user to /login, SPEC §8). */
+/** The signed-in user, or a 401 (the browser then sends the user to /login, docs/product.md). */
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized('Please log in to continue');
   return request.user;

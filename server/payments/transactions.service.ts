@@ -6,7 +6,7 @@ import { findPayment, listUserPayments, type PaymentRow, type TransactionFilters
 import { paymentDetails } from './settlement.service.js';
 import { loadPerformerSummaries } from './summaries.repository.js';
 
-/** A user's payments, as "transactions" (SPEC §7 Money). */
+/** A user's payments, as "transactions" (docs/product.md, Money). */
 
 export async function toTransactions(db: DbOrTrx, rows: PaymentRow[]): Promise<TransactionItem[]> {
   const performers = await loadPerformerSummaries(db, rows.map((r) => r.performerId).filter((x): x is string => !!x));

@@ -34,7 +34,7 @@ const loginPayload = z.object({ token: z.string().max(512).optional() }).optiona
  * socket.io on the same HTTP server as the pages and the API. With REDIS_URL the redis adapter
  * carries room broadcasts between instances. See server/realtime/README.md for rooms and events.
  *
- * Authentication, at connect: the `token` of the handshake's auth payload or query (other clients, SPEC §7),
+ * Authentication, at connect: the `token` of the handshake's auth payload or query (other clients, docs/product.md),
  * else the `token` session cookie the browser sends with the handshake (accepted only when the handshake's
  * Origin, if any, is this site: a page of another site must not ride on the visitor's cookie). A socket
  * without a valid session is a guest: it may watch objects but joins no user room.

@@ -45,7 +45,7 @@ export class SettingsService {
     this.cache = undefined;
   }
 
-  /** The public settings, optionally only those of one group (SPEC §7 `GET /settings/public?group=`). */
+  /** The public settings, optionally only those of one group (`GET /settings/public?group=`). */
   async getPublic(group?: string): Promise<Partial<PublicSettings>> {
     const all = await this.getPublicAll();
     if (!group) return all;

@@ -37,7 +37,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
       config: { access: 'session' },
       schema: {
         tags: ['users'],
-        summary: 'The signed-in account (SPEC §3 "Current user"); 401 without a valid session',
+        summary: 'The signed-in account; 401 without a valid session',
         response: { 200: currentUserSchema, ...errors },
       },
     },

@@ -2,7 +2,7 @@ import { useMoneyFormat } from './money/useMoney.js';
 import { useCartProducts } from './money/useCartProducts.js';
 import { clearCart, MAX_QUANTITY, removeFromCart, updateCartQuantity } from '../lib/stores/cart.js';
 
-/** The cart (SPEC §3/§4): lines with quantities, remove, clear, and on to checkout. */
+/** The cart (docs/product.md): lines with quantities, remove, clear, and on to checkout. */
 export default function Cart() {
   const money = useMoneyFormat();
   const { mounted, lines, total, subtotal } = useCartProducts();

@@ -34,7 +34,7 @@ export interface LoadMoreListProps {
   serverOnly?: boolean;
 }
 
-/** A listing whose "Load more" button appends the next page (SPEC §4); items render on the server first. */
+/** A listing whose "Load more" button appends the next page (docs/product.md); items render on the server first. */
 export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId, serverOnly = false }: LoadMoreListProps) {
   const listing = useMemo(() => catalogueListing<AnyCard>(kind, query, initial, galleryId), []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(listing.store);

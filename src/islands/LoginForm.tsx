@@ -11,7 +11,7 @@ export interface LoginFormProps {
   next?: string | null;
 }
 
-/** Log in with email or username (SPEC §4): the auth store does the call, the toast and the redirect. */
+/** Log in with email or username (docs/product.md): the auth store does the call, the toast and the redirect. */
 export default function LoginForm({ next = null }: LoginFormProps) {
   const status = useStore(loginStatus);
   const error = useStore(loginError);

@@ -6,7 +6,7 @@ import { Field, FormAlert, FormSuccess } from './shared/Field.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 
 export interface PasswordFormProps {
-  /** Which settings screen this is (SPEC §7 "body: password, source"). */
+  /** Which settings screen this is (the body's `source`). */
   source: SignupRole;
 }
 

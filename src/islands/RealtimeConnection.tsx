@@ -9,7 +9,7 @@ export interface RealtimeConnectionProps {
 }
 
 /**
- * Owns the page's realtime connection (SPEC §4): opens it when a session exists, re-attempts it whenever the
+ * Owns the page's realtime connection (docs/product.md): opens it when a session exists, re-attempts it whenever the
  * `loggedIn` flag changes (the auth store, e.g. after a login or logout on this page) and closes it when removed.
  */
 export default function RealtimeConnection({ loggedIn, children }: RealtimeConnectionProps) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 
 /**
- * The loading indicator of route changes (SPEC §2). Pages are full loads (no view transitions), so the
+ * The loading indicator of route changes (docs/product.md). Pages are full loads (no view transitions), so the
  * bar starts on a click on a same-origin link, on a native form submission and on beforeunload (covers
  * `navigate()` from the stores), and stops on pageshow (including a page restored from the bfcache).
  * A navigation that never happens (a download, a 204) is given up after a while.

@@ -46,7 +46,7 @@ import { getRuntimeConfig } from './runtime.js';
 import { navigate } from './navigation.js';
 
 /**
- * The one HTTP client of the browser (SPEC §7, §8). The session token is an httpOnly cookie, so requests
+ * The one HTTP client of the browser (docs/product.md). The session token is an httpOnly cookie, so requests
  * go with `credentials: 'same-origin'` and page scripts never see or send the token themselves.
  *
  * - 401: the session is gone; the user is sent to /login and 'Forbidden in the action!' is thrown.
@@ -59,7 +59,7 @@ import { navigate } from './navigation.js';
 export { ApiError, errorMessage, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_REDIRECT } from './api-error.js';
 import { ApiError, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE, UNAUTHORIZED_REDIRECT, unauthorizedRedirectUrl } from './api-error.js';
 
-/** SPEC §5: the one URL-shape check; an absolute http(s) address bypasses the API base. */
+/** docs/product.md: the one URL-shape check; an absolute http(s) address bypasses the API base. */
 export function isAbsoluteUrl(value: string): boolean {
   if (typeof value !== 'string' || !/^https?:\/\/[^\s/?#]+/i.test(value)) return false;
   try {

@@ -33,7 +33,7 @@ export function getRuntimeConfig(): RuntimeConfig {
   return { ...DEFAULT_RUNTIME_CONFIG, ...(readJsonScript<Partial<RuntimeConfig>>(RUNTIME_CONFIG_ID) ?? {}) };
 }
 
-/** The site's public settings (SPEC §3 "UI settings"), or null outside a rendered page. */
+/** The site's public settings (docs/product.md, Site settings), or null outside a rendered page. */
 export function getPublicSettings(): PublicSettings | null {
   return readJsonScript<PublicSettings>(PUBLIC_SETTINGS_ID);
 }

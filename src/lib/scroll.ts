@@ -1,4 +1,4 @@
-/** Back-to-top behaviour (SPEC §2, §9): shown after 400 px of scroll, scrolls to the top in 450 ms. */
+/** Back-to-top behaviour (docs/product.md): shown after 400 px of scroll, scrolls to the top in 450 ms. */
 export const BACK_TO_TOP_THRESHOLD = 400;
 export const BACK_TO_TOP_DURATION_MS = 450;
 

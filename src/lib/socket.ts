@@ -3,7 +3,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '../../common/ap
 import { getRuntimeConfig } from './runtime.js';
 
 /**
- * The socket.io connection settings of SPEC §7/§9, in one place: the endpoint from the runtime config
+ * The socket.io connection settings (docs/product.md, Realtime), in one place: the endpoint from the runtime config
  * (`socketUrl`, `socketPath`) or an explicit address, transports websocket then polling, unlimited
  * reconnection from 1000 ms up to 10000 ms. The browser's handshake carries the httpOnly session cookie;
  * other clients pass their token, which goes in the connection query as `token`.

@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
     const cookie = (await context.cookies()).find((c) => c.name === 'token');
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe('Lax');
-    // Remember-me off: the cookie lives one day (SPEC §9).
+    // Remember-me off: the cookie lives one day.
     const days = (cookie!.expires * 1000 - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(0.9);
     expect(days).toBeLessThan(1.1);

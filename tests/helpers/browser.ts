@@ -29,7 +29,7 @@ export const screensDir = path.resolve('tests/e2e/screens');
 
 /**
  * A screenshot for reviewers in tests/e2e/screens/<name>.png (not committed). Lazy images get their `src` only 200 ms
- * after they come into view (SPEC §9), so the page is scrolled through first and the shot waits (3 s at most) until
+ * after they come into view, so the page is scrolled through first and the shot waits (3 s at most) until
  * every lazy image in the shot has loaded: otherwise a full-page shot showed empty avatars and thumbnails.
  */
 export async function saveScreen(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {

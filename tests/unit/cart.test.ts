@@ -12,7 +12,7 @@ beforeEach(() => {
   clearCart();
 });
 
-describe('cart store (SPEC §3, §4)', () => {
+describe('cart store', () => {
   it('starts empty', () => {
     expect(cart.get()).toEqual({ total: 0, items: [] });
   });

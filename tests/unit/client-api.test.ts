@@ -17,7 +17,7 @@ afterEach(() => {
   setNavigator();
 });
 
-describe('isAbsoluteUrl (SPEC §5)', () => {
+describe('isAbsoluteUrl', () => {
   it.each(['http://example.com', 'https://example.com/api/x?y=1', 'HTTPS://Example.com:8443/a', 'http://127.0.0.1:4321/api'])('%s is absolute', (u) => {
     expect(isAbsoluteUrl(u)).toBe(true);
   });

@@ -67,7 +67,7 @@ afterEach(() => {
   setNavigator();
 });
 
-describe('BackToTop (SPEC §2, §9)', () => {
+describe('BackToTop', () => {
   it('threshold and easing helpers', () => {
     expect(shouldShowBackToTop(0)).toBe(false);
     expect(shouldShowBackToTop(400)).toBe(false);

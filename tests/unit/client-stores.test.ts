@@ -28,7 +28,7 @@ afterEach(() => {
   setNavigator();
 });
 
-describe('auth.login (SPEC §4)', () => {
+describe('auth.login', () => {
   it('requesting → success: loggedIn, current user fetched from /users/me, navigate to /home', async () => {
     const me = { ...sampleUser, name: 'Ada (fresh)' };
     const { calls } = stubFetch({
@@ -96,7 +96,7 @@ describe('auth.login (SPEC §4)', () => {
   });
 });
 
-describe('auth.logout (SPEC §4)', () => {
+describe('auth.logout', () => {
   it("POSTs /auth/logout, resets auth and user state, toasts 'Log out!' and goes to /auth/login", async () => {
     loggedIn.set(true);
     loginStatus.set('success');
@@ -169,7 +169,7 @@ describe('auth.forgotPassword', () => {
   });
 });
 
-describe('user store (SPEC §3, §4)', () => {
+describe('user store', () => {
   it('falls back to the default avatar', () => {
     setCurrentUser({ _id: 'u1', name: 'Ada', username: 'ada', role: 'user' });
     expect(currentUser.get()?.avatar).toBe(DEFAULT_AVATAR);
@@ -256,7 +256,7 @@ describe('toast store', () => {
   });
 });
 
-describe('error-page redirect (SPEC §8)', () => {
+describe('error-page redirect', () => {
   it('stores the error and navigates to the url; the next page takes it once', () => {
     redirectToError({ message: 'Video not found', status: 404, code: 'NOT_FOUND' }, '/404');
     expect(navigate).toHaveBeenCalledWith('/404');
@@ -268,7 +268,7 @@ describe('error-page redirect (SPEC §8)', () => {
   });
 });
 
-describe('ui settings (SPEC §3)', () => {
+describe('ui settings', () => {
   it('has the documented defaults', () => {
     expect(ui.get()).toEqual({ ...DEFAULT_UI });
     expect(ui.get()).toMatchObject({ theme: 'light', currencySymbol: '$', currency: 'USD' });

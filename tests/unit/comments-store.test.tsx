@@ -61,7 +61,7 @@ afterEach(() => {
   setNavigator();
 });
 
-describe('comments store (SPEC §3, §4, §8)', () => {
+describe('comments store', () => {
   it('loads a page per objectId: requesting, then items and total', async () => {
     const items = [comment(), comment()];
     const { calls } = stubFetch({ 'GET /api/comments/search': reply(200, page(items, 5, { nextCursor: 'cur1' })) });

@@ -23,7 +23,7 @@ function stubIntersection() {
   };
 }
 
-describe('LazyImage (SPEC §9: 200 ms lazy-loading delay)', () => {
+describe('LazyImage (200 ms lazy-loading delay)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {
     cleanup();
@@ -87,7 +87,7 @@ describe('lazy images of lists a page renders without hydrating them', () => {
     expect(out).not.toContain('data-lazy="pending"');
   });
 
-  it('a hydrated list leaves the src to the island (SPEC §9 delay), which an HTML-only list would never run', () => {
+  it('a hydrated list leaves the src to the island (delay), which an HTML-only list would never run', () => {
     // The <noscript> copy is for visitors without JavaScript; the picture itself has no src.
     const out = html(false).replace(/<noscript>.*?<\/noscript>/g, '');
     for (const v of videos) {

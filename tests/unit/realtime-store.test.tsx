@@ -37,7 +37,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('realtime store (SPEC §4, §9)', () => {
+describe('realtime store', () => {
   it('is created only when a session exists, and only once', () => {
     expect(connectRealtime({ loggedIn: false })).toBeNull();
     expect(created).toHaveLength(0);

@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useRef, useState } from 'react';
 
-/** SPEC §9: an image starts loading 200 ms after it enters the viewport (and only if it is still there). */
+/** docs/product.md: an image starts loading 200 ms after it enters the viewport (and only if it is still there). */
 export const LAZY_DELAY_MS = 200;
 
 /**

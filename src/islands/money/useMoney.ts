@@ -3,7 +3,7 @@ import { formatMoney } from '../../../common/money.js';
 import { ui } from '../../lib/stores/ui.js';
 import { navigate } from '../../lib/navigation.js';
 
-/** Money display with the site's currency symbol (settings → ui store, SPEC §3). */
+/** Money display with the site's currency symbol (settings → ui store, docs/product.md). */
 export function useMoneyFormat(): (minor: number) => string {
   const { currencySymbol } = useStore(ui);
   return (minor: number) => formatMoney(minor, currencySymbol || '$');

@@ -8,7 +8,7 @@ import { fetchCurrentUser, resetUser, setCurrentUser } from './user.js';
 import { registerReset } from './reset.js';
 
 /**
- * Auth state (SPEC §3, §4). The session token itself is an httpOnly cookie set by the server, so
+ * Auth state (docs/product.md). The session token itself is an httpOnly cookie set by the server, so
  * "token stored" happens in the login response and "token cleared" in the logout response.
  */
 export type RequestStatus = 'idle' | 'requesting' | 'success' | 'error';

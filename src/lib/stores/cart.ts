@@ -4,7 +4,7 @@ import { registerReset } from './reset.js';
 import { CART_CHANGED_EVENT, CART_STORAGE_KEY, MAX_ITEMS, MAX_QUANTITY, sanitizeCart, totalOf, validQuantity, type CartItem, type CartState } from '../cart-state.js';
 
 /**
- * The cart (SPEC §3, §4): items `{ _id, quantity }` (quantity defaults to 1) and `total`, the sum of the
+ * The cart (docs/product.md): items `{ _id, quantity }` (quantity defaults to 1) and `total`, the sum of the
  * quantities. Kept in localStorage under the key `cart` (the whole state as JSON) and shared between tabs.
  *
  *   add     — ignored when an item with the same _id is already there

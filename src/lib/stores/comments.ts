@@ -7,9 +7,9 @@ import { onRealtime, watchObject } from './realtime-events.js';
 import { registerReset } from './reset.js';
 
 /**
- * Comment state per objectId (SPEC §3: items, total, requesting). Create puts the new comment at the top and
+ * Comment state per objectId (docs/product.md: items, total, requesting). Create puts the new comment at the top and
  * raises total by one ('Commented successfully'); delete removes it and lowers total by one ('Removed
- * successfully!'); failures toast 'Error occured, please try again later' (SPEC §4, §8). Realtime events of
+ * successfully!'); failures toast 'Error occured, please try again later' (docs/product.md). Realtime events of
  * other users' comments (`comment/created`, `comment/updated`, `comment/deleted`) apply the same changes;
  * a change seen twice (own request + its realtime echo) is applied once.
  *

@@ -3,7 +3,7 @@ import { navigate } from '../navigation.js';
 import { registerReset } from './reset.js';
 
 /**
- * SPEC §8 "error-page redirect action: stores the error and navigates to a given url". The error is kept
+ * docs/product.md, Browser state: an error page is reached with a stored error. The error is kept
  * in the store and in sessionStorage, because the navigation loads a new page; the error page takes it.
  */
 export interface PageError {

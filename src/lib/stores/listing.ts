@@ -6,8 +6,8 @@ import { call } from './client.js';
 import { registerReset } from './reset.js';
 
 /**
- * Listing state (SPEC §3: items, total, requesting, error, success) for videos, galleries, products, photos,
- * posts and performers. Lists load (loading → success or failure, SPEC §4) and a separate load-more appends
+ * Listing state (docs/product.md: items, total, requesting, error, success) for videos, galleries, products, photos,
+ * posts and performers. Lists load (loading → success or failure, docs/product.md) and a separate load-more appends
  * the next page (by cursor when the server gave one, else by offset), skipping items already present.
  */
 export interface ListingState<T> {

@@ -6,7 +6,7 @@ import { bindRealtimeSocket, onRealtime, watchedObjects, watchObject, type Bound
 import { registerReset } from './reset.js';
 
 /**
- * The realtime connection (SPEC §3, §4, §8, §9): one socket per page, owned by the RealtimeConnection
+ * The realtime connection (docs/product.md): one socket per page, owned by the RealtimeConnection
  * wrapper (src/islands/RealtimeConnection.tsx); islands subscribe to server events with `onRealtime` and
  * to an object's room with `watchObject`, whether or not the socket exists yet.
  *
@@ -107,7 +107,7 @@ export function disconnectRealtime(): void {
 }
 
 /**
- * SPEC §4: re-attempted whenever the loggedIn flag changes. Logged in: connect if there is no socket,
+ * docs/product.md: re-attempted whenever the loggedIn flag changes. Logged in: connect if there is no socket,
  * reconnect a closed one and send `auth/login` again on a live one. Logged out: close.
  */
 export function syncRealtime(opts: { loggedIn: boolean } & SocketTarget): void {

@@ -1,5 +1,5 @@
 /**
- * SPEC §4 "the whole application state can be reset by a reset action": every store registers how to go
+ * docs/product.md, Browser state: one reset action returns every store to its start state: every store registers how to go
  * back to its initial state, and `resetAll()` runs them all.
  */
 type Reset = () => void;

@@ -4,7 +4,7 @@ import { getPublicSettings } from '../runtime.js';
 import { registerReset } from './reset.js';
 
 /**
- * UI settings (SPEC §3): persisted to localStorage, one key per field under the `ui:` prefix
+ * UI settings (docs/product.md): persisted to localStorage, one key per field under the `ui:` prefix
  * (`ui:theme`, `ui:siteName`, …, values JSON-encoded), reloaded from it, and refreshed from the page's
  * `#public-settings` on load so admin changes win over stale copies.
  */

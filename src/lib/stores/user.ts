@@ -6,9 +6,9 @@ import { toast } from './toast.js';
 import { registerReset } from './reset.js';
 
 /**
- * The current user (SPEC §3): seeded from what the server rendered (UserMenu's `initialUser`, the
+ * The current user (docs/product.md): seeded from what the server rendered (UserMenu's `initialUser`, the
  * profile page's user) and replaced by `GET /users/me` answers. Profile and password updates raise the
- * `updating` flag and always lower it again, on success and on error (SPEC §4).
+ * `updating` flag and always lower it again, on success and on error (docs/product.md).
  */
 
 /** At least the identity fields; the full CurrentUser once the API has answered. */
@@ -22,7 +22,7 @@ export const uploading = atom<'avatar' | 'cover' | null>(null);
 
 export const PROFILE_UPDATED = 'Your profile has been updated.';
 
-/** Fill in the default avatar (SPEC §3, §9) when the user has none. */
+/** Fill in the default avatar (docs/product.md) when the user has none. */
 export function withDefaultAvatar<T extends { avatar?: string | null }>(user: T): T & { avatar: string } {
   return { ...user, avatar: user.avatar || DEFAULT_AVATAR };
 }
