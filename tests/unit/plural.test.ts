@@ -18,7 +18,7 @@ describe('countOf: a number with its noun', () => {
     [1262, 'subscriber', undefined, '1,262 subscribers'],
     [1_000_000, 'view', undefined, '1,000,000 views'],
     [1001, 'item', undefined, '1,001 items'],
-  ])('%i %s → %s', (n, singular, plural, expected) => {
+  ])('countOf(%i, %s, %s) = %s', (n, singular, plural, expected) => {
     expect(countOf(n, singular, plural)).toBe(expected);
   });
 
