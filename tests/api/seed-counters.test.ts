@@ -6,7 +6,7 @@ import { payWithSandbox } from '../helpers/money-fixture.js';
 import { seedDemo, type SeedResult } from '../../server/seed/seed.js';
 
 /**
- * Honest numbers (issue #17): every counter the site shows is a count of rows, on the demo site too. The demo seed is
+ * Honest numbers: every counter the site shows is a count of rows, on the demo site too. The demo seed is
  * loaded (small scale: its rows, not its media, are the point), then each counter column is compared with its rows
  * counted here in plain SQL, independently of the app's code; the profile and video answers of the API (what the
  * pages print) are compared as well. Then one more real subscription, through the checkout and the sandbox provider's

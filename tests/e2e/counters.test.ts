@@ -10,7 +10,7 @@ import { bumpPerformerCounter } from '../../server/studio/studio.repository.js';
 import fsp from 'node:fs/promises';
 
 /**
- * Counts read right (issue #17): a performer with one subscriber and one video, whose video has one like, one comment
+ * Counts read right: a performer with one subscriber and one video, whose video has one like, one comment
  * and one view, says so in the singular on the performer page and the video page, on a desktop and on a phone
  * (390×844). Every one of those is made the real way: the subscription through the checkout and the sandbox
  * provider's webhook, the like and the comment through the API, the view by playing the video in the browser (the

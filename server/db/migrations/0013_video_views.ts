@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Views are rows (issue #17, honest numbers). Until now `videos.view_count` and `performers.view_count` were only ever
+ * Views are rows. Until now `videos.view_count` and `performers.view_count` were only ever
  * written by the demo seed, so every number of views the site showed was made up. A view is now one row, written when
  * someone who may watch a video starts playing it (`POST /user/assets/videos/{id}/views`, sent by the player), in the
  * same transaction that adds one to the video's and its performer's `view_count`: the counters are the number of
