@@ -266,6 +266,16 @@ export interface CommentsTable extends Timestamps {
   status: Defaulted<'active' | 'hidden'>;
 }
 
+/** 0013: one row per counted play of a video; videos.view_count and performers.view_count are these rows counted. */
+export interface VideoViewsTable {
+  id: string;
+  videoId: string;
+  performerId: string;
+  /** `u:<user id>`, or `g:<keyed hash of the IP>` for a guest. */
+  viewer: string;
+  createdAt: string;
+}
+
 export type ReactionAction = 'like' | 'favourite' | 'watch_later';
 export interface ReactionsTable {
   id: string;
@@ -499,6 +509,7 @@ export interface Database {
   banners: BannersTable;
   comments: CommentsTable;
   reactions: ReactionsTable;
+  videoViews: VideoViewsTable;
   subscriptionPackages: SubscriptionPackagesTable;
   subscriptions: SubscriptionsTable;
   payments: PaymentsTable;

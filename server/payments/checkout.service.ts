@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Insertable, Transaction } from 'kysely';
 import { newId, nowIso } from '../db/ids.js';
-import type { Database, ObjectType, OrderItemsTable, PaymentItemsTable } from '../db/schema.js';
+import type { Database, ObjectType, OrderItemsTable, PaymentItemsTable, PaymentsTable } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { couponMessages, validCoupon } from '../coupons/coupons.service.js';
@@ -16,7 +16,7 @@ import { subscriptionPrice } from '../subscriptions/subscriptions.service.js';
 import type { Money } from './money.js';
 import { hasEntitlement, performersNotSelling, productsForSale } from './fulfilment.repository.js';
 import { insertPayment, setCheckout, unitsHeldByBuyer, type PaymentType } from './payments.repository.js';
-import { priceLines } from './pricing.js';
+import { priceLines, type Priced } from './pricing.js';
 import { applyInternal, inTransaction, takeAllStock } from './settlement.service.js';
 import { sweepExpiredCheckouts } from './maintenance.service.js';
 import { assertSandboxEnabled } from './gateways.js';
@@ -32,7 +32,7 @@ import type { CheckoutResponse } from '../../common/api-types.js';
 
 type Trx = Transaction<Database>;
 
-interface DraftLine {
+export interface DraftLine {
   objectType: ObjectType;
   objectId: string;
   performerId: string;
@@ -42,7 +42,7 @@ interface DraftLine {
   productType?: 'physical' | 'digital';
 }
 
-interface Draft {
+export interface Draft {
   type: PaymentType;
   performerId: string | null;
   targetId: string | null;
@@ -64,6 +64,39 @@ function orderNumber(): string {
   let out = '';
   for (const b of bytes) out += alphabet[b % alphabet.length];
   return `ORD-${out}`;
+}
+
+/**
+ * The pending payment and its items as a checkout writes them. Also how the demo seed writes its demo fans' payments
+ * (server/seed/audience.ts), so they are the rows a real checkout leaves.
+ */
+export function checkoutRows(p: {
+  paymentId: string;
+  userId: string;
+  draft: Draft;
+  priced: Priced<DraftLine>;
+  gateway: string;
+  currency: string;
+  coupon: { id: string; code: string } | null;
+  now: string;
+  expiresAt: string;
+  /** The checkout took the stock of physical items (payments.stock_held). */
+  holdsStock: boolean;
+}): { payment: Insertable<PaymentsTable>; items: Array<Insertable<PaymentItemsTable>> } {
+  const { paymentId, draft, priced, coupon, now } = p;
+  const items: Array<Insertable<PaymentItemsTable>> = priced.lines.map((l) => ({
+    id: newId(), paymentId, objectType: l.line.objectType, objectId: l.line.objectId, performerId: l.line.performerId,
+    quantity: l.line.quantity, unitPrice: l.line.unitPrice, discount: l.discount,
+  }));
+  const payment: Insertable<PaymentsTable> = {
+    id: paymentId, userId: p.userId, performerId: draft.performerId, type: draft.type, status: 'pending', gateway: p.gateway, gatewayRef: null,
+    targetId: draft.targetId, originalPrice: priced.originalPrice, discount: priced.discount, amount: priced.amount, currency: p.currency,
+    couponId: coupon?.id ?? null, shippingAddress: draft.shippingAddress ?? null,
+    details: JSON.stringify({ description: draft.description, couponCode: coupon?.code ?? null, ...draft.details }),
+    paidAt: null, expiresAt: p.expiresAt, checkoutUrl: null, gatewayIntentRef: null, stockHeld: p.holdsStock ? 1 : 0, couponHeld: coupon ? 1 : 0,
+    deferredReversal: null, reversedAt: null, createdAt: now, updatedAt: now,
+  };
+  return { payment, items };
 }
 
 /**
@@ -92,10 +125,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
     .filter((l) => l.productType === 'physical')
     .map((l) => ({ productId: l.objectId, quantity: l.quantity }))
     .sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
-  const items: Array<Insertable<PaymentItemsTable>> = priced.lines.map((p) => ({
-    id: newId(), paymentId, objectType: p.line.objectType, objectId: p.line.objectId, performerId: p.line.performerId,
-    quantity: p.line.quantity, unitPrice: p.line.unitPrice, discount: p.discount,
-  }));
+  const rows = checkoutRows({ paymentId, userId: user.id, draft, priced, gateway: gatewayName, currency, coupon, now, expiresAt, holdsStock: physical.length > 0 });
   const orderIds: string[] = [];
 
   await inTransaction(db, async (trx) => {
@@ -125,18 +155,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
     // The coupon's use is taken now (products → coupon, the lock order of every transition), so maxUses holds
     // however many checkouts race for the last use; an unpaid end gives it back (settlement.service.ts).
     if (coupon && !(await reserveCouponUse(trx, coupon.id, now))) throw new AppError(400, 'COUPON_USED_UP', couponMessages.usedUp);
-    await insertPayment(
-      trx,
-      {
-        id: paymentId, userId: user.id, performerId: draft.performerId, type: draft.type, status: 'pending', gateway: gatewayName, gatewayRef: null,
-        targetId: draft.targetId, originalPrice: priced.originalPrice, discount: priced.discount, amount: priced.amount, currency,
-        couponId: coupon?.id ?? null, shippingAddress: draft.shippingAddress ?? null,
-        details: JSON.stringify({ description: draft.description, couponCode: coupon?.code ?? null, ...draft.details }),
-        paidAt: null, expiresAt, checkoutUrl: null, gatewayIntentRef: null, stockHeld: physical.length ? 1 : 0, couponHeld: coupon ? 1 : 0, deferredReversal: null, reversedAt: null,
-        createdAt: now, updatedAt: now,
-      },
-      items,
-    );
+    await insertPayment(trx, rows.payment, rows.items);
     if (draft.type === 'products') {
       const byPerformer = new Map<string, typeof priced.lines>();
       for (const p of priced.lines) byPerformer.set(p.line.performerId, [...(byPerformer.get(p.line.performerId) ?? []), p]);
@@ -227,19 +246,34 @@ export async function checkoutSubscription(
     throw new AppError(409, 'ALREADY_SUBSCRIBED', `You are already subscribed until ${current.expiresAt!.slice(0, 10)}`, { subscriptionId: current.id });
   }
   const pkg = await packageOfType(db, input.type);
-  const price = subscriptionPrice(performer, input.type, pkg);
-  if (price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');
-  const durationDays = pkg?.durationDays ?? (input.type === 'monthly' ? 30 : 365);
-  return checkout(money, user, {
-    type: input.type === 'monthly' ? 'subscription_monthly' : 'subscription_yearly',
+  const draft = subscriptionDraft(performer, user.id, input.type, pkg, input.couponCode);
+  if (draft.lines[0]!.unitPrice < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');
+  return checkout(money, user, draft, siteUrl);
+}
+
+/**
+ * What a subscription checkout buys: one line at the performer's price (else the package's), for the package's days.
+ * The demo seed buys its demo fans' subscriptions with the same draft.
+ */
+export function subscriptionDraft(
+  performer: { id: string; displayName: string; monthlyPrice: number; yearlyPrice: number },
+  userId: string,
+  type: 'monthly' | 'yearly',
+  pkg: { price: number; durationDays: number } | null | undefined,
+  couponCode?: string | null,
+): Draft {
+  const price = subscriptionPrice(performer, type, pkg);
+  const durationDays = pkg?.durationDays ?? (type === 'monthly' ? 30 : 365);
+  return {
+    type: type === 'monthly' ? 'subscription_monthly' : 'subscription_yearly',
     performerId: performer.id,
     targetId: performer.id,
-    description: `${performer.displayName}: ${input.type} subscription`,
-    lines: [{ objectType: 'performer', objectId: performer.id, performerId: performer.id, unitPrice: price, quantity: 1, name: `${performer.displayName} (${input.type})` }],
-    couponCode: input.couponCode,
-    details: { durationDays, subscriptionType: input.type },
-    extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, user.id, performer.id, input.type, gateway),
-  }, siteUrl);
+    description: `${performer.displayName}: ${type} subscription`,
+    lines: [{ objectType: 'performer', objectId: performer.id, performerId: performer.id, unitPrice: price, quantity: 1, name: `${performer.displayName} (${type})` }],
+    couponCode,
+    details: { durationDays, subscriptionType: type },
+    extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, userId, performer.id, type, gateway),
+  };
 }
 
 /** POST /payment/purchase-video/{id}: a video for sale, not already owned. */

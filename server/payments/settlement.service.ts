@@ -313,32 +313,39 @@ const noEffects = (): Effects => ({ notifications: [], refundsDue: [] });
  */
 export async function applyGatewayEvent(deps: SettlementDeps, gateway: GatewayName, event: GatewayEvent, payload: string): Promise<SettlementResult> {
   const siteCommissionBps = await deps.siteCommissionBps();
-  return inTransaction(deps.db, async (trx) => {
-    const effects = noEffects();
-    const fresh = await recordWebhookEvent(trx, { gateway, eventId: event.id, type: event.type, payload });
-    if (!fresh) return { outcome: 'duplicate', paymentId: null, effects };
-    const done = async (outcome: string, paymentId: string | null) => {
-      await setWebhookOutcome(trx, gateway, event.id, outcome, paymentId);
-      return { outcome, paymentId, effects };
-    };
-    if (!event.action) return done('ignored_type', null);
-    const found = await findPaymentForEvent(trx, gateway, event);
-    if (!found) {
-      if (!event.paymentId && event.intentRef && (event.action === 'refunded' || event.action === 'chargeback')) {
-        throw new RetryLater('The charge of this event is not known yet; retry later');
-      }
-      return done('unknown_payment', null);
+  return inTransaction(deps.db, (trx) => applyGatewayEventIn(trx, siteCommissionBps, gateway, event, payload));
+}
+
+/**
+ * The body of `applyGatewayEvent`, inside a transaction the caller owns. The demo seed settles its demo fans'
+ * subscriptions through it, in the seed's one transaction, so their payments, periods, earnings and subscriber counts
+ * are what a real webhook would have written.
+ */
+export async function applyGatewayEventIn(trx: Trx, siteCommissionBps: number, gateway: GatewayName, event: GatewayEvent, payload: string): Promise<SettlementResult> {
+  const effects = noEffects();
+  const fresh = await recordWebhookEvent(trx, { gateway, eventId: event.id, type: event.type, payload });
+  if (!fresh) return { outcome: 'duplicate', paymentId: null, effects };
+  const done = async (outcome: string, paymentId: string | null) => {
+    await setWebhookOutcome(trx, gateway, event.id, outcome, paymentId);
+    return { outcome, paymentId, effects };
+  };
+  if (!event.action) return done('ignored_type', null);
+  const found = await findPaymentForEvent(trx, gateway, event);
+  if (!found) {
+    if (!event.paymentId && event.intentRef && (event.action === 'refunded' || event.action === 'chargeback')) {
+      throw new RetryLater('The charge of this event is not known yet; retry later');
     }
-    const payment = (await lockPayment(trx, found.id))!;
-    if (event.gatewayRef && payment.gatewayRef && event.gatewayRef !== payment.gatewayRef) {
-      return done('reference_mismatch', payment.id);
-    }
-    if (event.action === 'paid' && ((event.amount != null && event.amount !== payment.amount) || (event.currency && event.currency !== payment.currency))) {
-      return done('amount_mismatch', payment.id);
-    }
-    const outcome = await transitions[event.action]({ trx, siteCommissionBps, effects }, payment, { intentRef: event.intentRef });
-    return done(outcome, payment.id);
-  });
+    return done('unknown_payment', null);
+  }
+  const payment = (await lockPayment(trx, found.id))!;
+  if (event.gatewayRef && payment.gatewayRef && event.gatewayRef !== payment.gatewayRef) {
+    return done('reference_mismatch', payment.id);
+  }
+  if (event.action === 'paid' && ((event.amount != null && event.amount !== payment.amount) || (event.currency && event.currency !== payment.currency))) {
+    return done('amount_mismatch', payment.id);
+  }
+  const outcome = await transitions[event.action]({ trx, siteCommissionBps, effects }, payment, { intentRef: event.intentRef });
+  return done(outcome, payment.id);
 }
 
 /** A transition decided by us rather than a provider (checkout expired, the gateway refused to create a checkout). */

@@ -27,6 +27,20 @@ export async function insertReaction(db: DbOrTrx, key: ReactionKey, id: string, 
   return rows.length > 0;
 }
 
+/**
+ * Many reactions at once (the demo seed's), in batches; an existing key is skipped. Moves no counter: the caller
+ * recounts them in the same transaction (`recountReactionCounters`).
+ */
+export async function insertReactions(db: DbOrTrx, rows: Array<ReactionKey & { id: string; createdAt: string }>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    await db
+      .insertInto('reactions')
+      .values(rows.slice(i, i + 200))
+      .onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing())
+      .execute();
+  }
+}
+
 /** Deletes the reaction; answers whether a row was deleted (false: there was none, or a concurrent request took it). */
 export async function deleteReaction(db: DbOrTrx, key: ReactionKey): Promise<boolean> {
   const rows = await db

@@ -136,3 +136,16 @@ export async function readCounter(db: DbOrTrx, objectType: EngagementObjectType,
     .executeTakeFirst();
   return row ? Number((row as Record<string, unknown>)[column]) : undefined;
 }
+
+/**
+ * Sets the like and favourite counters of every object of every engagement table to its reactions, counted: one
+ * UPDATE per table. For loading reactions in bulk (the demo seed writes its demo fans' reactions in batches, then
+ * counts them with this) and for repairing counters; a request changing one reaction uses `adjustCounter`.
+ */
+export async function recountReactionCounters(db: DbOrTrx): Promise<void> {
+  for (const [objectType, table] of Object.entries(tables) as Array<[EngagementObjectType, string]>) {
+    const count = (action: 'like' | 'favourite') =>
+      sql<number>`(select count(*) from reactions r where r.object_type = ${objectType} and r.object_id = ${sql.ref(`${table}.id`)} and r.action = ${action})`;
+    await (db as DbOrTrx & { updateTable(t: string): any }).updateTable(table).set({ likeCount: count('like'), favouriteCount: count('favourite') }).execute();
+  }
+}

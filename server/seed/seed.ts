@@ -31,12 +31,20 @@ import { generateTestVideo, extractPoster, makeTeaser, resolveFfmpeg, type TestP
 import { teaserLimit } from '../media/teaser-rule.js';
 import { PRIVATE_THUMB_VARIANT } from '../media/photo-thumbs.js';
 import { initialsOf, makeThumbnail, renderArt, seededRandom, type ImageResult } from '../media/images.js';
+import { SettingsService } from '../settings/settings.service.js';
+import { countOf } from '../../common/plural.js';
+import { demoFanCount, demoFanNames, seedAudience, type AudienceItem } from './audience.js';
 
 /**
  * Demo data: a believable site (12 performers with videos, galleries, products and posts with pictures (free, for
  * subscribers, pay-per-view); the site's posts, pages, banners,
  * packages, a coupon) plus three accounts to log in with. Media are real files generated locally
  * (sharp for pictures, ffmpeg for clips). Refuses to run on a database that already has users.
+ *
+ * Every number the site shows is counted from rows (docs/architecture.md, "Where the numbers come from"): nothing
+ * here writes a made-up counter. The content counters (videos, photos, galleries, products of a performer, photos of
+ * a gallery) are the rows planned below; subscribers, views, likes, favourites and comments come from a few dozen
+ * demo fans who subscribe, watch, react and comment through the app's own code (./audience.ts).
  */
 
 export const DEFAULT_DEMO_PASSWORD = 'demo-password-123';
@@ -441,18 +449,46 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   const media = new MediaWriter(storage);
   const workDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'seed-media-'));
   try {
-    const [hashes] = await Promise.all([
-      Promise.all(plan.users.map(() => hashPassword(password))),
+    // The demo fans share one hash of the same password (a hash per account would add seconds of argon2 to every
+    // start; they all log in with the demo password anyway).
+    const fanIds = new Set(plan.demoFans.map((u) => u.id));
+    const named = plan.users.filter((u) => !fanIds.has(u.id));
+    const [hashes, fanHash] = await Promise.all([
+      Promise.all(named.map(() => hashPassword(password))),
+      hashPassword(password),
       generateMedia(plan, media, workDir),
     ]);
-    plan.users.forEach((u, i) => (u.passwordHash = hashes[i]!));
+    named.forEach((u, i) => (u.passwordHash = hashes[i]!));
+    plan.demoFans.forEach((u) => (u.passwordHash = fanHash));
     const mediaMs = Date.now() - started;
 
+    // Read before the transaction: on SQLite the one connection is the transaction's until it ends.
+    const settings = new SettingsService(db, 0);
+    const money = {
+      currency: String(await settings.get('currency')).toUpperCase(),
+      commissionBps: Number(await settings.get('commissionBps')),
+      checkoutExpiryMinutes: Math.max(1, Number(await settings.get('checkoutExpiryMinutes')) || 30),
+    };
+    const rowsStarted = Date.now();
     const counts = await db.transaction().execute(async (trx) => {
       // Another process may have created users while media were generated.
       if (await hasUsers(trx)) throw new SeedAbort();
-      return insertPlan(trx, plan, media.rows);
+      const inserted = await insertPlan(trx, plan, media.rows);
+      const audience = await seedAudience(trx, {
+        fans: plan.demoFans.map((u) => ({ id: u.id!, email: u.email, createdAt: u.createdAt })),
+        performers: plan.performers.map((p) => ({
+          id: p.row.id, displayName: p.row.displayName, monthlyPrice: p.row.monthlyPrice ?? 0, yearlyPrice: p.row.yearlyPrice ?? 0, featured: p.row.featured === 1,
+        })),
+        items: audienceItems(plan),
+        now: plan.now,
+        scale,
+        siteUrl: config.publicUrl.replace(/\/+$/, ''),
+        appSecret: config.appSecret,
+        ...money,
+      });
+      return { ...inserted, ...audience };
     });
+    const rowsMs = Date.now() - rowsStarted;
 
     const credentials: DemoCredentials = {
       password,
@@ -462,7 +498,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       otherPerformerEmails: plan.performers.slice(1).map((p) => p.user.email),
     };
     const elapsedMs = Date.now() - started;
-    logger.info({ counts, mediaMs, elapsedMs }, 'demo data loaded');
+    logger.info({ counts, mediaMs, rowsMs, elapsedMs }, 'demo data loaded');
     // The logins for machines; a person reads them in the plain block the caller prints (formatCredentials).
     logger.info({ credentials: { ...credentials, otherPerformerEmails: undefined } }, 'demo accounts');
     return { seeded: true, credentials, counts, elapsedMs };
@@ -520,6 +556,8 @@ interface Plan {
   users: Array<Row<UsersTable>>;
   admin: Row<UsersTable>;
   fan: Row<UsersTable>;
+  /** The audience: plain accounts that subscribe, watch, react and comment (./audience.ts). */
+  demoFans: Array<Row<UsersTable>>;
   demoPerformer: Row<UsersTable>;
   performers: PlannedPerformer[];
   categories: Map<string, Row<CategoriesTable>>;
@@ -611,13 +649,11 @@ function buildPlan(scale: number, now: number): Plan {
         status: 'active',
         approved: 1,
         featured,
-        subscriberCount: Math.round((featured ? 1200 : 80) + rnd() * 3400),
+        // Counted from the rows planned below, at the end of this performer's plan.
         videoCount: 0,
         photoCount: 0,
         galleryCount: 0,
         productCount: 0,
-        likeCount: 0,
-        viewCount: 0,
         gender: def.gender,
         country: def.country,
         createdAt: user.createdAt,
@@ -635,8 +671,6 @@ function buildPlan(scale: number, now: number): Plan {
       const access: Access =
         videoCount >= 3 ? (j === 0 ? 'free' : j === videoCount - 1 ? 'sale' : 'subscribers') : (['free', 'subscribers', 'sale'] as const)[(i + j) % 3]!;
       const tags = [def.tags[j % def.tags.length]!, def.tags[(j + 1) % def.tags.length]!, categorySlug.replace(/-/g, ' ')];
-      const views = Math.round(150 + rnd() * (access === 'free' ? 25_000 : 6_000));
-      performer.row.viewCount = (performer.row.viewCount ?? 0) + views;
       performer.videos.push({
         categorySlug,
         tags,
@@ -645,7 +679,6 @@ function buildPlan(scale: number, now: number): Plan {
           id: newId(t.ms),
           performerId: user.id,
           status: 'active',
-          viewCount: views,
           title,
           slug: uniqueSlug(title),
           description: `${title}. ${def.tagline} with ${def.name.split(' ')[0]}.`,
@@ -704,10 +737,9 @@ function buildPlan(scale: number, now: number): Plan {
           id,
           performerId: user.id,
           status: 'active',
-          viewCount: Math.round(100 + rnd() * 5000),
           title,
           slug: uniqueSlug(title),
-          description: `${photoTotal} photos: ${title.toLowerCase()}.`,
+          description: `${countOf(photoTotal, 'photo')}: ${title.toLowerCase()}.`,
           access,
           isSale: access === 'sale' ? 1 : 0,
           price: access === 'sale' ? 699 : 0,
@@ -732,7 +764,6 @@ function buildPlan(scale: number, now: number): Plan {
           id: newId(t.ms),
           performerId: user.id,
           status: 'active',
-          viewCount: Math.round(50 + rnd() * 2000),
           name: p.name,
           slug: uniqueSlug(p.name),
           description: p.description,
@@ -757,6 +788,12 @@ function buildPlan(scale: number, now: number): Plan {
   }
 
   const fan = makeUser({ email: 'fan@example.com', username: 'demofan', name: 'Sam Taylor', role: 'user', country: 'US', bio: 'Here for the yoga and the cooking.' }, 60);
+  // The audience (./audience.ts): accounts made over the last months, who subscribe, watch, react and comment. The
+  // demo fan above stays without subscriptions, so a newcomer logging in as them meets the paywall.
+  const joined = seededRandom('demo-fans-joined');
+  const demoFans = demoFanNames(demoFanCount(scale)).map((n) =>
+    makeUser({ email: `${n.username}@example.com`, username: n.username, name: n.name, role: 'user', country: null }, 5 + joined() * 150),
+  );
 
   const postRows: Array<Row<PostsTable>> = [];
   posts.forEach((p, i) => {
@@ -819,7 +856,7 @@ function buildPlan(scale: number, now: number): Plan {
     };
   });
 
-  return { now, users, admin, fan, demoPerformer: performers[0]!.user, performers, categories, posts: postRows, performerPosts, banners };
+  return { now, users, admin, fan, demoFans, demoPerformer: performers[0]!.user, performers, categories, posts: postRows, performerPosts, banners };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1063,6 +1100,25 @@ async function generateMedia(plan: Plan, media: MediaWriter, workDir: string): P
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rows.
+
+/** What the audience may watch, react to and discuss: every video, gallery, product and post (not the pages). */
+function audienceItems(plan: Plan): AudienceItem[] {
+  const items: AudienceItem[] = [];
+  for (const p of plan.performers) {
+    for (const v of p.videos) items.push({ objectType: 'video', id: v.row.id, performerId: p.row.id, title: v.row.title, access: v.row.access ?? 'free', publishedAt: v.row.publishedAt! });
+    for (const g of p.galleries) items.push({ objectType: 'gallery', id: g.row.id, performerId: p.row.id, title: g.row.title, access: g.row.access ?? 'free', publishedAt: g.row.publishedAt! });
+    for (const pr of p.products) {
+      items.push({ objectType: 'product', id: pr.row.id, performerId: p.row.id, title: pr.row.name, access: 'free', productType: pr.def.type, publishedAt: pr.row.publishedAt! });
+    }
+  }
+  for (const post of plan.posts) {
+    if (post.type === 'post') items.push({ objectType: 'post', id: post.id, performerId: null, title: post.title, access: 'free', publishedAt: post.publishedAt! });
+  }
+  for (const post of plan.performerPosts) {
+    items.push({ objectType: 'post', id: post.row.id, performerId: post.performer.row.id, title: post.row.title, access: post.row.access ?? 'free', publishedAt: post.row.publishedAt! });
+  }
+  return items;
+}
 
 async function insertPlan(trx: Transaction<Database>, plan: Plan, files: Array<Row<FilesTable>>): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};

@@ -7,6 +7,13 @@ import {
   accessSchema, contentListQuery, contentStatusSchema, idParams, performerSummarySchema, processingStatusSchema, signedMediaSchema, statsSchema,
 } from '../catalogue/catalogue.schemas.js';
 import { getOwnVideo, getVideo, searchVideos } from './videos.service.js';
+import { recordVideoView } from './views.service.js';
+import { byIp, limiter } from '../http/rate-limit.js';
+import { apiErrorSchema } from '../http/schemas.js';
+import type { Limit } from '../config.js';
+
+/** Plays reported per IP: a person opens a few videos a minute at most; this only stops scripted inflation. */
+export const VIEW_LIMIT: Limit = { max: 30, windowSec: 60 };
 
 export const videoItemSchema = z.object({
   _id: z.string(),
@@ -62,6 +69,23 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request) => getVideo(catalogueDeps(app.ctx, request.country), request.user, request.params.id),
+  );
+
+  app.post(
+    '/user/assets/videos/:id/views',
+    {
+      config: { access: 'public' },
+      onRequest: [limiter(app, 'video-view', VIEW_LIMIT, byIp, 'Too many plays, please slow down')],
+      schema: {
+        tags: ['videos'],
+        summary: 'Count a play of the full video (the player sends it on the first play of a page)',
+        description:
+          'Counts when the caller may watch the full video (else `403 LOCKED`) and is not its performer or an admin, once per viewer (the user, or a guest by a keyed hash of the IP) and video per hour: `counted` says whether this call added one. `views` is the video\'s count after the call. No body.',
+        params: idParams,
+        response: { 200: z.object({ counted: z.boolean(), views: z.number().int() }), 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request) => recordVideoView({ db: app.ctx.db, appSecret: app.ctx.config.appSecret }, request.user, request.params.id, { country: request.country, ip: request.ip }),
   );
 
   app.get(

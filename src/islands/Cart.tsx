@@ -1,3 +1,4 @@
+import { countOf } from '../../common/plural.js';
 import { useMoneyFormat } from './money/useMoney.js';
 import { useCartProducts } from './money/useCartProducts.js';
 import { clearCart, MAX_QUANTITY, removeFromCart, updateCartQuantity } from '../lib/stores/cart.js';
@@ -68,7 +69,7 @@ export default function Cart() {
         </tbody>
       </table>
       <p className="cart__summary">
-        <span data-testid="cart-count">{total} {total === 1 ? 'item' : 'items'}</span> · Subtotal <strong data-testid="cart-subtotal">{money(subtotal)}</strong>
+        <span data-testid="cart-count">{countOf(total, 'item')}</span> · Subtotal <strong data-testid="cart-subtotal">{money(subtotal)}</strong>
       </p>
       <div className="form__actions">
         <button type="button" className="btn" onClick={() => clearCart()} data-testid="cart-clear">

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { CART_CHANGED_EVENT, storedCartCount } from '../lib/cart-state.js';
+import { countOf } from '../../common/plural.js';
 
 /** How the count is said: "Cart", "Cart, 1 item", "Cart, 3 items". */
 export function cartLabel(count: number): string {
-  return count > 0 ? `Cart, ${count} ${count === 1 ? 'item' : 'items'}` : 'Cart';
+  return count > 0 ? `Cart, ${countOf(count, 'item')}` : 'Cart';
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   seedComments,
   subscribeComments,
 } from '../lib/stores/comments.js';
+import { formatCount, nounFor } from '../../common/plural.js';
 import '../styles/engagement.css';
 
 export interface CommentsProps {
@@ -136,7 +137,7 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
     return (
       <section className="comments" aria-labelledby={`comments-${objectId}`} data-testid="comments" data-locked={state.locked}>
         <h2 className="comments__head" id={`comments-${objectId}`}>
-          Comments <span className="comments__count" data-testid="comments-total">{state.total}</span>
+          <span className="comments__count" data-testid="comments-total">{formatCount(state.total)}</span> {nounFor(state.total, 'comment')}
         </h2>
         <p className="comments__prompt" data-testid="comments-locked">
           🔒 {unlockHref ? <a href={unlockHref}>{action}</a> : action} to read and join the conversation.
@@ -153,7 +154,7 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
   return (
     <section className="comments" aria-labelledby={`comments-${objectId}`} data-testid="comments">
       <h2 className="comments__head" id={`comments-${objectId}`}>
-        Comments <span className="comments__count" data-testid="comments-total">{state.total}</span>
+        <span className="comments__count" data-testid="comments-total">{formatCount(state.total)}</span> {nounFor(state.total, 'comment')}
       </h2>
 
       {viewer ? (

@@ -3,6 +3,7 @@ import { useStore } from '@nanostores/react';
 import type { EngagementObjectType, ReactionAction } from '../../common/api-types.js';
 import { navigate } from '../lib/navigation.js';
 import { loadMyReactions, reactionKey, reactions as reactionsStore, seedReactions, subscribeReactionCounts, toggleReaction } from '../lib/stores/reactions.js';
+import { formatCount, nounFor } from '../../common/plural.js';
 import '../styles/engagement.css';
 
 export interface ReactionButtonsProps {
@@ -63,7 +64,13 @@ export default function ReactionButtons({ objectType, objectId, loggedIn, action
             data-testid={`reaction-${action}`}
           >
             {LABELS[action][on ? 1 : 0]}
-            {count !== null && count !== undefined ? <span className="reaction__count" data-testid={`reaction-${action}-count`}>{count}</span> : null}
+            {count !== null && count !== undefined ? (
+              <>
+                <span className="reaction__count" data-testid={`reaction-${action}-count`}>{formatCount(count)}</span>
+                {/* The number alone says nothing to a screen reader: "Like, 1 like". */}
+                <span className="sr-only"> {nounFor(count, action === 'like' ? 'like' : 'favourite')}</span>
+              </>
+            ) : null}
           </button>
         );
       })}

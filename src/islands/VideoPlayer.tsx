@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { SignedMedia } from '../../common/api-types.js';
-import { freshVideoUrl } from '../lib/stores/player.js';
+import { freshVideoUrl, reportPlay } from '../lib/stores/player.js';
 
 export interface VideoPlayerProps {
   /** The video's id, or the post's when `source` is 'post'. */
@@ -22,6 +22,7 @@ export default function VideoPlayer({ videoId, source = 'video', media, poster, 
   const [src, setSrc] = useState(media.url);
   const [error, setError] = useState<string | null>(null);
   const retries = useRef(0);
+  const reported = useRef(false);
 
   const refresh = async () => {
     const el = ref.current;
@@ -63,6 +64,12 @@ export default function VideoPlayer({ videoId, source = 'video', media, poster, 
         aria-label={title}
         onError={() => void refresh()}
         onPlaying={() => (retries.current = 0)}
+        onPlay={() => {
+          // A view is a play of the full video (a post's video has no view count); once per page, the server dedupes the rest.
+          if (source !== 'video' || reported.current) return;
+          reported.current = true;
+          void reportPlay(videoId);
+        }}
       />
       {error ? <p className="form__error" role="alert">{error}</p> : null}
     </div>

@@ -221,6 +221,8 @@ export type ListQuery = Record<string, string | number | boolean | null | undefi
 export const catalogue = {
   videos: (q: ListQuery = {}) => apiFetch<ListResult<VideoItem>>('/user/assets/videos/search', { query: q }),
   video: (id: string) => apiFetch<VideoItem>(`/user/assets/videos/${encodeURIComponent(id)}`),
+  /** A play of the full video, counted once per viewer and hour (server/videos/views.service.ts). */
+  videoPlayed: (id: string) => apiFetch<{ counted: boolean; views: number }>(`/user/assets/videos/${encodeURIComponent(id)}/views`, { method: 'POST' }),
   galleries: (q: ListQuery = {}) => apiFetch<ListResult<GalleryItem>>('/user/assets/galleries/search', { query: q }),
   photos: (q: ListQuery = {}) => apiFetch<ListResult<PhotoItem>>('/user/assets/photos', { query: q }),
   galleryPhotos: (id: string, q: ListQuery = {}) => apiFetch<ListResult<PhotoItem>>(`/user/assets/gallery/${encodeURIComponent(id)}/photos`, { query: q }),

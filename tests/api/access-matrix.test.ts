@@ -80,6 +80,7 @@ const TABLE: Record<string, Expectation> = {
   'GET /user/assets/categories/search': { access: PUBLIC, ok: WHO },
   'GET /user/assets/videos/search': { access: PUBLIC, ok: WHO },
   'GET /user/assets/videos/{id}': { access: PUBLIC, ok: WHO, req: (fx) => ({ path: `/user/assets/videos/${fx.w.videos.freeVideo.id}` }) },
+  'POST /user/assets/videos/{id}/views': { access: PUBLIC, ok: WHO, req: (fx) => ({ path: `/user/assets/videos/${fx.w.videos.freeVideo.id}/views` }) },
   'GET /user/assets/galleries/search': { access: PUBLIC, ok: WHO },
   'GET /user/assets/galleries/{id}/view': { access: PUBLIC, ok: WHO, req: (fx) => ({ path: `/user/assets/galleries/${fx.gallery.id}/view` }) },
   'GET /user/assets/photos': { access: PUBLIC, ok: WHO, req: (fx) => ({ path: `/user/assets/photos?performerId=${fx.w.perf.id}` }) },

@@ -1,5 +1,6 @@
 import type { GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData } from '../../../common/api-types.js';
 import { formatMoney } from '../../../common/money.js';
+import { countOf, formatCount } from '../../../common/plural.js';
 import type { MouseEvent } from 'react';
 import LazyImage from './LazyImage.tsx';
 
@@ -25,7 +26,7 @@ export function VideoCardView({ item, symbol }: { item: VideoCardData; symbol: s
         </div>
         <h3 className="media-card__title">{item.title}</h3>
       </a>
-      {item.performer ? <p className="media-card__meta"><a href={`/performers/${item.performer.username}`}>{item.performer.name}</a> · {item.stats.views} views</p> : null}
+      {item.performer ? <p className="media-card__meta"><a href={`/performers/${item.performer.username}`}>{item.performer.name}</a> · {countOf(item.stats.views, 'view')}</p> : null}
     </article>
   );
 }
@@ -36,7 +37,7 @@ export function GalleryCardView({ item, symbol }: { item: GalleryCardData; symbo
       <a href={`/galleries/${item._id}`} className="media-card__link">
         <div className="media-card__thumb">
           <LazyImage src={item.cover} alt={item.title} width={320} height={180} />
-          <span className="media-card__badge media-card__badge--time">{item.photoCount} photos</span>
+          <span className="media-card__badge media-card__badge--time">{countOf(item.photoCount, 'photo')}</span>
           {item.locked ? <span className="media-card__badge media-card__badge--lock">🔒 {lockLabel(item.access, item.price, symbol)}</span> : null}
         </div>
         <h3 className="media-card__title">{item.title}</h3>
@@ -56,7 +57,7 @@ export function ProductCardView({ item, symbol }: { item: ProductCardData; symbo
         </div>
         <h3 className="media-card__title">{item.name}</h3>
       </a>
-      <p className="media-card__meta">{formatMoney(item.price, symbol)}{item.type === 'physical' && item.stock !== null ? ` · ${item.stock > 0 ? `${item.stock} in stock` : 'Sold out'}` : ''}</p>
+      <p className="media-card__meta">{formatMoney(item.price, symbol)}{item.type === 'physical' && item.stock !== null ? ` · ${item.stock > 0 ? `${formatCount(item.stock)} in stock` : 'Sold out'}` : ''}</p>
     </article>
   );
 }
@@ -99,7 +100,7 @@ export function PhotoCardView({ item, symbol, onOpen }: { item: PhotoCardData; s
 
 /** A post: its picture (blurred while locked), what it holds, and the lock with its price; the teaser below. */
 export function PostCardView({ item, symbol }: { item: PostCardData; symbol: string }) {
-  const holds = item.hasVideo ? 'Video' : item.imageCount > 0 ? `${item.imageCount} ${item.imageCount === 1 ? 'photo' : 'photos'}` : null;
+  const holds = item.hasVideo ? 'Video' : item.imageCount > 0 ? countOf(item.imageCount, 'photo') : null;
   return (
     <article className="card media-card" data-testid="post-card" data-locked={item.locked ? 'true' : 'false'}>
       <a href={`/posts/${item._id}`} className="media-card__link">
@@ -127,7 +128,7 @@ export function PerformerCardItem({ item, symbol }: { item: PerformerCardData; s
         <div className="performer-card__cover">{item.cover ? <LazyImage src={item.cover} alt="" width={400} height={100} /> : null}</div>
         <LazyImage className="performer-card__avatar" src={item.avatar} alt={item.name} width={72} height={72} />
         <h3 className="performer-card__name">{item.name}</h3>
-        <p className="performer-card__meta">@{item.username} · {item.videoCount} videos</p>
+        <p className="performer-card__meta">@{item.username} · {countOf(item.videoCount, 'video')}</p>
         <p className="performer-card__price">{item.monthlyPrice > 0 ? `${formatMoney(item.monthlyPrice, symbol)} / month` : 'Free'}</p>
       </a>
     </article>

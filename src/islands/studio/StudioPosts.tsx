@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { POST_MAX_IMAGES } from '../../../common/api-types.js';
 import { formatMoney } from '../../../common/money.js';
+import { countOf } from '../../../common/plural.js';
 import type { StudioPost } from '../../lib/api.js';
 import { createPostStudio, type PostStudio } from '../../lib/stores/studio.js';
 import ItemEditor, { VISIBILITY_OPTIONS } from './ItemEditor.tsx';
@@ -12,7 +13,7 @@ const ACCESS_LABEL: Record<string, string> = { free: 'Free', subscribers: 'Subsc
 function mediaSummary(p: StudioPost): string {
   const media = p.media ?? [];
   if (!media.length) return p.imageUrl ? '1 picture' : '—';
-  const what = media.some((m) => m.kind === 'video') ? 'Video' : `${media.length} ${media.length === 1 ? 'photo' : 'photos'}`;
+  const what = media.some((m) => m.kind === 'video') ? 'Video' : countOf(media.length, 'photo');
   if (media.some((m) => m.processingStatus === 'failed')) return `${what} · failed`;
   return media.some((m) => m.processingStatus === 'processing') ? `${what} · processing` : what;
 }

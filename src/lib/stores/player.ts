@@ -13,3 +13,11 @@ export async function freshVideoUrl(id: string, source: 'video' | 'post' = 'vide
   const fresh = await call(({ catalogue }) => catalogue.video(id));
   return fresh.video?.url ?? null;
 }
+
+/**
+ * The first play of a video on a page counts as a view (the server decides whether it does: once per viewer and hour,
+ * never the performer's own plays). Best effort: a failed report never disturbs playback.
+ */
+export async function reportPlay(id: string): Promise<void> {
+  await call(({ catalogue }) => catalogue.videoPlayed(id)).catch(() => undefined);
+}

@@ -1,5 +1,6 @@
 import { map, type MapStore } from 'nanostores';
 import type { ListResult, ProductItem } from '../../../common/api-types.js';
+import { countOf } from '../../../common/plural.js';
 import {
   ApiError,
   errorMessage,
@@ -210,7 +211,7 @@ export function createGalleryStudio(initial: Initial<StudioGallery>) {
       const res = await list.upload<{ items: unknown[] }>('/performer/assets/photos/upload', form, UPLOAD_ERROR);
       if (!res) return false;
       list.replace(galleryId, (g) => ({ ...g, photoCount: g.photoCount + res.items.length }));
-      toast.success(`${res.items.length} photo(s) uploaded, processing`);
+      toast.success(`${countOf(res.items.length, 'photo')} uploaded, processing`);
       return true;
     },
     update: (id: string, changes: GalleryChanges) => list.save(id, () => studioApi.updateGallery(id, changes), (_, answer) => answer),

@@ -1,0 +1,259 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { newId, nowIso } from '../db/ids.js';
+import type { Access } from '../db/schema.js';
+import type { EngagementObjectType } from '../../common/api-types.js';
+import { loadAccessView, postSubject, productSubject, videoSubject, gallerySubject, type AccessSubject } from '../access/access.service.js';
+import { insertReactions, type ReactionKey } from '../reactions/reactions.repository.js';
+import { adjustCounter, recountReactionCounters } from '../reactions/targets.repository.js';
+import { insertComment } from '../comments/comments.repository.js';
+import { addNotification } from '../realtime/notifications.js';
+import { insertViewsAndRecount, type ViewRow } from '../videos/views.repository.js';
+import { viewerKey } from '../videos/views.service.js';
+import { packageOfType } from '../subscriptions/subscriptions.repository.js';
+import { checkoutRows, subscriptionDraft } from '../payments/checkout.service.js';
+import { insertPayment, setCheckout } from '../payments/payments.repository.js';
+import { priceLines } from '../payments/pricing.js';
+import { SandboxGateway, sandboxWebhookSecret } from '../payments/sandbox.gateway.js';
+import { applyGatewayEventIn } from '../payments/settlement.service.js';
+import { seededRandom } from '../media/images.js';
+
+/**
+ * The demo site's audience: demo fans who subscribe, watch, like, favourite and comment, so that every number the
+ * site shows (subscribers, views, likes, favourites, comments) is a count of rows that exist, and one more real
+ * subscription, like or view moves it by exactly one. Nothing here writes a counter itself: every row goes through
+ * the code the app uses for it, in the seed's transaction:
+ *
+ *  - a subscription is a checkout (`subscriptionDraft`, `checkoutRows`: the pending payment, its item and the
+ *    subscription row), a charge at the sandbox provider approved on its side, and the provider's signed
+ *    `charge.succeeded` event applied by the settlement (`applyGatewayEventIn`): the paid period, the test-money
+ *    earning and `performers.subscriber_count` recounted, as for any fan. They start when the seed runs (the
+ *    settlement's clock), like a real payment would;
+ *  - a comment is `insertComment` + `adjustCounter` + the performer's notification (the comments service's), only
+ *    where the access rules let that fan take part in the discussion;
+ *  - likes, favourites and views are many (over a thousand rows), so they are written in batches and their counters
+ *    then set to the rows counted (`recountReactionCounters`, `insertViewsAndRecount`): one statement per table
+ *    instead of two per row, which kept the seed's rows at a second on PostgreSQL instead of four. A view is only by
+ *    someone the access rules let watch the full video, plus simulated guest visitors on free videos (each a distinct
+ *    guest viewer, as the views service keys a guest); a reaction only on an item the fan can see.
+ *
+ * Choices come from one seeded generator, so the same seed gives the same audience.
+ */
+
+type Trx = Transaction<Database>;
+
+export interface AudienceFan {
+  id: string;
+  email: string;
+  /** When the account was made: nothing it does is older. */
+  createdAt: string;
+}
+
+export interface AudiencePerformer {
+  id: string;
+  displayName: string;
+  monthlyPrice: number;
+  yearlyPrice: number;
+  featured: boolean;
+}
+
+export interface AudienceItem {
+  objectType: Exclude<EngagementObjectType, 'performer'>;
+  id: string;
+  performerId: string | null;
+  title: string;
+  access: Access;
+  /** Products only. */
+  productType?: 'physical' | 'digital';
+  publishedAt: string;
+}
+
+export interface AudienceInput {
+  fans: AudienceFan[];
+  performers: AudiencePerformer[];
+  items: AudienceItem[];
+  /** The seed's clock (ms): engagement that needs no subscription is spread over the days before it. */
+  now: number;
+  scale: number;
+  siteUrl: string;
+  appSecret: string;
+  currency: string;
+  commissionBps: number;
+  checkoutExpiryMinutes: number;
+}
+
+export interface AudienceCounts {
+  subscriptions: number;
+  reactions: number;
+  comments: number;
+  views: number;
+}
+
+const DAY = 86_400_000;
+
+/** How many demo fans a seed of this scale has: a few dozen for the normal demo site. */
+export function demoFanCount(scale: number): number {
+  return Math.min(400, Math.max(6, Math.round(36 * scale)));
+}
+
+const firstNames = [
+  'Ellie', 'Marcus', 'Priya', 'Tom', 'Hana', 'Diego', 'Grace', 'Omar', 'Lena', 'Jonas', 'Aisha', 'Ben', 'Clara', 'Yuki', 'Mateo', 'Isla',
+  'Ravi', 'Freya', 'Noah', 'Amara', 'Felix', 'Sara', 'Theo', 'Maya', 'Liam', 'Nora', 'Ivan', 'Zara', 'Oscar', 'Chloé', 'Kofi', 'Ines',
+];
+const lastNames = ['Walsh', 'Okoye', 'Patel', 'Berg', 'Sato', 'Ruiz', 'Kim', 'Haddad', 'Novak', 'Fischer', 'Mensah', 'Costa', 'Lund', 'Moreau', 'Tan', 'Byrne'];
+
+/** The demo fans' names: "Ellie Walsh", username "ellie.walsh7". */
+export function demoFanNames(count: number, seed = 'demo-fans'): Array<{ name: string; username: string }> {
+  const rnd = seededRandom(seed);
+  const used = new Set<string>();
+  const out: Array<{ name: string; username: string }> = [];
+  for (let i = 0; out.length < count; i++) {
+    const first = firstNames[Math.floor(rnd() * firstNames.length)]!;
+    const last = lastNames[Math.floor(rnd() * lastNames.length)]!;
+    const base = `${first}.${last}`.toLowerCase().normalize('NFKD').replace(/[^a-z.]/g, '');
+    const username = `${base}${1 + (i % 97)}`;
+    if (used.has(username)) continue;
+    used.add(username);
+    out.push({ name: `${first} ${last}`, username });
+  }
+  return out;
+}
+
+const commentTexts = [
+  'This was exactly what I needed today, thank you!',
+  'Loved this one. The ending made me smile.',
+  'Could you do a longer version of this?',
+  'Watched it twice already. So good.',
+  'The light in this is beautiful.',
+  'I tried this at home and it actually worked!',
+  'Saving this for the weekend.',
+  'How long did this take you? It looks amazing.',
+  'My favourite so far, honestly.',
+  'Thanks for sharing the behind-the-scenes bits, they make it.',
+  'Can you tell us more about how you got started?',
+  'This deserves way more attention.',
+  'I showed this to my sister and now she is hooked too.',
+  'The details here are incredible.',
+  'More of these please!',
+  'Been following for a while, this is your best work yet.',
+  'Great pace, easy to follow.',
+  'Any tips for a complete beginner?',
+];
+const profileTexts = ['So glad I found your page!', 'Your posts always make my week better.', 'Keep doing what you do.', 'Subscribed after the first video, no regrets.'];
+
+/** Adds the audience's rows inside the seed's transaction; answers how many of each it wrote. */
+export async function seedAudience(trx: Trx, input: AudienceInput): Promise<AudienceCounts> {
+  const rnd = seededRandom('demo-audience');
+  const chance = (p: number) => rnd() < p;
+  const counts: AudienceCounts = { subscriptions: 0, reactions: 0, comments: 0, views: 0 };
+  /** A moment after every one of `afterIsos` and before the seed's clock, as ISO text. */
+  const someTimeAfter = (...afterIsos: string[]) => {
+    const from = Math.max(...afterIsos.map((t) => Date.parse(t)));
+    const span = Math.max(60_000, input.now - from);
+    return nowIso(new Date(from + Math.floor(rnd() * span)));
+  };
+
+  // -- Subscriptions, through the checkout's rows and the provider's settlement. ------------------------------------
+  const gateway = new SandboxGateway({ db: trx, secret: sandboxWebhookSecret(input.appSecret) });
+  const packages = { monthly: await packageOfType(trx, 'monthly'), yearly: await packageOfType(trx, 'yearly') };
+  const subscribe = async (fan: AudienceFan, performer: AudiencePerformer, type: 'monthly' | 'yearly') => {
+    const draft = subscriptionDraft(performer, fan.id, type, packages[type]);
+    const priced = priceLines(draft.lines, 0);
+    if (priced.amount < 1) return;
+    const paymentId = newId();
+    const now = nowIso();
+    const expiresAt = new Date(Date.parse(now) + input.checkoutExpiryMinutes * 60_000).toISOString();
+    const rows = checkoutRows({ paymentId, userId: fan.id, draft, priced, gateway: 'sandbox', currency: input.currency, coupon: null, now, expiresAt, holdsStock: false });
+    await insertPayment(trx, rows.payment, rows.items);
+    await draft.extra?.(trx, paymentId, 'sandbox');
+    const session = await gateway.createCheckout({
+      paymentId, amount: priced.amount, currency: input.currency, description: draft.description, expiresAt, customerEmail: fan.email,
+      siteUrl: input.siteUrl, returnUrl: `${input.siteUrl}/payments/result/${paymentId}`, cancelUrl: `${input.siteUrl}/payments/result/${paymentId}?cancelled=1`,
+    });
+    await setCheckout(trx, paymentId, session.gatewayRef, session.redirectUrl);
+    // The fan approves on the provider's page; the provider's signed event is read and applied as the webhook route does.
+    const { charge } = await gateway.complete(session.gatewayRef, 'approve');
+    const sent = gateway.buildEvent('charge.succeeded', charge);
+    const event = await gateway.parseWebhook(Buffer.from(sent.body), sent.headers);
+    const result = await applyGatewayEventIn(trx, input.commissionBps, 'sandbox', event, sent.body);
+    if (result.outcome !== 'paid') throw new Error(`demo subscription of ${fan.email} to ${performer.displayName} was not paid: ${result.outcome}`);
+    counts.subscriptions++;
+  };
+  for (const fan of input.fans) {
+    for (const performer of input.performers) {
+      if (chance(performer.featured ? 0.25 : 0.07)) await subscribe(fan, performer, chance(0.2) ? 'yearly' : 'monthly');
+    }
+  }
+
+  // -- What each fan may open now (the access rules, read back from the rows just written). -------------------------
+  const subjectOf = (item: AudienceItem): AccessSubject => {
+    switch (item.objectType) {
+      case 'video': return videoSubject({ id: item.id, performerId: item.performerId!, access: item.access });
+      case 'gallery': return gallerySubject({ id: item.id, performerId: item.performerId!, access: item.access });
+      case 'product': return productSubject({ id: item.id, performerId: item.performerId!, type: item.productType ?? 'physical' });
+      case 'post': return postSubject({ id: item.id, performerId: item.performerId, access: item.access });
+    }
+  };
+  const subjects = input.items.map(subjectOf);
+  const performersById = new Map(input.performers.map((p) => [p.id, p]));
+
+  const reactions: Array<ReactionKey & { id: string; createdAt: string }> = [];
+  const views: ViewRow[] = [];
+  const react = (fan: AudienceFan, objectType: EngagementObjectType, objectId: string, action: 'like' | 'favourite' | 'watch_later', at: string) => {
+    reactions.push({ id: newId(Date.parse(at)), userId: fan.id, objectType, objectId, action, createdAt: at });
+  };
+  const comment = async (fan: AudienceFan, objectType: EngagementObjectType, objectId: string, performerId: string | null, title: string, text: string, at: string) => {
+    const id = newId(Date.parse(at));
+    await insertComment(trx, { id, objectType, objectId, userId: fan.id, content: text, imageFileId: null, createdAt: at, updatedAt: at });
+    await adjustCounter(trx, objectType, objectId, 'comment', 1);
+    if (performerId) await addNotification(trx, performerId, 'comment', { commentId: id, objectType, objectId, userId: fan.id, title });
+    counts.comments++;
+  };
+  const view = (item: AudienceItem, viewer: string, at: string) => {
+    views.push({ id: newId(Date.parse(at)), videoId: item.id, performerId: item.performerId!, viewer, createdAt: at });
+  };
+
+  for (const fan of input.fans) {
+    const access = await loadAccessView(trx, { id: fan.id, role: 'user' }, subjects);
+    const subscribedTo = (performerId: string | null) => performerId !== null && access.isSubscribedTo(performerId);
+    for (const [i, item] of input.items.entries()) {
+      const open = access.decide(subjects[i]!).open;
+      // Opened since the subscription started (now) when it took one; otherwise at some time since it was published.
+      const at = open && item.access !== 'free' && subscribedTo(item.performerId) ? nowIso() : someTimeAfter(item.publishedAt, fan.createdAt);
+      const keen = subscribedTo(item.performerId);
+      if (item.objectType === 'video' && open && chance(item.access === 'free' ? 0.45 : 0.7)) view(item, viewerKey({ id: fan.id, role: 'user' }, '', input.appSecret), at);
+      // Likes and favourites need the item to be visible, not open (as the reactions service checks).
+      if (chance(keen ? 0.3 : 0.1)) react(fan, item.objectType, item.id, 'like', at);
+      if (chance(keen ? 0.1 : 0.03)) react(fan, item.objectType, item.id, 'favourite', at);
+      if ((item.objectType === 'video' || item.objectType === 'gallery') && chance(0.03)) react(fan, item.objectType, item.id, 'watch_later', at);
+      // Comments are for those who may take part in the discussion (server/comments/discussion.ts): whoever may open it.
+      if (open && item.objectType !== 'product' && chance(keen ? 0.08 : 0.03)) {
+        await comment(fan, item.objectType, item.id, item.performerId, item.title, commentTexts[Math.floor(rnd() * commentTexts.length)]!, at);
+      }
+    }
+    for (const performer of input.performers) {
+      const keen = subscribedTo(performer.id);
+      const at = someTimeAfter(fan.createdAt);
+      if (chance(keen ? 0.6 : 0.15)) react(fan, 'performer', performer.id, 'like', at);
+      if (chance(keen ? 0.25 : 0.05)) react(fan, 'performer', performer.id, 'favourite', at);
+      if (chance(keen ? 0.1 : 0.02)) {
+        await comment(fan, 'performer', performer.id, performer.id, performersById.get(performer.id)!.displayName, profileTexts[Math.floor(rnd() * profileTexts.length)]!, at);
+      }
+    }
+  }
+
+  // -- Visitors without an account watch the free videos (each a different guest, as the views service tells them apart).
+  let visitor = 0;
+  for (const item of input.items) {
+    if (item.objectType !== 'video' || item.access !== 'free') continue;
+    const guests = Math.round((4 + rnd() * 40) * Math.min(1, input.scale));
+    for (let g = 0; g < guests; g++) view(item, viewerKey(null, `demo-visitor-${visitor++}`, input.appSecret), someTimeAfter(item.publishedAt));
+  }
+
+  await insertReactions(trx, reactions);
+  await recountReactionCounters(trx);
+  await insertViewsAndRecount(trx, views);
+  counts.reactions = reactions.length;
+  counts.views = views.length;
+  return counts;
+}

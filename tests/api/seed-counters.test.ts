@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createUser } from '../helpers/sessions.js';
+import { payWithSandbox } from '../helpers/money-fixture.js';
+import { seedDemo, type SeedResult } from '../../server/seed/seed.js';
+
+/**
+ * Honest numbers: every counter the site shows is a count of rows, on the demo site too. The demo seed is
+ * loaded (small scale: its rows, not its media, are the point), then each counter column is compared with its rows
+ * counted here in plain SQL, independently of the app's code; the profile and video answers of the API (what the
+ * pages print) are compared as well. Then one more real subscription, through the checkout and the sandbox provider's
+ * webhook, must raise the performer's subscriber count by exactly one (a counter kept apart from the rows jumped from
+ * a made-up 1,262 to 1), and one more like, comment and view each add exactly one.
+ */
+
+type Mismatch = { table: string; id: string; column: string; shown: number; rows: number };
+
+/** Every counter column next to its rows, counted in SQL; answers the rows where they differ. */
+async function counterMismatches(t: TestApp): Promise<{ mismatches: Mismatch[]; totals: Record<string, number> }> {
+  const now = new Date().toISOString();
+  const engaged = (table: string, type: string) => sql`
+    (select count(*) from reactions r where r.object_type = ${type} and r.object_id = ${sql.ref(`${table}.id`)} and r.action = 'like') as rows_like_count,
+    (select count(*) from reactions r where r.object_type = ${type} and r.object_id = ${sql.ref(`${table}.id`)} and r.action = 'favourite') as rows_favourite_count,
+    (select count(*) from comments c where c.object_type = ${type} and c.object_id = ${sql.ref(`${table}.id`)} and c.status = 'active') as rows_comment_count`;
+  const queries: Record<string, ReturnType<typeof sql>> = {
+    performers: sql`select id, subscriber_count, video_count, photo_count, gallery_count, product_count, view_count, like_count, favourite_count, comment_count,
+      (select count(*) from subscriptions s where s.performer_id = performers.id and s.status = 'active' and s.expires_at > ${now}) as rows_subscriber_count,
+      (select count(*) from videos v where v.performer_id = performers.id) as rows_video_count,
+      (select count(*) from photos p where p.performer_id = performers.id) as rows_photo_count,
+      (select count(*) from galleries g where g.performer_id = performers.id) as rows_gallery_count,
+      (select count(*) from products p where p.performer_id = performers.id) as rows_product_count,
+      (select count(*) from video_views w where w.performer_id = performers.id) as rows_view_count,
+      ${engaged('performers', 'performer')}
+      from performers`,
+    videos: sql`select id, view_count, like_count, favourite_count, comment_count,
+      (select count(*) from video_views w where w.video_id = videos.id) as rows_view_count,
+      ${engaged('videos', 'video')}
+      from videos`,
+    // Nothing records a view of a gallery or a product (only videos are played): their view counts stay 0.
+    galleries: sql`select id, photo_count, view_count, like_count, favourite_count, comment_count,
+      (select count(*) from photos p where p.gallery_id = galleries.id) as rows_photo_count,
+      0 as rows_view_count,
+      ${engaged('galleries', 'gallery')}
+      from galleries`,
+    products: sql`select id, view_count, like_count, favourite_count, comment_count, 0 as rows_view_count, ${engaged('products', 'product')} from products`,
+    posts: sql`select id, like_count, favourite_count, comment_count, ${engaged('posts', 'post')} from posts`,
+    // Photos are not something one reacts to or comments on: their counters stay 0.
+    photos: sql`select id, view_count, like_count, favourite_count, comment_count, 0 as rows_view_count, 0 as rows_like_count, 0 as rows_favourite_count, 0 as rows_comment_count from photos`,
+    coupons: sql`select id, used_count, (select count(*) from payments p where p.coupon_id = coupons.id and p.coupon_held = 1) as rows_used_count from coupons`,
+  };
+  const mismatches: Mismatch[] = [];
+  const totals: Record<string, number> = {};
+  for (const [table, query] of Object.entries(queries)) {
+    const { rows } = await query.execute(t.ctx.db);
+    expect(rows.length, `${table} has rows to check`).toBeGreaterThan(0);
+    for (const row of rows as Array<Record<string, unknown>>) {
+      // The database handle camel-cases every column name it answers (rows_like_count → rowsLikeCount).
+      for (const key of Object.keys(row).filter((k) => /^rows[A-Z]/.test(k))) {
+        const column = key[4]!.toLowerCase() + key.slice(5);
+        expect(row, `${table}.${column}`).toHaveProperty(column);
+        const shown = Number(row[column]);
+        const counted = Number(row[key]);
+        totals[`${table}.${column}`] = (totals[`${table}.${column}`] ?? 0) + counted;
+        if (shown !== counted) mismatches.push({ table, id: String(row.id), column, shown, rows: counted });
+      }
+    }
+  }
+  return { mismatches, totals };
+}
+
+describe.each(engines)('the demo site counts its rows on %s', (engine) => {
+  let t: TestApp;
+  let seeded: SeedResult;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    seeded = await seedDemo({ db: t.ctx.db, config: t.config, logger: { info() {}, warn() {}, error: console.error }, scale: 0.1 });
+    expect(seeded.seeded).toBe(true);
+  }, 180_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('every counter equals its rows, and the rows exist (the demo has an audience, not made-up numbers)', async () => {
+    const { mismatches, totals } = await counterMismatches(t);
+    expect(mismatches).toEqual([]);
+    // Not vacuous: the demo fans did subscribe, watch, like, favourite and comment.
+    for (const counted of ['performers.subscriberCount', 'videos.viewCount', 'videos.likeCount', 'videos.favouriteCount', 'performers.likeCount', 'posts.likeCount']) {
+      expect(totals[counted], counted).toBeGreaterThan(0);
+    }
+    expect(totals['videos.commentCount']! + totals['performers.commentCount']! + totals['posts.commentCount']! + totals['galleries.commentCount']!).toBeGreaterThan(0);
+    expect(seeded.counts).toMatchObject({ subscriptions: totals['performers.subscriberCount'] });
+    // Every counter column of every table was compared (a renamed column would otherwise drop out unnoticed).
+    expect(Object.keys(totals).sort()).toEqual([
+      'coupons.usedCount',
+      ...['commentCount', 'favouriteCount', 'likeCount', 'photoCount', 'viewCount'].map((c) => `galleries.${c}`),
+      ...['commentCount', 'favouriteCount', 'galleryCount', 'likeCount', 'photoCount', 'productCount', 'subscriberCount', 'videoCount', 'viewCount'].map((c) => `performers.${c}`),
+      ...['commentCount', 'favouriteCount', 'likeCount', 'viewCount'].map((c) => `photos.${c}`),
+      ...['commentCount', 'favouriteCount', 'likeCount'].map((c) => `posts.${c}`),
+      ...['commentCount', 'favouriteCount', 'likeCount', 'viewCount'].map((c) => `products.${c}`),
+      ...['commentCount', 'favouriteCount', 'likeCount', 'viewCount'].map((c) => `videos.${c}`),
+    ]);
+  });
+
+  it('what the API hands the pages is the rows counted: profiles, videos', async () => {
+    const performers = await t.ctx.db.selectFrom('performers').select(['id', 'username']).execute();
+    for (const p of performers) {
+      const res = await t.api(`/performers/${p.username}`);
+      expect(res.status).toBe(200);
+      const live = await t.ctx.db
+        .selectFrom('subscriptions')
+        .select(sql<number | string>`count(*)`.as('n'))
+        .where('performerId', '=', p.id)
+        .where('status', '=', 'active')
+        .where('expiresAt', '>', new Date().toISOString())
+        .executeTakeFirstOrThrow();
+      const videos = await t.ctx.db.selectFrom('videos').select(sql<number | string>`count(*)`.as('n')).where('performerId', '=', p.id).executeTakeFirstOrThrow();
+      expect({ who: p.username, subscribers: res.body.subscriberCount, videos: res.body.videoCount }).toEqual({ who: p.username, subscribers: Number(live.n), videos: Number(videos.n) });
+    }
+    const videos = await t.ctx.db.selectFrom('videos').select('id').limit(8).execute();
+    for (const v of videos) {
+      const res = await t.api(`/user/assets/videos/${v.id}`);
+      const views = await t.ctx.db.selectFrom('videoViews').select(sql<number | string>`count(*)`.as('n')).where('videoId', '=', v.id).executeTakeFirstOrThrow();
+      const likes = await t.ctx.db.selectFrom('reactions').select(sql<number | string>`count(*)`.as('n')).where('objectId', '=', v.id).where('action', '=', 'like').executeTakeFirstOrThrow();
+      expect({ id: v.id, views: res.body.stats.views, likes: res.body.stats.likes }).toEqual({ id: v.id, views: Number(views.n), likes: Number(likes.n) });
+    }
+  });
+
+  it('the demo fan one logs in as has no subscription (so the paywall is there to meet)', async () => {
+    const fan = await t.ctx.db.selectFrom('users').select('id').where('email', '=', seeded.credentials!.fan.email).executeTakeFirstOrThrow();
+    expect(await t.ctx.db.selectFrom('subscriptions').select('id').where('userId', '=', fan.id).execute()).toEqual([]);
+  });
+
+  it('one more real subscription (checkout + sandbox webhook) adds exactly one subscriber; a like, a comment and a view add one each', async () => {
+    // The performer with the most demo subscribers: a counter reset to the rows of one subscription would show.
+    const performer = await t.ctx.db.selectFrom('performers').select(['id', 'username', 'subscriberCount']).orderBy('subscriberCount', 'desc').orderBy('id').limit(1).executeTakeFirstOrThrow();
+    expect(performer.subscriberCount).toBeGreaterThanOrEqual(2);
+    const before = (await t.api(`/performers/${performer.username}`)).body.subscriberCount;
+    expect(before).toBe(performer.subscriberCount);
+
+    const fan = await createUser(t.ctx.db, 'user');
+    const checkout = await t.api('/payment/subscribe', { method: 'POST', headers: fan.headers, json: { performerId: performer.id, type: 'monthly' } });
+    expect(checkout.status, JSON.stringify(checkout.body)).toBe(201);
+    const paid = await payWithSandbox(t, fan, checkout.body.redirectUrl);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    const payment = await t.ctx.db.selectFrom('payments').select('status').where('id', '=', checkout.body.paymentId).executeTakeFirstOrThrow();
+    expect(payment.status).toBe('success');
+    expect((await t.api(`/performers/${performer.username}`)).body.subscriberCount).toBe(before + 1);
+
+    // The most watched free video, with demo likes and views already on it.
+    const video = await t.ctx.db
+      .selectFrom('videos')
+      .select(['id', 'likeCount', 'viewCount', 'commentCount'])
+      .where('access', '=', 'free')
+      .orderBy('viewCount', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    expect(video.viewCount).toBeGreaterThan(0);
+    const liked = await t.api('/reactions', { method: 'POST', headers: fan.headers, json: { objectType: 'video', objectId: video.id, action: 'like' } });
+    expect(liked.body).toMatchObject({ changed: true, count: video.likeCount + 1 });
+    const commented = await t.api('/comments', { method: 'POST', headers: fan.headers, json: { objectType: 'video', objectId: video.id, content: 'One more, for real.' } });
+    expect(commented.body.commentCount).toBe(video.commentCount + 1);
+    const viewed = await t.api(`/user/assets/videos/${video.id}/views`, { method: 'POST', headers: fan.headers });
+    expect(viewed.body).toEqual({ counted: true, views: video.viewCount + 1 });
+    const shown = (await t.api(`/user/assets/videos/${video.id}`)).body.stats;
+    expect(shown).toMatchObject({ likes: video.likeCount + 1, comments: video.commentCount + 1, views: video.viewCount + 1 });
+
+    // And everything still adds up.
+    expect((await counterMismatches(t)).mismatches).toEqual([]);
+  });
+});
