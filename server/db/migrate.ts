@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009_test_money.js';
 import * as m0010 from './migrations/0010_coupon_holds.js';
 import * as m0011 from './migrations/0011_post_media.js';
 import * as m0012 from './migrations/0012_signup_consent.js';
+import * as m0013 from './migrations/0013_search_documents.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0010_coupon_holds': m0010,
   '0011_post_media': m0011,
   '0012_signup_consent': m0012,
+  '0013_search_documents': m0013,
 };
 
 class StaticProvider implements MigrationProvider {

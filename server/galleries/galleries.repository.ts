@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, matches, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
 
@@ -17,7 +18,8 @@ export interface GalleryFilters {
   performerId?: string;
   tag?: string;
   categoryId?: string;
-  sort: GallerySort;
+  /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
+  sort?: GallerySort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -36,8 +38,8 @@ export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience
   if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
   if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
-  if (f.q) base = base.where(matches('galleries.title', f.q));
-  const sort = gallerySorts[f.sort];
+  const sort = listOrder(gallerySorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
+  if (f.q) return keywordListQueries(db, 'gallery', f.q, base, (qb) => qb.select(galleryColumns), sort, f);
   return { page: page(base.select(galleryColumns), sort, 'galleries.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 

@@ -3,7 +3,8 @@ import type { DbOrTrx } from '../db/database.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { DEFAULT_AVATAR, type PerformerCard } from '../../common/api-types.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, matches, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';
 
@@ -13,7 +14,8 @@ export interface PerformerQuery {
   featured?: boolean;
   /** Whom the list is for: performers blocking the visitor's country are left out (catalogue.repository.ts). */
   audience: Audience;
-  sort: PerformerSort;
+  /** Unset: best match first when there is a keyword (search.repository.ts; ties: most subscribers), else newest. */
+  sort?: PerformerSort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -23,10 +25,6 @@ function baseQuery(db: DbOrTrx, q: PerformerQuery) {
   // Only active, approved performers are listed (registration creates approved = 0).
   let query = db.selectFrom('performers').where('performers.status', '=', 'active').where('performers.approved', '=', 1);
   if (q.audience.country) query = query.where(performerOpenTo('performers.id', q.audience));
-  if (q.q) {
-    const keyword = q.q;
-    query = query.where((eb) => eb.or([matches('performers.displayName', keyword), matches('performers.username', keyword)]));
-  }
   if (q.featured) query = query.where('performers.featured', '=', 1);
   if (q.categoryId) {
     const categoryId = q.categoryId;
@@ -53,15 +51,16 @@ const sortSpecs: Record<PerformerSort, SortSpec> = {
 
 /** The page and count queries of the performer directory (exported for the EXPLAIN test). */
 export function performerListQueries(db: DbOrTrx, q: PerformerQuery) {
-  const sort = sortSpecs[q.sort];
-  const rows = baseQuery(db, q)
-    .innerJoin('users', 'users.id', 'performers.id')
-    .select([
+  const sort = listOrder(sortSpecs, q.sort, q.q, { fallback: 'newest', tie: 'popular' });
+  const base = baseQuery(db, q);
+  const select = (qb: typeof base) =>
+    qb.innerJoin('users', 'users.id', 'performers.id').select([
       'performers.id', 'performers.username', 'performers.displayName', 'performers.bio', 'performers.monthlyPrice',
       'performers.yearlyPrice', 'performers.subscriberCount', 'performers.videoCount', 'performers.featured',
       'performers.createdAt', 'users.avatarPath', 'users.coverPath',
     ]);
-  return { page: page(rows, sort, 'performers.id', { ...q, cursor: checkCursor(q.cursor, sort) }), count: countQuery(baseQuery(db, q)), sort };
+  if (q.q) return keywordListQueries(db, 'performer', q.q, base, select, sort, q);
+  return { page: page(select(base), sort, 'performers.id', { ...q, cursor: checkCursor(q.cursor, sort) }), count: countQuery(base), sort };
 }
 
 export async function searchPerformers(db: DbOrTrx, q: PerformerQuery): Promise<{ items: PerformerCard[]; total: number; nextCursor: string | null }> {

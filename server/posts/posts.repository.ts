@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
 
@@ -23,7 +24,8 @@ export interface PostFilters {
   scope?: 'site' | 'all';
   tag?: string;
   categoryId?: string;
-  sort: PostSort;
+  /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
+  sort?: PostSort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -41,8 +43,8 @@ export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
   else if (f.scope === 'site') base = base.where('posts.performerId', 'is', null);
   if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
-  if (f.q) base = base.where(matches('posts.title', f.q));
-  const sort = postSorts[f.sort];
+  const sort = listOrder(postSorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
+  if (f.q) return keywordListQueries(db, 'post', f.q, base, (qb) => qb.select(cardColumns), sort, f);
   return { page: page(base.select(cardColumns), sort, 'posts.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
