@@ -25,6 +25,7 @@ import { checkCursor, countQuery, isSqlite, likePattern, likeTest, page, type So
 export type SearchKind = 'performer' | 'video' | 'gallery' | 'product' | 'post';
 
 interface Searchable {
+  table: string;
   /** The item's id column. */
   id: string;
   /** Name columns: a match here ranks first. */
@@ -35,11 +36,11 @@ interface Searchable {
 
 /** Keep in step with `kinds` in server/db/migrations/0013_search_documents.ts (the documents the index holds). */
 export const searchables: Record<SearchKind, Searchable> = {
-  performer: { id: 'performers.id', names: ['performers.displayName', 'performers.username'], texts: ['performers.bio'] },
-  video: { id: 'videos.id', names: ['videos.title'], texts: ['videos.description'] },
-  gallery: { id: 'galleries.id', names: ['galleries.title'], texts: ['galleries.description'] },
-  product: { id: 'products.id', names: ['products.name'], texts: ['products.description'] },
-  post: { id: 'posts.id', names: ['posts.title'], texts: ['posts.excerpt'] },
+  performer: { table: 'performers', id: 'performers.id', names: ['performers.displayName', 'performers.username'], texts: ['performers.bio'] },
+  video: { table: 'videos', id: 'videos.id', names: ['videos.title'], texts: ['videos.description'] },
+  gallery: { table: 'galleries', id: 'galleries.id', names: ['galleries.title'], texts: ['galleries.description'] },
+  product: { table: 'products', id: 'products.id', names: ['products.name'], texts: ['products.description'] },
+  post: { table: 'posts', id: 'posts.id', names: ['posts.title'], texts: ['posts.excerpt'] },
 };
 
 const anyOf = (tests: Array<RawBuilder<SqlBool>>) => sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
@@ -72,23 +73,30 @@ export function keywordRank(kind: SearchKind, q: string): RawBuilder<number> {
 }
 
 /**
- * The items whose search document may contain the keyword (migration 0013), a superset of `keywordMatch`; null when
- * the index cannot help (under three characters: no trigram).
+ * The ids of the items whose search document may contain the keyword (migration 0013), a superset of `keywordMatch`,
+ * as a subquery of one column `object_id`; null when the index cannot help (under three characters: no trigram).
  *  - SQLite: the FTS5 trigram index folds case at least as widely as lower() and LIKE.
  *  - PostgreSQL: the same LIKE on lower(document), which the pg_trgm index serves (when the extension was
  *    available; without it this is a scan of the documents, and search still answers right).
  */
-export function keywordCandidates(db: DbOrTrx, kind: SearchKind, q: string): RawBuilder<SqlBool> | null {
+function candidateIds(db: DbOrTrx, kind: SearchKind, q: string): RawBuilder<{ object_id: string }> | null {
   if ([...q].length < 3) return null;
-  const id = sql.ref(searchables[kind].id);
   if (isSqlite(db)) {
     const phrase = `"${q.replaceAll('"', '""')}"`;
-    return sql<SqlBool>`${id} in (select sk.object_id from search_fts sf join search_keys sk on sk.n = sf.rowid where search_fts match ${phrase} and sk.object_type = ${kind})`;
+    return sql`(select sk.object_id from search_fts sf join search_keys sk on sk.n = sf.rowid where search_fts match ${phrase} and sk.object_type = ${kind})`;
   }
-  return sql<SqlBool>`${id} in (select sd.object_id from search_documents sd where sd.object_type = ${kind} and lower(sd.document) like ${likePattern(q)} escape '\\')`;
+  // No condition on object_type: ids are unique across the catalogue's tables, and the join to the kind's table by
+  // primary key keeps its own; with one, the planner may read every document of the kind instead of the trigram index.
+  return sql`(select sd.object_id from search_documents sd where lower(sd.document) like ${likePattern(q)} escape '\\')`;
 }
 
-/** The `q` filter of a list: candidates from the index, then the exact test. */
+/** `id in (candidates)`: the index as a condition (null: it cannot help). */
+export function keywordCandidates(db: DbOrTrx, kind: SearchKind, q: string): RawBuilder<SqlBool> | null {
+  const ids = candidateIds(db, kind, q);
+  return ids && sql<SqlBool>`${sql.ref(searchables[kind].id)} in ${ids}`;
+}
+
+/** The `q` filter of a list as a condition (where the list is driven by another index, e.g. a tag's rows): candidates, then the exact test. */
 export function keywordFilter(db: DbOrTrx, kind: SearchKind, q: string): RawBuilder<SqlBool> {
   const candidates = keywordCandidates(db, kind, q);
   return candidates ? sql<SqlBool>`(${candidates} and ${keywordMatch(kind, q)})` : keywordMatch(kind, q);
@@ -113,37 +121,43 @@ export const KEYWORD_WALK = 2000;
 /**
  * The page and count queries of a list filtered by a keyword, in `sort` (relevance or a named order).
  *
- * `page` reads the candidates from the index, keeps the matches and sorts them: its cost follows the number of
- * matches, small for a rare word. For a common word, `walk` finds the same page in a bounded walk of the order's own
- * index from the cursor (KEYWORD_WALK rows): in a named order it keeps the matches; in relevance order it keeps the
- * name matches (rank 0, which come first, in the tie order) and so it only applies while the page is within rank 0.
- * A walk that finds a full page found exactly the page; otherwise `page` answers (runList).
+ * `page` and `count` start from the candidates the index gives and read each one's row by primary key (a CROSS JOIN,
+ * which SQLite never reorders: without statistics it would rather walk the list's status index and probe the index
+ * per row, reading every public item), keep the exact matches and, for the page, sort them: their cost follows the
+ * number of candidates, small for a rare word. For a common word, `walk` finds the same page in a bounded walk of the
+ * order's own index from the cursor (KEYWORD_WALK rows): in a named order it keeps the matches; in relevance order it
+ * keeps the name matches (rank 0, which come first, in the tie order), so it applies only while the page is within
+ * rank 0. A walk that finds a full page found exactly the page; otherwise `page` answers (runList).
  *
- * `base` is the list's query with every filter but the keyword; `select` adds its columns. Rows of a relevance order
- * carry `searchRank` (the cursor's rank).
+ * `filter` adds the list's conditions but the keyword to a query of the kind's table; `select` adds its columns (and
+ * joins). Rows of a relevance order carry `searchRank` (the cursor's rank).
  */
 export function keywordListQueries<DB, TB extends keyof DB, TS extends keyof DB, O>(
   db: DbOrTrx,
   kind: SearchKind,
   q: string,
-  base: SelectQueryBuilder<DB, TB, object>,
+  filter: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, object>,
   /** Adds the list's columns (and joins, as the performer list's users). */
   select: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TS, O>,
   sort: SortSpec,
   p: { limit: number; offset: number; cursor?: Cursor },
 ) {
-  const idColumn = searchables[kind].id;
+  const { table, id: idColumn } = searchables[kind];
+  const untyped = db as unknown as { selectFrom(from: unknown): SelectQueryBuilder<any, any, object> };
+  const ids = candidateIds(db, kind, q);
+  const from = (ids ? untyped.selectFrom(ids.as('kw')).crossJoin(table).where(sql<SqlBool>`${sql.ref(idColumn)} = kw.object_id`) : untyped.selectFrom(table)) as SelectQueryBuilder<DB, TB, object>;
   const cursor = checkCursor(p.cursor, sort);
-  const matched = base.where(keywordFilter(db, kind, q));
+  const matched = filter(from).where(keywordMatch(kind, q));
   const rank = sort.relevance ? keywordRank(kind, q) : undefined;
   const rows = rank ? select(matched).select(rank.as('searchRank') as never) : select(matched);
   const tieOrder: SortSpec = { ...sort, relevance: false };
   const walkable = (!rank || !cursor || cursor.r === 0) && (cursor ? 0 : p.offset) + p.limit <= KEYWORD_WALK;
   // The walked rows keep the list's table name, so the tests below refer to the same columns.
-  const table = idColumn.slice(0, idColumn.indexOf('.'));
-  const walked = page(select(base), tieOrder, idColumn, { limit: KEYWORD_WALK, offset: 0, cursor: cursor && { v: cursor.v, id: cursor.id } });
+  const walked = page(select(filter(untyped.selectFrom(table) as SelectQueryBuilder<DB, TB, object>)), tieOrder, idColumn, {
+    limit: KEYWORD_WALK, offset: 0, cursor: cursor && { v: cursor.v, id: cursor.id },
+  });
   const walk = walkable
-    ? (db as unknown as { selectFrom(from: unknown): SelectQueryBuilder<any, any, any> })
+    ? untyped
         .selectFrom(walked.as(table))
         .selectAll()
         .$if(Boolean(rank), (qb) => qb.select(sql<number>`0`.as('searchRank')))

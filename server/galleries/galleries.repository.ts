@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
@@ -34,12 +35,16 @@ const galleryColumns = [
 
 /** The page and count queries of the public gallery list (exported for the EXPLAIN test). */
 export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
-  let base = db.selectFrom('galleries').where(galleryIsPublic(a));
-  if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
-  if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
-  if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
+  const filter = (qb: SelectQueryBuilder<Database, 'galleries', object>) => {
+    let base = qb.where(galleryIsPublic(a));
+    if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
+    if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
+    if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
+    return base;
+  };
   const sort = listOrder(gallerySorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
-  if (f.q) return keywordListQueries(db, 'gallery', f.q, base, (qb) => qb.select(galleryColumns), sort, f);
+  if (f.q) return keywordListQueries(db, 'gallery', f.q, filter, (qb) => qb.select(galleryColumns), sort, f);
+  const base = filter(db.selectFrom('galleries'));
   return { page: page(base.select(galleryColumns), sort, 'galleries.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 

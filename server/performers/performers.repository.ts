@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { DEFAULT_AVATAR, type PerformerCard } from '../../common/api-types.js';
 import type { Cursor } from '../http/pagination.js';
@@ -21,9 +22,10 @@ export interface PerformerQuery {
   cursor?: Cursor;
 }
 
-function baseQuery(db: DbOrTrx, q: PerformerQuery) {
+/** The directory's conditions but the keyword, on a query of performers. */
+function filtered(qb: SelectQueryBuilder<Database, 'performers', object>, q: PerformerQuery) {
   // Only active, approved performers are listed (registration creates approved = 0).
-  let query = db.selectFrom('performers').where('performers.status', '=', 'active').where('performers.approved', '=', 1);
+  let query = qb.where('performers.status', '=', 'active').where('performers.approved', '=', 1);
   if (q.audience.country) query = query.where(performerOpenTo('performers.id', q.audience));
   if (q.featured) query = query.where('performers.featured', '=', 1);
   if (q.categoryId) {
@@ -52,14 +54,15 @@ const sortSpecs: Record<PerformerSort, SortSpec> = {
 /** The page and count queries of the performer directory (exported for the EXPLAIN test). */
 export function performerListQueries(db: DbOrTrx, q: PerformerQuery) {
   const sort = listOrder(sortSpecs, q.sort, q.q, { fallback: 'newest', tie: 'popular' });
-  const base = baseQuery(db, q);
-  const select = (qb: typeof base) =>
+  const filter = (qb: SelectQueryBuilder<Database, 'performers', object>) => filtered(qb, q);
+  const select = (qb: SelectQueryBuilder<Database, 'performers', object>) =>
     qb.innerJoin('users', 'users.id', 'performers.id').select([
       'performers.id', 'performers.username', 'performers.displayName', 'performers.bio', 'performers.monthlyPrice',
       'performers.yearlyPrice', 'performers.subscriberCount', 'performers.videoCount', 'performers.featured',
       'performers.createdAt', 'users.avatarPath', 'users.coverPath',
     ]);
-  if (q.q) return keywordListQueries(db, 'performer', q.q, base, select, sort, q);
+  if (q.q) return keywordListQueries(db, 'performer', q.q, filter, select, sort, q);
+  const base = filter(db.selectFrom('performers'));
   return { page: page(select(base), sort, 'performers.id', { ...q, cursor: checkCursor(q.cursor, sort) }), count: countQuery(base), sort };
 }
 

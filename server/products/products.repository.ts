@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { ContentStatus } from '../db/schema.js';
+import type { ContentStatus, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
@@ -36,8 +36,10 @@ const productColumns = [
   'products.createdAt', 'products.viewCount', 'products.likeCount', 'products.favouriteCount', 'products.commentCount',
 ] as const;
 
-function filtered(db: DbOrTrx, f: ProductFilters) {
-  let base = db.selectFrom('products');
+/** The list's conditions but the keyword, on a query of products. */
+type ProductQuery = SelectQueryBuilder<Database, 'products', object>;
+function filtered(qb: ProductQuery, f: ProductFilters): ProductQuery {
+  let base = qb;
   if (f.performerId) base = base.where('products.performerId', '=', f.performerId);
   if (f.type) base = base.where('products.type', '=', f.type);
   if (f.tag) base = base.where(hasTag('product', 'products.id', f.tag));
@@ -45,22 +47,25 @@ function filtered(db: DbOrTrx, f: ProductFilters) {
   return base;
 }
 
-function productQueries(db: DbOrTrx, base: ReturnType<typeof filtered>, sorts: Record<ProductSort, SortSpec>, f: Omit<ProductFilters, 'performerId'>) {
+function productQueries(db: DbOrTrx, filter: (qb: ProductQuery) => ProductQuery, sorts: Record<ProductSort, SortSpec>, f: Omit<ProductFilters, 'performerId'>) {
   const sort = listOrder(sorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
-  if (f.q) return keywordListQueries(db, 'product', f.q, base, (qb) => qb.select(productColumns), sort, f);
+  if (f.q) return keywordListQueries(db, 'product', f.q, filter, (qb) => qb.select(productColumns), sort, f);
+  const base = filter(db.selectFrom('products'));
   return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
 /** The page and count queries of the public product list (exported for the EXPLAIN test). */
 export function publicProductQueries(db: DbOrTrx, f: ProductFilters, a: Audience) {
-  return productQueries(db, filtered(db, f).where(productIsPublic(a)), productSorts, f);
+  return productQueries(db, (qb) => filtered(qb, f).where(productIsPublic(a)), productSorts, f);
 }
 
 /** The page and count queries of a performer's own products, every state (exported for the EXPLAIN test). */
 export function ownProductQueries(db: DbOrTrx, performerId: string, f: Omit<ProductFilters, 'performerId'> & { status?: ContentStatus }) {
-  let base = filtered(db, { ...f, performerId });
-  if (f.status) base = base.where('products.status', '=', f.status);
-  return productQueries(db, base, ownProductSorts, f);
+  const filter = (qb: ProductQuery) => {
+    const base = filtered(qb, { ...f, performerId });
+    return f.status ? base.where('products.status', '=', f.status) : base;
+  };
+  return productQueries(db, filter, ownProductSorts, f);
 }
 
 export function listPublicProducts(db: DbOrTrx, f: ProductFilters, a: Audience) {

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import { checkCursor, countQuery, idOrSlug, inCategory, page, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, keywordListQueries, listOrder } from '../catalogue/search.repository.js';
@@ -55,11 +56,15 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
     if (f.q) base = base.where(keywordFilter(db, 'video', f.q));
     return { page: page(base.select(videoColumns), byTagNewest, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, byTagNewest) }), count: countQuery(base), sort: byTagNewest };
   }
-  let base = db.selectFrom('videos').where(videoIsPublic(a));
-  if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
-  if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
-  if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
-  if (f.q) return keywordListQueries(db, 'video', f.q, base, (qb) => qb.select(videoColumns), sort, f);
+  const filter = (qb: SelectQueryBuilder<Database, 'videos', object>) => {
+    let base = qb.where(videoIsPublic(a));
+    if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
+    if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
+    if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
+    return base;
+  };
+  if (f.q) return keywordListQueries(db, 'video', f.q, filter, (qb) => qb.select(videoColumns), sort, f);
+  const base = filter(db.selectFrom('videos'));
   return { page: page(base.select(videoColumns), sort, 'videos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 

@@ -60,7 +60,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   if (isPostgres(db)) {
     await run(`drop index if exists videos_title_trgm`);
-    await run(`create table search_documents (object_type text not null, object_id text not null, document text not null, primary key (object_type, object_id))`);
+    // Keyed by id first: an index led by object_type would tempt the planner to read every document of a kind and
+    // test each, instead of asking the trigram index.
+    await run(`create table search_documents (object_type text not null, object_id text not null, document text not null, primary key (object_id, object_type))`);
     await run(`insert into search_documents (object_type, object_id, document)
       ${kinds.map((k) => `select '${k.type}', i.id, ${documentOf(k, 'i.id', true)} from ${k.table} i`).join(' union all ')}`);
 
@@ -72,7 +74,7 @@ export async function up(db: Kysely<any>): Promise<void> {
           delete from search_documents where object_type = kind and object_id = item;
         else
           insert into search_documents (object_type, object_id, document) values (kind, item, doc)
-            on conflict (object_type, object_id) do update set document = excluded.document where search_documents.document is distinct from excluded.document;
+            on conflict (object_id, object_type) do update set document = excluded.document where search_documents.document is distinct from excluded.document;
         end if;
       end $$`);
     await run(`create function search_item_changed() returns trigger language plpgsql as $$
