@@ -78,4 +78,18 @@ describe.skipIf(!hasChromium)('search in chromium', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('the performer directory answers a search best match first, and keeps an order the visitor chose', async () => {
+    const page = async (path: string) => (await fetch(`${t.url}${path}`)).text();
+    const bestMatch = await page('/performers?q=yoga');
+    expect(bestMatch).toMatch(/class="tabs__tab is-active"[^>]*>Best match</);
+    const order = (html: string) => [...html.matchAll(/data-testid="performer-card"[\s\S]*?<h3[^>]*>([^<]+)</g)].map((m) => m[1]);
+    const api = (await t.api('/performers/search?q=yoga&limit=24')).body.items.map((p: { name: string }) => p.name);
+    expect(order(bestMatch)).toEqual(api);
+    expect(api).toContain('Elena Petrova');
+    const popular = await page('/performers?q=yoga&sort=popular');
+    expect(popular).toMatch(/class="tabs__tab is-active"[^>]*>Popular</);
+    expect(popular).toContain('name="sort" value="popular"');
+    expect(bestMatch).not.toContain('name="sort"');
+  });
 });
