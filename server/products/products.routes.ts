@@ -27,7 +27,8 @@ export const productItemSchema = z.object({
 
 export const productSearchQuery = contentListQuery.extend({
   type: z.enum(['physical', 'digital']).optional(),
-  sort: z.enum(['newest', 'popular', 'price']).default('newest'),
+  /** Without `sort`: best match first when `q` is given (relevance), else newest. */
+  sort: z.enum(['newest', 'popular', 'price', 'relevance']).optional(),
 });
 const ownProductSearchQuery = productSearchQuery.extend({ status: contentStatusSchema.optional() });
 
@@ -40,7 +41,7 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public' },
       schema: {
         tags: ['products'],
-        summary: 'Public products, filtered by performer, type, tag, category or keyword',
+        summary: 'Public products, filtered by performer, type, tag, category or keyword (name, description, tags, categories; best match first unless sorted)',
         querystring: productSearchQuery,
         response: { 200: listSchema(productItemSchema) },
       },
