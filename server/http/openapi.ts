@@ -21,7 +21,7 @@ import { API_GATE_EXEMPT } from './site-gates.js';
  * upload, 403 from an ownership check on a GET...); those get the same body and descriptions here.
  */
 
-/** The JSON schema of `apiErrorSchema`, as the document's one error body. */
+/** The document's one error body (`apiErrorSchema`, under components.schemas), referenced by every error answer. */
 const ERROR_REF = { $ref: '#/components/schemas/ApiError' } as const;
 
 export function openApiOptions(opts: { apiBase: string }): FastifyDynamicSwaggerOptions {
@@ -65,7 +65,7 @@ export function openApiTransform(opts: { apiBase: string }): SwaggerTransform {
     const statuses = new Set([...derived.keys(), ...Object.keys(declared).map(Number).filter((s) => s >= 400)]);
     for (const status of [...statuses].sort((a, b) => a - b)) {
       const mine = declared[status];
-      const description = mine === undefined ? derived.get(status)! : describe(status, derived.get(status));
+      const description = describe(status, mine !== undefined, derived.get(status) ?? []);
       // The shared error body is referenced, not repeated; a route's own error schema keeps its JSON, with a description.
       const body = mine === undefined || mine === apiErrorSchema ? ERROR_REF : response[status];
       response[status] = { description, content: { 'application/json': { schema: body } } };
@@ -76,7 +76,8 @@ export function openApiTransform(opts: { apiBase: string }): SwaggerTransform {
 
 /**
  * `GET /user/assets/videos/:id` → `getUserAssetsVideosById`: the method, then each path segment in camelCase, a
- * parameter as `By<Name>`. Path segments are lowercase words joined by `-`, so no literal segment spells `By…`.
+ * parameter as `By<Name>`. Path segments are lowercase words joined by `-`, so no literal segment spells `By…`. A route
+ * registered for several methods would share one id (the OpenAPI test refuses duplicates): register one per method.
  */
 export function operationIdOf(method: string, path: string): string {
   const words = [method.toLowerCase()];
@@ -91,9 +92,9 @@ export function operationIdOf(method: string, path: string): string {
 
 const capitalise = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** What a status a route declares itself means, when nothing derived says more. */
+/** What a status a route declares itself means: its handler's own reasons, beside the derived ones. */
 const DECLARED: Record<number, string> = {
-  400: '`BAD_REQUEST`: the input is not acceptable',
+  400: 'the handler refuses the input (`BAD_REQUEST` or a more specific code)',
   401: '`UNAUTHORIZED`: no valid session',
   403: '`FORBIDDEN`: the caller may not do this',
   404: '`NOT_FOUND`: nothing with this id (or not visible to the caller)',
@@ -102,11 +103,15 @@ const DECLARED: Record<number, string> = {
   429: '`RATE_LIMITED`: too many requests; retry after `Retry-After` seconds',
 };
 
-function describe(status: number, derived: string | undefined): string {
-  const declared = DECLARED[status] ?? STATUS_CODES[status] ?? 'Error';
-  if (!derived) return declared;
-  // A route that declares a 403 itself has a check of its own (whose record it is) beyond the derived ones.
-  return status === 403 && !derived.includes('`FORBIDDEN`') ? `${declared}; ${derived}` : derived;
+/**
+ * A response's description: the derived reasons, and, where the route declares the status itself, its handler's.
+ * A declared 401, 404 or 429 means what the derived one does; a declared 400 or 403 adds the handler's own checks
+ * (an image it cannot read, someone else's record) to the hooks' ones.
+ */
+function describe(status: number, declared: boolean, derived: readonly string[]): string {
+  const own = DECLARED[status] ?? STATUS_CODES[status] ?? 'Error';
+  const reasons = declared && (derived.length === 0 || status === 400 || status === 403) ? [own, ...derived] : derived;
+  return reasons.join('; ');
 }
 
 /**
@@ -120,18 +125,19 @@ function describe(status: number, derived: string | undefined): string {
  *  429 a rate limit: `config.rateLimit` (@fastify/rate-limit) or a `limiter` hook (rate-limit.ts);
  *  451 and 503 the site gates (site-gates.ts), on every API route but the exempt ones.
  */
-export function errorAnswers(route: RouteOptions, schema: FastifySchema, apiBase: string): Map<number, string> {
-  const answers = new Map<number, string>();
+export function errorAnswers(route: RouteOptions, schema: FastifySchema, apiBase: string): Map<number, string[]> {
+  const answers = new Map<number, string[]>();
   const url = route.url;
   const inApi = url.startsWith(`${apiBase}/`);
   const methods = [route.method].flat();
   const access = route.config?.access;
   const needsSession = access === 'session' || typeof access === 'object';
-  const validates = Boolean(schema.params || schema.querystring || schema.headers || schema.body);
-  const add = (status: number, why: string) => answers.set(status, answers.has(status) ? `${answers.get(status)}; ${why}` : why);
+  const add = (status: number, why: string) => answers.set(status, [...(answers.get(status) ?? []), why]);
 
-  if (validates) add(400, '`VALIDATION_FAILED`: the input does not match the schema (`details`: one `{ path, message }` per problem), or `BAD_REQUEST`');
-  else if (inApi) add(400, '`BAD_REQUEST`: the input carries a NUL character');
+  if (schema.params || schema.querystring || schema.headers || schema.body) {
+    add(400, '`VALIDATION_FAILED`: the input does not match the schema (`details`: one `{ path, message }` per problem)');
+  }
+  if (inApi) add(400, '`BAD_REQUEST`: a NUL character in the input');
   if (needsSession) add(401, '`UNAUTHORIZED`: no valid session');
   if (typeof access === 'object') add(403, `\`FORBIDDEN\`: only for ${access.roles.join(', ')}`);
   if (inApi && methods.some((m) => UNSAFE_METHODS.has(m))) add(403, '`CSRF_REJECTED`: a cookie session on a request from another site');
