@@ -103,14 +103,17 @@ const DECLARED: Record<number, string> = {
   429: '`RATE_LIMITED`: too many requests; retry after `Retry-After` seconds',
 };
 
+/** Statuses whose derived reason is all a route could mean by declaring them too. */
+const SAME_MEANING = new Set([401, 404, 429]);
+
 /**
- * A response's description: the derived reasons, and, where the route declares the status itself, its handler's.
- * A declared 401, 404 or 429 means what the derived one does; a declared 400 or 403 adds the handler's own checks
- * (an image it cannot read, someone else's record) to the hooks' ones.
+ * A response's description: the derived reasons, and, where the route declares the status itself, its handler's:
+ * a declared 400, 403 or 413 adds the handler's own checks (an image it cannot read, someone else's record, a file
+ * over its limit) to the ones every route gets.
  */
 function describe(status: number, declared: boolean, derived: readonly string[]): string {
   const own = DECLARED[status] ?? STATUS_CODES[status] ?? 'Error';
-  const reasons = declared && (derived.length === 0 || status === 400 || status === 403) ? [own, ...derived] : derived;
+  const reasons = declared && (derived.length === 0 || !SAME_MEANING.has(status)) ? [own, ...derived] : derived;
   return reasons.join('; ');
 }
 
@@ -122,6 +125,7 @@ function describe(status: number, declared: boolean, derived: readonly string[])
  *  401 a session is needed (`session` or roles);
  *  403 roles (another role), or a state-changing method (a cookie session from another site: CSRF_REJECTED);
  *  404 a path parameter names something that may not exist;
+ *  413 a state-changing method (Fastify's body limit); 415 a JSON body schema (another content type);
  *  429 a rate limit: `config.rateLimit` (@fastify/rate-limit) or a `limiter` hook (rate-limit.ts);
  *  451 and 503 the site gates (site-gates.ts), on every API route but the exempt ones.
  */
@@ -141,6 +145,11 @@ export function errorAnswers(route: RouteOptions, schema: FastifySchema, apiBase
   if (needsSession) add(401, '`UNAUTHORIZED`: no valid session');
   if (typeof access === 'object') add(403, `\`FORBIDDEN\`: only for ${access.roles.join(', ')}`);
   if (inApi && methods.some((m) => UNSAFE_METHODS.has(m))) add(403, '`CSRF_REJECTED`: a cookie session on a request from another site');
+  // Fastify's body parsers answer before any handler: a body over the size limit, on any state-changing method; a
+  // body that is neither JSON nor text, on a route that declares a JSON body. (Schema-less routes may read more types:
+  // uploads take multipart, the payment webhooks any type.)
+  if (inApi && methods.some((m) => UNSAFE_METHODS.has(m))) add(413, '`FST_ERR_CTP_BODY_TOO_LARGE`: a body over the size limit');
+  if (inApi && schema.body) add(415, '`FST_ERR_CTP_INVALID_MEDIA_TYPE`: a body that is neither JSON nor text');
   if (/\/:\w/.test(url)) add(404, '`NOT_FOUND`: nothing with this id (or not visible to the caller)');
   if (isRateLimited(route)) add(429, '`RATE_LIMITED`: too many requests; retry after `Retry-After` seconds');
   if (inApi && methods.some((m) => !API_GATE_EXEMPT.has(`${m} ${url.slice(apiBase.length)}`))) {

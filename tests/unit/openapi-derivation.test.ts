@@ -56,13 +56,14 @@ describe('the error answers derived for an operation', () => {
     expect(op.operationId).toBe('getPlain');
   });
 
-  it('validation 400, 401 and 403 from roles, 403 for a state-changing method, 404 for a path parameter', async () => {
+  it('validation 400, 401 and 403 from roles, 403 and 413 for a state-changing method, 404 for a path parameter, 415 for a JSON body', async () => {
     const paths = await documentOf((api) =>
       api.put('/things/:id', { config: { access: { roles: ['admin'] } }, schema: { summary: 's', params: z.object({ id: z.string() }), body: z.object({ a: z.string() }), response: okSchema } }, ok),
     );
     const op = paths['/things/{id}']!.put!;
-    expect(statuses(op)).toEqual([200, 400, 401, 403, 404, 451, 503]);
+    expect(statuses(op)).toEqual([200, 400, 401, 403, 404, 413, 415, 451, 503]);
     expect(op.responses[400]!.description).toContain('VALIDATION_FAILED');
+    expect(op.responses[415]!.description).toContain('FST_ERR_CTP_INVALID_MEDIA_TYPE');
     expect(op.responses[403]!.description).toContain('only for admin');
     expect(op.responses[403]!.description).toContain('CSRF_REJECTED');
   });
@@ -87,6 +88,9 @@ describe('the error answers derived for an operation', () => {
     const op = paths['/auth/login']!.post!;
     expect(statuses(op)).toEqual([200, 400, 403, 409, 413]);
     expect(op.responses[409]!.description).toContain('CONFLICT');
+    // The route's own reason (an upload over its limit) beside Fastify's body limit.
+    expect(op.responses[413]!.description).toContain('PAYLOAD_TOO_LARGE');
+    expect(op.responses[413]!.description).toContain('FST_ERR_CTP_BODY_TOO_LARGE');
     expect(op.responses[409]!.content!['application/json']!.schema).toMatchObject({ properties: { code: { enum: ['TAKEN'] } } });
     expect(op.responses[413]!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ApiError' });
   });
