@@ -125,7 +125,7 @@ function describe(status: number, declared: boolean, derived: readonly string[])
  *  401 a session is needed (`session` or roles);
  *  403 roles (another role), or a state-changing method (a cookie session from another site: CSRF_REJECTED);
  *  404 a path parameter names something that may not exist;
- *  413 a state-changing method (Fastify's body limit); 415 a JSON body schema (another content type);
+ *  413 and 415 a state-changing method (Fastify's body parsers: too large, or a type no parser reads);
  *  429 a rate limit: `config.rateLimit` (@fastify/rate-limit) or a `limiter` hook (rate-limit.ts);
  *  451 and 503 the site gates (site-gates.ts), on every API route but the exempt ones.
  */
@@ -145,11 +145,13 @@ export function errorAnswers(route: RouteOptions, schema: FastifySchema, apiBase
   if (needsSession) add(401, '`UNAUTHORIZED`: no valid session');
   if (typeof access === 'object') add(403, `\`FORBIDDEN\`: only for ${access.roles.join(', ')}`);
   if (inApi && methods.some((m) => UNSAFE_METHODS.has(m))) add(403, '`CSRF_REJECTED`: a cookie session on a request from another site');
-  // Fastify's body parsers answer before any handler: a body over the size limit, on any state-changing method; a
-  // body that is neither JSON nor text, on a route that declares a JSON body. (Schema-less routes may read more types:
-  // uploads take multipart, the payment webhooks any type.)
-  if (inApi && methods.some((m) => UNSAFE_METHODS.has(m))) add(413, '`FST_ERR_CTP_BODY_TOO_LARGE`: a body over the size limit');
-  if (inApi && schema.body) add(415, '`FST_ERR_CTP_INVALID_MEDIA_TYPE`: a body that is neither JSON nor text');
+  // Fastify's body parsers answer before any handler, on every state-changing method: a body over the size limit, and
+  // one of a type no parser reads (JSON and text everywhere, multipart on uploads), unless the route says it takes
+  // any type (`schema.consumes: ['*/*']`: the payment webhooks keep the raw bytes).
+  if (inApi && methods.some((m) => UNSAFE_METHODS.has(m))) {
+    add(413, '`FST_ERR_CTP_BODY_TOO_LARGE`: a body over the size limit');
+    if (!(schema as { consumes?: string[] }).consumes?.includes('*/*')) add(415, '`FST_ERR_CTP_INVALID_MEDIA_TYPE`: a body of a type the route does not read');
+  }
   if (/\/:\w/.test(url)) add(404, '`NOT_FOUND`: nothing with this id (or not visible to the caller)');
   if (isRateLimited(route)) add(429, '`RATE_LIMITED`: too many requests; retry after `Retry-After` seconds');
   if (inApi && methods.some((m) => !API_GATE_EXEMPT.has(`${m} ${url.slice(apiBase.length)}`))) {
