@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
 import { decodeCursor, listSchema } from '../http/pagination.js';
+import { apiErrorSchema } from '../http/schemas.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { contentListQuery, contentStatusSchema, idParams, performerSummarySchema, statsSchema } from '../catalogue/catalogue.schemas.js';
 import { getOwnProduct, getProduct, productDownloadLink, searchOwnProducts, searchProducts } from './products.service.js';
@@ -63,7 +64,8 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
         tags: ['products'],
         summary: "A short-lived link to a digital product's file, for buyers (401 for guests, 403 for everyone else)",
         params: idParams,
-        response: { 200: downloadLinkSchema },
+        // 403 from the buyer check; the rest is derived (server/http/openapi.ts).
+        response: { 200: downloadLinkSchema, 403: apiErrorSchema },
       },
     },
     async (request) => productDownloadLink(catalogueDeps(app.ctx, request.country), requireUser(request), request.params.id),
