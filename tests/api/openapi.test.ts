@@ -184,6 +184,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /user/assets/products/{id}/download-link': 'getUserAssetsProductsByIdDownloadLink',
   'GET /user/assets/videos/search': 'getUserAssetsVideosSearch',
   'GET /user/assets/videos/{id}': 'getUserAssetsVideosById',
+  'POST /user/assets/videos/{id}/views': 'postUserAssetsVideosByIdViews',
   'PUT /users': 'putUsers',
   'POST /users/avatar/upload': 'postUsersAvatarUpload',
   'POST /users/cover/upload': 'postUsersCoverUpload',
