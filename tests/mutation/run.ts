@@ -75,23 +75,29 @@ for (const m of modules) {
     seconds: Math.round((Date.now() - started) / 1000),
     services: ['SQLite', ...(m.services ?? []).map((x) => (x === 'postgres' ? 'PostgreSQL' : 'Redis'))].join(', '),
   };
+  writeReport();
 }
 
-const merged = { ...previous, ...scores };
-fs.mkdirSync('bench', { recursive: true });
-fs.writeFileSync('bench/mutation-report.json', JSON.stringify({ at: new Date().toISOString(), modules: merged }, null, 2));
-const lines = [
-  '# Mutation scores',
-  '',
-  'Written by `npm run test:mutation` (Stryker, per-test coverage, incremental). "Against": where the module\'s tests ran.',
-  '',
-  '| module | score | killed | timeout | survived | no coverage | seconds | against |',
-  '|---|---:|---:|---:|---:|---:|---:|---|',
-  ...Object.entries(merged).map(([n, s]) => `| ${n} | ${s.score}% | ${s.killed} | ${s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.seconds} | ${s.services ?? 'SQLite'} |`),
-  '',
-  '## Survivors',
-  '',
-  ...Object.entries(merged).flatMap(([n, s]) => (s.survivors.length ? [`### ${n}`, '', ...s.survivors.map((x) => `- ${x}`), ''] : [])),
-];
-fs.writeFileSync('bench/mutation-report.md', lines.join('\n'));
-console.log(lines.slice(4, 6 + Object.keys(merged).length).join('\n'));
+
+/** Writes bench/mutation-report.md and .json: the modules measured now over the earlier ones (after each module, so a
+ * run stopped half-way keeps what it measured). */
+function writeReport(): void {
+  const merged = { ...previous, ...scores };
+  fs.mkdirSync('bench', { recursive: true });
+  fs.writeFileSync('bench/mutation-report.json', JSON.stringify({ at: new Date().toISOString(), modules: merged }, null, 2));
+  const lines = [
+    '# Mutation scores',
+    '',
+    'Written by `npm run test:mutation` (Stryker, per-test coverage, incremental). "Against": where the module\'s tests ran.',
+    '',
+    '| module | score | killed | timeout | survived | no coverage | seconds | against |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...Object.entries(merged).map(([n, s]) => `| ${n} | ${s.score}% | ${s.killed} | ${s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.seconds} | ${s.services ?? 'SQLite'} |`),
+    '',
+    '## Survivors',
+    '',
+    ...Object.entries(merged).flatMap(([n, s]) => (s.survivors.length ? [`### ${n}`, '', ...s.survivors.map((x) => `- ${x}`), ''] : [])),
+  ];
+  fs.writeFileSync('bench/mutation-report.md', lines.join('\n'));
+  console.log(lines.slice(4, 6 + Object.keys(merged).length).join('\n'));
+}
