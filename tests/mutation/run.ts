@@ -5,7 +5,6 @@
  * only show there).
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MUTATION_MODULES } from './modules.js';
@@ -51,15 +50,7 @@ for (const m of modules) {
   const env: Record<string, string | undefined> = { ...process.env, CI: '', DATABASE_URL: undefined, REDIS_URL: undefined };
   if (m.services?.includes('postgres')) env.DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   if (m.services?.includes('redis')) env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  // Stryker's incremental mode reuses a surviving mutant's result while the tests that cover it are unchanged. With
-  // vitest 4 its per-test coverage comes back empty (stryker-js issue #5928), so a new test would never be tried
-  // against old survivors: when the module's test files changed since its last run, every mutant is tested again.
-  const testsHash = createHash('sha256').update(m.tests.map((f) => fs.readFileSync(f, 'utf8')).join('\0')).digest('hex');
-  const hashFile = path.join(outDir, `${m.name}.tests.sha256`);
-  const testsChanged = !fs.existsSync(hashFile) || fs.readFileSync(hashFile, 'utf8') !== testsHash;
-  if (testsChanged) console.log(`${m.name}: its tests changed since the last run, so every mutant is tested again (--force)`);
-  const run = spawnSync('npx', ['stryker', 'run', configFile, ...(testsChanged ? ['--force'] : [])], { stdio: 'inherit', env });
-  if (run.status === 0) fs.writeFileSync(hashFile, testsHash);
+  const run = spawnSync('npx', ['stryker', 'run', configFile], { stdio: 'inherit', env });
   if (run.status !== 0) throw new Error(`stryker failed on ${m.name}`);
   const report = JSON.parse(fs.readFileSync(path.join(outDir, `${m.name}.json`), 'utf8')) as {
     files: Record<string, { source: string; mutants: { id: string; mutatorName: string; status: string; replacement?: string; location: { start: { line: number; column: number } } }[] }>;
