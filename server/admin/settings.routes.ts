@@ -51,11 +51,12 @@ export function cleanFooterHtml(html: string): string {
   });
 }
 
-const ENV_OF = { stripeSecretKey: 'STRIPE_SECRET_KEY', stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET' } as const;
+/** The keys set in the environment (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET), which win over the stored ones. */
+const FROM_ENV = { stripeSecretKey: 'secretKey', stripeWebhookSecret: 'webhookSecret' } as const;
 
-export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'config'>, env: NodeJS.ProcessEnv = process.env) {
+export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'config'>) {
   const state = async (key: 'stripeSecretKey' | 'stripeWebhookSecret') => {
-    if (env[ENV_OF[key]]) return { configured: true, source: 'env' as const };
+    if (ctx.config.stripe[FROM_ENV[key]]) return { configured: true, source: 'env' as const };
     const stored = decryptSecret(ctx.config.appSecret, (await ctx.settings.get(key)) as string);
     return stored ? { configured: true, source: 'settings' as const } : { configured: false, source: null };
   };
