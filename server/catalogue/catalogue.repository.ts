@@ -199,6 +199,17 @@ export function countQuery<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB
  */
 export const keywordWalk = { minMatches: 500 };
 
+/** A list's count query, as it comes from its `…Queries` function. */
+export interface CountOf {
+  executeTakeFirst(): Promise<{ n: number | string } | undefined>;
+  compile(): CompiledQuery;
+}
+
+/** Runs a public list's count query through the count cache (count-cache.ts): the `total` that list answers. */
+export function cachedTotal(count: CountOf): Promise<number> {
+  return listCounts.get(count.compile(), async () => Number((await count.executeTakeFirst())?.n ?? 0));
+}
+
 /**
  * Runs a list's page and count queries; the next cursor is the last row's sort value (the field named like the
  * sort column) and id, or null when this page was the last.
@@ -206,7 +217,7 @@ export const keywordWalk = { minMatches: 500 };
 export async function runList<R extends { id: string }>(
   q: {
     page: { execute(): Promise<R[]> };
-    count: { executeTakeFirst(): Promise<{ n: number | string } | undefined>; compile(): CompiledQuery };
+    count: CountOf;
     sort: SortSpec;
     /**
      * Keyword lists: the same page looked for in a bounded walk of the order's index (search.repository.ts
@@ -218,8 +229,7 @@ export async function runList<R extends { id: string }>(
   /** Public lists reuse their total briefly (see count-cache.ts); an owner's own list is always counted. */
   opts: { cacheTotal?: boolean } = {},
 ): Promise<{ rows: R[]; total: number; nextCursor: string | null }> {
-  const count = async () => Number((await q.count.executeTakeFirst())?.n ?? 0);
-  const counted = opts.cacheTotal === false ? count() : listCounts.get(q.count.compile(), count);
+  const counted = opts.cacheTotal === false ? q.count.executeTakeFirst().then((r) => Number(r?.n ?? 0)) : cachedTotal(q.count);
   const rowsOf = async () => {
     // The walk pays off for many matches only (usually a cached total): a few are cheaper to sort than to look for.
     const walked = q.walk && (await counted) > keywordWalk.minMatches ? await q.walk.execute() : [];

@@ -9,7 +9,7 @@ import { findJobsBySubject } from '../jobs/jobs.repository.js';
 import { publicMediaUrl, type Storage } from '../media/storage.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import { JOB_IMAGE, JOB_PHOTO, JOB_POST_MEDIA, JOB_VIDEO, type ImageJob, type PhotoJob, type PostMediaJob, type VideoJob } from '../media/pipeline/processors.js';
-import { childFiles, clearPhotoThumbnails, clearPostMediaFiles, clearVideoPreviews, deleteFileRows, fileRow, getFile, getFiles, insertFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
+import { childFiles, clearPhotoThumbnails, clearPostMediaFiles, clearVideoPreviews, deleteFileRows, fileRow, getFile, getFiles, insertFiles, setFileStatus, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import * as repo from './studio.repository.js';
 import type {
@@ -365,7 +365,7 @@ export async function retryVideo(deps: StudioDeps, actor: Actor, id: string): Pr
     if (!(await repo.claimVideoRetry(trx, id))) {
       throw conflict(row.processingStatus === 'ready' ? 'This video is already processed' : 'This video is already being processed');
     }
-    await trx.updateTable('files').set({ status: 'processing', error: null, updatedAt: nowIso() }).where('id', '=', row.fileId!).execute();
+    await setFileStatus(trx, row.fileId!, 'processing');
     await deps.jobs.enqueue<VideoJob>(trx, JOB_VIDEO, { videoId: id }, { subject: `video:${id}` });
   });
   deps.jobs.wake();
