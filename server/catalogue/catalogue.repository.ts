@@ -5,8 +5,8 @@ import type { FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { nowIso } from '../db/ids.js';
 import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js';
+import type { Audience } from './audience.js';
 
 /**
  * SQL shared by the catalogue repositories (videos, galleries, photos, products, posts, categories):
@@ -19,32 +19,9 @@ import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js
  * Everything here is written so that the list queries stay on an index (tests/api/explain.test.ts).
  */
 
+export { audienceOf, everyone, type Audience } from './audience.js';
+
 const ref = (column: string) => sql.ref(column);
-
-/**
- * Whom "public" is decided for. Public depends on the moment (publication dates, schedules) and on the visitor:
- * a performer may block visitors from some countries (performer_blocked_countries), and their content then does
- * not exist for those visitors: absent from every list and count, 404 on every detail, comment thread and
- * protected file. Build one with `audienceOf` from the request's viewer and country; `everyone(now)` is the
- * audience of country-agnostic readers (sitemap, payment bookkeeping).
- */
-export interface Audience {
-  now: string;
-  /** The visitor's country when a performer's country block applies to them; null: unknown, or an admin. */
-  country: string | null;
-  /** The signed-in user: a performer always sees their own content, whatever their country. */
-  selfId: string | null;
-}
-
-/** The audience of a request: admins are never country-blocked, performers never for their own content. */
-export function audienceOf(viewer: { id: string; role: string } | null, country: string | null | undefined, now: string = nowIso()): Audience {
-  return { now, country: viewer?.role === 'admin' ? null : (country?.toUpperCase() ?? null), selfId: viewer?.id ?? null };
-}
-
-/** Readers that are nobody in particular: no country block applies. */
-export function everyone(now: string = nowIso()): Audience {
-  return { now, country: null, selfId: null };
-}
 
 /**
  * The performer `performerIdColumn` does not block the audience's country (or is the audience itself). A primary-key
