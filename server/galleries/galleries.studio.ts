@@ -1,13 +1,13 @@
-import { newId, nowIso } from '../db/ids.js';
 import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { JOB_PHOTO, type PhotoJob } from '../media/pipeline/processors.js';
-import { childFiles, clearPhotoThumbnails, deleteFileRows, getFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
+import { clearPhotoThumbnails, deleteFileRows, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps } from '../studio/deps.js';
-import { checkEdit, draftsOnly, initialStatus, withinQuota } from '../studio/approval.js';
-import { checkCategories, parseTags, pricing, uniqueSlug } from '../studio/item-fields.js';
-import { deleteStored, fileFamily, withdrawPreviews } from '../studio/stored-files.js';
+import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
+import { checkCategories, linkNewItem, pricing, relinkItem, saleItemView, sentFields, startCreate } from '../studio/item-fields.js';
+import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
+import type { PhotoRow } from '../studio/studio.repository.js';
 import type { GalleryInput, StudioGallery } from '../studio/studio.schemas.js';
 
 /**
@@ -19,13 +19,7 @@ export async function galleryView(db: DbOrTrx, id: string): Promise<StudioGaller
   const row = await repo.getGallery(db, id);
   if (!row) throw notFound('Gallery');
   return {
-    _id: row.id,
-    title: row.title,
-    slug: row.slug,
-    description: row.description,
-    visibility: row.access,
-    price: row.price,
-    tags: parseTags(row.tags),
+    ...saleItemView(row),
     categoryIds: await repo.getCategoryIds(db, 'gallery', id),
     status: row.status,
     photoCount: row.photoCount,
@@ -39,34 +33,11 @@ export async function galleryView(db: DbOrTrx, id: string): Promise<StudioGaller
 export async function createGallery(deps: StudioDeps, actor: Actor, input: GalleryInput): Promise<StudioGallery> {
   if (!input.title) throw invalid('title', 'Title is required');
   const { access, isSale, price } = pricing(input.visibility ?? 'subscribers', input.price);
-  const drafts = await draftsOnly(deps, actor);
-  const status = initialStatus(drafts, input.status, 'active', 'draft');
-  await checkCategories(deps.db, 'gallery', input.categoryIds);
-  const now = nowIso();
-  const id = newId();
-  const tags = input.tags ?? [];
+  const { drafts, now, id, tags, columns } = await startCreate(deps, actor, 'gallery', input);
   await deps.db.transaction().execute(async (trx) => {
     await withinQuota(trx, actor, drafts, 1);
-    await repo.insertGallery(trx, {
-      id,
-      performerId: actor.id,
-      status,
-      title: input.title!,
-      slug: uniqueSlug(input.title!, id),
-      description: input.description ?? null,
-      access,
-      isSale,
-      price,
-      coverPhotoId: null,
-      photoCount: 0,
-      publishedAt: now,
-      tags: JSON.stringify(tags),
-      createdAt: now,
-      updatedAt: now,
-    });
-    await repo.setTags(trx, 'gallery', id, tags);
-    await repo.setCategories(trx, 'gallery', id, input.categoryIds ?? []);
-    await repo.bumpPerformerCounter(trx, actor.id, 'galleryCount', 1);
+    await repo.insertGallery(trx, { ...columns(input.title!, input.description), title: input.title!, access, isSale, price, coverPhotoId: null, photoCount: 0, publishedAt: now });
+    await linkNewItem(trx, 'gallery', id, actor.id, { tags, categoryIds: input.categoryIds });
   });
   return galleryView(deps.db, id);
 }
@@ -82,17 +53,8 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
   const locking = row.access === 'free' && access !== 'free';
   await deps.db.transaction().execute(async (trx) => {
     // The gallery row first: it is the lock photo.process takes before swapping a thumbnail in.
-    await repo.updateGallery(trx, id, {
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
-      access,
-      isSale,
-      price,
-    });
-    if (input.tags !== undefined) await repo.setTags(trx, 'gallery', id, input.tags);
-    if (input.categoryIds !== undefined) await repo.setCategories(trx, 'gallery', id, input.categoryIds);
+    await repo.updateGallery(trx, id, { ...sentFields(input, ['title', 'description', 'status']), access, isSale, price });
+    await relinkItem(trx, 'gallery', id, input);
     if (rethumb) {
       const photos = await repo.photosOfGallery(trx, id);
       if (locking) {
@@ -111,31 +73,26 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
 }
 
 /** The photos' public thumbnails (what their rows point at, and what was derived from their originals). */
-async function photoThumbFiles(db: DbOrTrx, photos: Array<{ fileId: string | null; thumbnailFileId: string | null }>): Promise<FileRow[]> {
-  const [linked, children] = await Promise.all([
-    getFiles(db, photos.map((p) => p.thumbnailFileId)),
-    childFiles(db, photos.flatMap((p) => (p.fileId ? [p.fileId] : [])), ['thumb']),
-  ]);
-  return [...new Map([...linked, ...children].map((f) => [f.id, f])).values()];
+function photoThumbFiles(db: DbOrTrx, photos: Array<{ fileId: string | null; thumbnailFileId: string | null }>): Promise<FileRow[]> {
+  return previewFiles(db, photos.map((p) => p.thumbnailFileId), photos.flatMap((p) => (p.fileId ? [p.fileId] : [])), ['thumb']);
 }
 
 export async function deleteGallery(deps: StudioDeps, actor: Actor, id: string): Promise<void> {
   const row = owned(await repo.getGallery(deps.db, id), actor, 'Gallery');
-  let keys: string[] = [];
-  await deps.db.transaction().execute(async (trx) => {
-    if (await repo.hasEntitlements(trx, 'gallery', id)) {
-      await repo.updateGallery(trx, id, { status: 'inactive' });
-      return;
-    }
-    const photos = await repo.photosOfGallery(trx, id);
-    const files = await fileFamily(trx, photos.flatMap((p) => [p.fileId, p.thumbnailFileId]));
-    await repo.deletePhotoRows(trx, photos.map((p) => p.id));
-    await repo.deleteGalleryRow(trx, id);
-    await repo.clearLinks(trx, 'gallery', [id]);
-    await deleteFileRows(trx, files.map((f) => f.id));
-    await repo.bumpPerformerCounter(trx, row.performerId, 'galleryCount', -1);
-    await repo.bumpPerformerCounter(trx, row.performerId, 'photoCount', -photos.length);
-    keys = files.map((f) => f.storageKey);
+  let photos: PhotoRow[] = [];
+  await removeItem(deps, {
+    paidFor: (trx) => repo.hasEntitlements(trx, 'gallery', id),
+    hide: (trx) => repo.updateGallery(trx, id, { status: 'inactive' }),
+    async files(trx) {
+      photos = await repo.photosOfGallery(trx, id);
+      return photos.flatMap((p) => [p.fileId, p.thumbnailFileId]);
+    },
+    async remove(trx) {
+      await repo.deletePhotoRows(trx, photos.map((p) => p.id));
+      await repo.deleteGalleryRow(trx, id);
+      await repo.clearLinks(trx, 'gallery', [id]);
+      await repo.bumpPerformerCounter(trx, row.performerId, 'galleryCount', -1);
+      await repo.bumpPerformerCounter(trx, row.performerId, 'photoCount', -photos.length);
+    },
   });
-  await deleteStored(deps, keys);
 }

@@ -9,7 +9,7 @@ import { childFiles, clearPostMediaFiles, deleteFileRows, fileRow, getFiles, ins
 import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../studio/deps.js';
 import { checkEdit, draftsOnly, initialStatus, withinQuota } from '../studio/approval.js';
 import { pricing, uniqueSlug } from '../studio/item-fields.js';
-import { deleteStored, fileFamily, imageState, withdrawPreviews } from '../studio/stored-files.js';
+import { deleteStored, fileFamily, imageState, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
 import type { PostInput, StudioPost, StudioPostMedia } from '../studio/studio.schemas.js';
 import { htmlToText, textToHtml } from './post-text.js';
@@ -190,18 +190,13 @@ export async function updatePost(deps: StudioDeps, actor: Actor, id: string, inp
 /** Deletes a post and its media; one somebody bought is only hidden (as videos are). */
 export async function deletePost(deps: StudioDeps, actor: Actor, id: string): Promise<void> {
   const row = owned(await repo.getPost(deps.db, id), actor, 'Post');
-  let keys: string[] = [];
-  await deps.db.transaction().execute(async (trx) => {
-    if (await repo.hasEntitlements(trx, 'post', id)) {
-      await repo.updatePost(trx, id, { status: 'hidden' });
-      return;
-    }
-    const media = await repo.postMedia(trx, id);
-    const files = await fileFamily(trx, [row.imageFileId, ...media.map((m) => m.fileId)]);
-    await repo.deletePostRow(trx, id);
-    await repo.clearLinks(trx, 'post', [id]);
-    await deleteFileRows(trx, files.map((f) => f.id));
-    keys = files.map((f) => f.storageKey);
+  await removeItem(deps, {
+    paidFor: (trx) => repo.hasEntitlements(trx, 'post', id),
+    hide: (trx) => repo.updatePost(trx, id, { status: 'hidden' }),
+    files: async (trx) => [row.imageFileId, ...(await repo.postMedia(trx, id)).map((m) => m.fileId)],
+    async remove(trx) {
+      await repo.deletePostRow(trx, id);
+      await repo.clearLinks(trx, 'post', [id]);
+    },
   });
-  await deleteStored(deps, keys);
 }

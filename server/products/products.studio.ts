@@ -1,13 +1,13 @@
-import { newId, nowIso } from '../db/ids.js';
+import { nowIso } from '../db/ids.js';
 import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import { JOB_IMAGE, type ImageJob } from '../media/pipeline/processors.js';
 import { deleteFileRows, fileRow, getFiles, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../studio/deps.js';
-import { checkEdit, draftsOnly, initialStatus, withinQuota } from '../studio/approval.js';
-import { checkCategories, parseTags, uniqueSlug } from '../studio/item-fields.js';
-import { deleteStored, fileFamily, imageState } from '../studio/stored-files.js';
+import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
+import { checkCategories, linkNewItem, parseTags, relinkItem, sentFields, startCreate } from '../studio/item-fields.js';
+import { deleteStored, fileFamily, imageState, removeItem } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
 import type { ProductInput, StudioProduct } from '../studio/studio.schemas.js';
 
@@ -58,35 +58,21 @@ export async function createProduct(deps: StudioDeps, actor: Actor, input: Produ
   if (type === 'digital' && !digital) throw invalid('file', 'A digital product needs its file in the "file" field');
   if (type === 'physical' && digital) throw invalid('file', 'Only digital products take a file; a physical product has stock instead');
   // A draft may carry the price it will sell at; only an approved performer's active product can be bought.
-  const drafts = await draftsOnly(deps, actor);
-  const status = initialStatus(drafts, input.status, 'active', 'draft');
-  await checkCategories(deps.db, 'product', input.categoryIds);
-  const now = nowIso();
-  const id = newId();
-  const tags = input.tags ?? [];
+  const { drafts, now, id, tags, columns } = await startCreate(deps, actor, 'product', input);
   await deps.db.transaction().execute(async (trx) => {
     await withinQuota(trx, actor, drafts, 1);
     await insertFiles(trx, [...(image ? [sourceImageRow(image, actor.id, now)] : []), ...(digital ? [digitalFileRow(digital, actor.id, now)] : [])]);
     await repo.insertProduct(trx, {
-      id,
-      performerId: actor.id,
-      status,
+      ...columns(input.name!, input.description),
       name: input.name!,
-      slug: uniqueSlug(input.name!, id),
-      description: input.description ?? null,
       type,
       price: input.price!,
       stock: type === 'physical' ? (input.stock ?? 0) : null,
       imageFileId: image?.id ?? null,
       digitalFileId: digital?.id ?? null,
       publishedAt: now,
-      tags: JSON.stringify(tags),
-      createdAt: now,
-      updatedAt: now,
     });
-    await repo.setTags(trx, 'product', id, tags);
-    await repo.setCategories(trx, 'product', id, input.categoryIds ?? []);
-    await repo.bumpPerformerCounter(trx, actor.id, 'productCount', 1);
+    await linkNewItem(trx, 'product', id, actor.id, { tags, categoryIds: input.categoryIds });
     if (image) await deps.jobs.enqueue<ImageJob>(trx, JOB_IMAGE, { fileId: image.id, target: 'product', id }, { subject: `product:${id}` });
   });
   if (image) deps.jobs.wake();
@@ -111,19 +97,14 @@ export async function updateProduct(deps: StudioDeps, actor: Actor, id: string, 
     const old = await fileFamily(trx, replaced);
     await insertFiles(trx, [...(image ? [sourceImageRow(image, row.performerId, now)] : []), ...(digital ? [digitalFileRow(digital, row.performerId, now)] : [])]);
     await repo.updateProduct(trx, id, {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.price !== undefined ? { price: input.price } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
+      ...sentFields(input, ['name', 'description', 'price', 'status']),
       type,
       stock: type === 'physical' ? (input.stock ?? row.stock ?? 0) : null,
       ...(image ? { imageFileId: image.id } : {}),
       ...(digital ? { digitalFileId: digital.id } : type === 'physical' ? { digitalFileId: null } : {}),
     });
     await deleteFileRows(trx, old.map((f) => f.id));
-    if (input.tags !== undefined) await repo.setTags(trx, 'product', id, input.tags);
-    if (input.categoryIds !== undefined) await repo.setCategories(trx, 'product', id, input.categoryIds);
+    await relinkItem(trx, 'product', id, input);
     if (image) await deps.jobs.enqueue<ImageJob>(trx, JOB_IMAGE, { fileId: image.id, target: 'product', id }, { subject: `product:${id}` });
     keys = old.map((f) => f.storageKey);
   });
@@ -135,18 +116,14 @@ export async function updateProduct(deps: StudioDeps, actor: Actor, id: string, 
 /** Deletes a product; one that was ordered or bought is only hidden (orders and downloads keep working). */
 export async function deleteProduct(deps: StudioDeps, actor: Actor, id: string): Promise<void> {
   const row = owned(await repo.getProduct(deps.db, id), actor, 'Product');
-  let keys: string[] = [];
-  await deps.db.transaction().execute(async (trx) => {
-    if ((await repo.hasOrders(trx, id)) || (await repo.hasEntitlements(trx, 'product', id))) {
-      await repo.updateProduct(trx, id, { status: 'inactive' });
-      return;
-    }
-    const files = await fileFamily(trx, [row.imageFileId, row.digitalFileId]);
-    await repo.deleteProductRow(trx, id);
-    await repo.clearLinks(trx, 'product', [id]);
-    await deleteFileRows(trx, files.map((f) => f.id));
-    await repo.bumpPerformerCounter(trx, row.performerId, 'productCount', -1);
-    keys = files.map((f) => f.storageKey);
+  await removeItem(deps, {
+    paidFor: async (trx) => (await repo.hasOrders(trx, id)) || (await repo.hasEntitlements(trx, 'product', id)),
+    hide: (trx) => repo.updateProduct(trx, id, { status: 'inactive' }),
+    files: async () => [row.imageFileId, row.digitalFileId],
+    async remove(trx) {
+      await repo.deleteProductRow(trx, id);
+      await repo.clearLinks(trx, 'product', [id]);
+      await repo.bumpPerformerCounter(trx, row.performerId, 'productCount', -1);
+    },
   });
-  await deleteStored(deps, keys);
 }

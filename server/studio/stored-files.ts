@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { childFiles, getFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
+import { childFiles, deleteFileRows, getFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import type { StudioDeps } from './deps.js';
 
 /**
@@ -17,6 +17,37 @@ export async function fileFamily(db: DbOrTrx, ids: Array<string | null | undefin
   const all = new Map<string, FileRow>();
   for (const r of [...rows, ...rootRows, ...children]) all.set(r.id, r);
   return [...all.values()];
+}
+
+/** An item's public previews: the files its row links to, and those derived from its `originals` as `variants`. */
+export async function previewFiles(db: DbOrTrx, linked: Array<string | null | undefined>, originals: string[], variants: string[]): Promise<FileRow[]> {
+  const [rows, children] = await Promise.all([getFiles(db, linked), childFiles(db, originals, variants)]);
+  return [...new Map([...rows, ...children].map((f) => [f.id, f])).values()];
+}
+
+/**
+ * Deletes an item with its stored files in one transaction, or only hides it when somebody paid for it (buyers keep
+ * what they bought). `files` names its stored files (with everything derived from them); `remove` deletes its rows,
+ * links and counts. The file rows go in the transaction, the bytes after the commit.
+ */
+export async function removeItem(
+  deps: StudioDeps,
+  item: {
+    paidFor(trx: DbOrTrx): Promise<boolean>;
+    hide(trx: DbOrTrx): Promise<void>;
+    files(trx: DbOrTrx): Promise<Array<string | null | undefined>>;
+    remove(trx: DbOrTrx): Promise<void>;
+  },
+): Promise<void> {
+  let keys: string[] = [];
+  await deps.db.transaction().execute(async (trx) => {
+    if (await item.paidFor(trx)) return item.hide(trx);
+    const files = await fileFamily(trx, await item.files(trx));
+    await item.remove(trx);
+    await deleteFileRows(trx, files.map((f) => f.id));
+    keys = files.map((f) => f.storageKey);
+  });
+  await deleteStored(deps, keys);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { newId, nowIso } from '../db/ids.js';
+import { nowIso } from '../db/ids.js';
 import type { DbOrTrx } from '../db/database.js';
 import { conflict, notFound } from '../http/errors.js';
 import { findJobsBySubject } from '../jobs/jobs.repository.js';
@@ -6,9 +6,9 @@ import { publicMediaUrl } from '../media/storage.js';
 import { JOB_VIDEO, type VideoJob } from '../media/pipeline/processors.js';
 import { childFiles, clearVideoPreviews, deleteFileRows, fileRow, getFiles, insertFiles, setFileStatus, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../studio/deps.js';
-import { checkEdit, draftsOnly, initialStatus, notApproved, withinQuota } from '../studio/approval.js';
-import { checkCategories, parseTags, pricing, schedule, uniqueSlug } from '../studio/item-fields.js';
-import { deleteStored, fileFamily, withdrawPreviews } from '../studio/stored-files.js';
+import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
+import { checkCategories, linkNewItem, pricing, relinkItem, saleItemView, schedule, sentFields, startCreate } from '../studio/item-fields.js';
+import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
 import type { StudioVideo, VideoInput } from '../studio/studio.schemas.js';
 
@@ -30,13 +30,7 @@ export async function videoView(db: DbOrTrx, id: string): Promise<StudioVideo> {
   const original = row.fileId ? byId.get(row.fileId) : undefined;
   const latest = jobs.at(-1);
   return {
-    _id: row.id,
-    title: row.title,
-    slug: row.slug,
-    description: row.description,
-    visibility: row.access,
-    price: row.price,
-    tags: parseTags(row.tags),
+    ...saleItemView(row),
     categoryIds,
     status: row.status,
     processingStatus: row.processingStatus,
@@ -74,16 +68,10 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
   if (!main) throw invalid('file', 'Send the video in the "file" field');
   if (!input.title) throw invalid('title', 'Title is required');
   const { access, isSale, price } = pricing(input.visibility ?? 'subscribers', input.price);
-  const drafts = await draftsOnly(deps, actor);
-  const status = initialStatus(drafts, input.status, 'active', 'draft');
-  if (drafts && input.scheduledAt) throw notApproved('scheduling becomes possible once you are approved');
-  await checkCategories(deps.db, 'video', input.categoryIds);
-  const now = nowIso();
-  const id = newId();
+  const { drafts, now, id, tags, columns } = await startCreate(deps, actor, 'video', input);
   const when = schedule(input.scheduledAt, now, null);
   const teaser = uploads.teaser?.[0];
   const thumb = uploads.thumbnail?.[0];
-  const tags = input.tags ?? [];
   await deps.db.transaction().execute(async (trx) => {
     await withinQuota(trx, actor, drafts, 1);
     await insertFiles(trx, [
@@ -96,12 +84,8 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
         : []),
     ]);
     await repo.insertVideo(trx, {
-      id,
-      performerId: actor.id,
-      status,
+      ...columns(input.title!, input.description),
       title: input.title!,
-      slug: uniqueSlug(input.title!, id),
-      description: input.description ?? null,
       access,
       isSale,
       price,
@@ -112,13 +96,8 @@ export async function createVideo(deps: StudioDeps, actor: Actor, input: VideoIn
       processingStatus: 'processing',
       scheduledAt: when.scheduledAt,
       publishedAt: when.publishedAt,
-      tags: JSON.stringify(tags),
-      createdAt: now,
-      updatedAt: now,
     });
-    await repo.setTags(trx, 'video', id, tags);
-    await repo.setCategories(trx, 'video', id, input.categoryIds ?? []);
-    await repo.bumpPerformerCounter(trx, actor.id, 'videoCount', 1);
+    await linkNewItem(trx, 'video', id, actor.id, { tags, categoryIds: input.categoryIds });
     await deps.jobs.enqueue<VideoJob>(trx, JOB_VIDEO, { videoId: id }, { subject: `video:${id}` });
   });
   deps.jobs.wake();
@@ -142,46 +121,31 @@ export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, in
       await deps.jobs.enqueue<VideoJob>(trx, JOB_VIDEO, { videoId: id }, { subject: `video:${id}` });
       await withdrawPreviews(deps, previews.map((f) => f.storageKey));
     }
-    await repo.updateVideo(trx, id, {
-      ...(input.title !== undefined ? { title: input.title } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.status !== undefined ? { status: input.status } : {}),
-      ...(input.tags !== undefined ? { tags: JSON.stringify(input.tags) } : {}),
-      ...(when ?? {}),
-      access,
-      isSale,
-      price,
-    });
-    if (input.tags !== undefined) await repo.setTags(trx, 'video', id, input.tags);
-    if (input.categoryIds !== undefined) await repo.setCategories(trx, 'video', id, input.categoryIds);
+    await repo.updateVideo(trx, id, { ...sentFields(input, ['title', 'description', 'status']), ...(when ?? {}), access, isSale, price });
+    await relinkItem(trx, 'video', id, input);
   });
   if (locking) deps.jobs.wake();
   return videoView(deps.db, id);
 }
 
 /** A video's public previews: poster, thumbnail and teaser (not the performer's private source clips). */
-async function videoPreviewFiles(db: DbOrTrx, row: { fileId: string | null; thumbnailFileId: string | null; teaserFileId: string | null }): Promise<FileRow[]> {
-  const [linked, children] = await Promise.all([getFiles(db, [row.thumbnailFileId, row.teaserFileId]), row.fileId ? childFiles(db, [row.fileId], ['poster', 'thumb', 'teaser']) : []]);
-  return [...new Map([...linked, ...children].map((f) => [f.id, f])).values()];
+function videoPreviewFiles(db: DbOrTrx, row: { fileId: string | null; thumbnailFileId: string | null; teaserFileId: string | null }): Promise<FileRow[]> {
+  return previewFiles(db, [row.thumbnailFileId, row.teaserFileId], row.fileId ? [row.fileId] : [], ['poster', 'thumb', 'teaser']);
 }
 
 /** Deletes a video and its files; one somebody bought is only hidden (status inactive), so buyers keep it. */
 export async function deleteVideo(deps: StudioDeps, actor: Actor, id: string): Promise<void> {
   const row = owned(await repo.getVideo(deps.db, id), actor, 'Video');
-  let keys: string[] = [];
-  await deps.db.transaction().execute(async (trx) => {
-    if (await repo.hasEntitlements(trx, 'video', id)) {
-      await repo.updateVideo(trx, id, { status: 'inactive' });
-      return;
-    }
-    const files = await fileFamily(trx, [row.fileId, row.teaserFileId, row.thumbnailFileId]);
-    await repo.deleteVideoRow(trx, id);
-    await repo.clearLinks(trx, 'video', [id]);
-    await deleteFileRows(trx, files.map((f) => f.id));
-    await repo.bumpPerformerCounter(trx, row.performerId, 'videoCount', -1);
-    keys = files.map((f) => f.storageKey);
+  await removeItem(deps, {
+    paidFor: (trx) => repo.hasEntitlements(trx, 'video', id),
+    hide: (trx) => repo.updateVideo(trx, id, { status: 'inactive' }),
+    files: async () => [row.fileId, row.teaserFileId, row.thumbnailFileId],
+    async remove(trx) {
+      await repo.deleteVideoRow(trx, id);
+      await repo.clearLinks(trx, 'video', [id]);
+      await repo.bumpPerformerCounter(trx, row.performerId, 'videoCount', -1);
+    },
   });
-  await deleteStored(deps, keys);
 }
 
 /** Processes a failed video again (a new job with fresh attempts); 409 unless it failed. */
