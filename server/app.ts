@@ -9,17 +9,17 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
 import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
-import type { DatabaseHandle } from './db/database.js';
+import { ping, type DatabaseHandle } from './db/database.js';
 import { installErrorHandler } from './http/error-handler.js';
 import type { ApiApp } from './http/types.js';
 import { SettingsService } from './settings/settings.service.js';
 import { GeoService } from './geo/geo.service.js';
 import { CaptchaService } from './captcha/captcha.service.js';
 import { createStorage } from './media/storage.js';
+import { useMediaTools } from './media/ffmpeg.js';
 import { JobQueue } from './jobs/queue.js';
 import { scheduleOrphanSweep } from './media/orphans.js';
 import { registerMediaJobs } from './media/pipeline/processors.js';
@@ -70,9 +70,10 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   listCounts.offThread = readOffThread ? async (query) => Number(((await readOffThread(query))[0] as { n?: number } | undefined)?.n ?? 0) : undefined;
   const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
   const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
-  const captcha = new CaptchaService(settings, process.env.CAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify');
+  const captcha = new CaptchaService(settings, config.captchaVerifyUrl);
   const auth = new AuthService({ db: database.db, config, settings, mailer, failures, captcha, logger });
   const storage = await createStorage(config);
+  useMediaTools(config.mediaTools);
   const jobs = new JobQueue(database.db, config.pipeline.jobs, logger.child({ module: 'jobs' }));
   registerMediaJobs(jobs, { db: database.db, storage, logger: logger.child({ module: 'media' }), video: config.pipeline.video });
   const ctx: AppContext = {
@@ -174,7 +175,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     // Load balancers' health check: 200 when this instance can reach its database, 503 JSON when not.
     outside.get('/health', { config: { access: 'public' }, schema: { hide: true } }, async (_req, reply) => {
       try {
-        await sql`select 1`.execute(database.db);
+        await ping(database.db);
         return { ok: true, engine: database.engine };
       } catch {
         return reply.code(503).send({ message: 'Database unavailable', code: 'UNAVAILABLE' });
@@ -231,7 +232,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
 /** Static client assets plus the Astro SSR handler for every path the API and static files did not claim. */
 async function mountWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const dist = path.resolve(process.env.ASTRO_DIST ?? 'dist');
+  const dist = ctx.config.astroDist;
   const entry = path.join(dist, 'server', 'entry.mjs');
   if (!fs.existsSync(entry)) throw new Error(`Astro build not found at ${entry}: run "npm run build" first`);
   await app.register(fastifyStatic, {

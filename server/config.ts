@@ -52,7 +52,23 @@ export interface AppConfig {
    */
   trustProxy: TrustProxy;
   countryHeader: string | undefined;
+  /** pino level (LOG_LEVEL; default info, silent in tests). */
   logLevel: string;
+  /** Whether LOG_LEVEL was set: `npm start` (--seed-demo) speaks plainly to a person unless it was (server/main.ts). */
+  logLevelConfigured: boolean;
+  /** Where captcha tokens are checked (CAPTCHA_VERIFY_URL; default Google reCAPTCHA's siteverify). */
+  captchaVerifyUrl: string;
+  /** The Astro build served by the web side (ASTRO_DIST, default `dist`, resolved against the working directory). */
+  astroDist: string;
+  /**
+   * Stripe keys from the environment (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); when set they win over the ones an
+   * admin stored in the settings (server/payments/gateways.ts). Unset: the settings' keys.
+   */
+  stripe: { secretKey: string | undefined; webhookSecret: string | undefined };
+  /** Where ffmpeg and ffprobe are (FFMPEG_PATH, FFPROBE_PATH, else looked up on PATH; server/media/ffmpeg.ts). */
+  mediaTools: MediaTools;
+  /** The password of every demo login the seed creates (DEMO_PASSWORD; default DEFAULT_DEMO_PASSWORD). */
+  demoPassword: string;
   settingsCacheMs: number;
   /** How long the `total` of a public list is reused for the same filters (LIST_COUNT_CACHE_MS; 0 in tests). */
   listCountCacheMs: number;
@@ -105,6 +121,36 @@ export interface AuthLimits {
 /** The APP_SECRET used when none is set: public (it is in this file), so development only. */
 export const DEFAULT_APP_SECRET = 'dev-only-secret-change-me';
 
+/** The demo logins' password when DEMO_PASSWORD is not set (printed by `npm start`). */
+export const DEFAULT_DEMO_PASSWORD = 'demo-password-123';
+
+/** Where the media tools are looked for, in server/media/ffmpeg.ts's order. */
+export interface MediaTools {
+  /** FFMPEG_PATH: the ffmpeg binary to use; unset = `ffmpeg` on PATH, else the optional npm static build. */
+  ffmpegPath: string | undefined;
+  /** FFPROBE_PATH: the ffprobe binary; unset = the one next to ffmpeg, else `ffprobe` on PATH, else none (ffmpeg probes). */
+  ffprobePath: string | undefined;
+  /** PATH: the directories searched for both. */
+  searchPath: string;
+}
+
+/**
+ * Where things are on this machine (PATH, FFMPEG_PATH, FFPROBE_PATH, ASTRO_DIST): from `env`, else this process's own
+ * environment, so a configuration made from a few variables (the tests' apps) still finds the tools and the build.
+ */
+function onThisMachine(env: NodeJS.ProcessEnv, name: 'PATH' | 'FFMPEG_PATH' | 'FFPROBE_PATH' | 'ASTRO_DIST'): string | undefined {
+  return env[name] ?? process.env[name];
+}
+
+/** The media tools' places from the environment; what loadConfig puts in `config.mediaTools`. */
+export function loadMediaTools(env: NodeJS.ProcessEnv = process.env): MediaTools {
+  return {
+    ffmpegPath: onThisMachine(env, 'FFMPEG_PATH') || undefined,
+    ffprobePath: onThisMachine(env, 'FFPROBE_PATH') || undefined,
+    searchPath: onThisMachine(env, 'PATH') ?? '',
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const port = Number(env.PORT ?? 4321);
@@ -135,6 +181,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     countryHeader: env.COUNTRY_HEADER?.toLowerCase() || undefined,
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logLevelConfigured: env.LOG_LEVEL !== undefined,
+    captchaVerifyUrl: env.CAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify',
+    astroDist: path.resolve(onThisMachine(env, 'ASTRO_DIST') ?? 'dist'),
+    stripe: { secretKey: env.STRIPE_SECRET_KEY || undefined, webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined },
+    mediaTools: loadMediaTools(env),
+    demoPassword: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
     settingsCacheMs: Number(env.SETTINGS_CACHE_MS ?? 2000),
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
     pageCacheMs: Number(env.PAGE_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000)),

@@ -15,7 +15,7 @@ import { buildApp } from './app.js';
 async function main() {
   const config = loadConfig();
   const demo = process.argv.includes('--seed-demo');
-  const forPerson = demo && process.env.LOG_LEVEL === undefined;
+  const forPerson = demo && !config.logLevelConfigured;
   const logger = pino({ level: forPerson ? 'warn' : config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
   const applied = await migrateToLatest(database.db, { schema: config.pgSchema });

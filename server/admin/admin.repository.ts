@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { nowIso } from '../db/ids.js';
 import type { Database } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { ContentType } from './admin.schemas.js';
@@ -7,7 +8,11 @@ import { itemsOfOrders, listOrders, type OrderFilters } from '../orders/orders.r
 import { listAudit, type AuditFilters } from '../audit/audit.repository.js';
 import { countries } from 'countries-list';
 
-/** The SQL of the admin console's lists and reports. Writes live next to their use case in *.routes.ts via trx. */
+/**
+ * The SQL of the admin console: its lists and reports, and the writes of the rows it edits, which the routes run in
+ * their audited transaction (`adminTx` in admin.http.ts). Writes another domain also makes live in that domain's
+ * repository (a performer's approval, a country block, a payout's earnings).
+ */
 
 /** 0006_admin: a batch of earnings marked paid at once. */
 export interface PayoutsTable {
@@ -118,6 +123,27 @@ export async function listCountryBlocks(db: DbOrTrx) {
   return { items: rows.map((r) => ({ countryCode: r.countryCode, createdAt: r.createdAt })), total: rows.length };
 }
 
+/** The site content the console creates, changes and deletes row by row (server/admin/site.routes.ts). */
+export type SiteTable = 'banners' | 'categories' | 'coupons' | 'subscriptionPackages';
+type SiteRow = { id: string; updatedAt: string };
+const siteRows = (db: DbOrTrx) => db as unknown as Kysely<Record<string, SiteRow>>;
+
+export async function insertSiteRow<T extends SiteTable>(db: DbOrTrx, table: T, row: Insertable<Database[T]>): Promise<void> {
+  await siteRows(db).insertInto(table as string).values(row as unknown as SiteRow).execute();
+}
+
+/** Changes one row, stamping updated_at; the row as it now is, or undefined when there is none. */
+export async function updateSiteRow<T extends SiteTable>(db: DbOrTrx, table: T, id: string, changes: Updateable<Database[T]>): Promise<Selectable<Database[T]> | undefined> {
+  const row = await siteRows(db).updateTable(table as string).set({ ...(changes as unknown as Partial<SiteRow>), updatedAt: nowIso() }).where('id', '=', id).returningAll().executeTakeFirst();
+  return row as Selectable<Database[T]> | undefined;
+}
+
+/** Deletes one row; the row as it was, or undefined when there was none. */
+export async function deleteSiteRow<T extends SiteTable>(db: DbOrTrx, table: T, id: string): Promise<Selectable<Database[T]> | undefined> {
+  const row = await siteRows(db).deleteFrom(table as string).where('id', '=', id).returningAll().executeTakeFirst();
+  return row as Selectable<Database[T]> | undefined;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Moderation.
 
@@ -155,8 +181,13 @@ export async function listPerformers(db: DbOrTrx, p: Page & { q?: string; status
 const contentTables = { video: 'videos', gallery: 'galleries', product: 'products', post: 'posts' } as const;
 const titleColumn = { video: 'title', gallery: 'title', product: 'name', post: 'title' } as const;
 
-export function contentTable(type: ContentType) {
-  return contentTables[type];
+/** Sets the status of a video, gallery, product or post; the status it had, or undefined when there is no such item. */
+export async function setContentStatus(db: DbOrTrx, type: ContentType, id: string, status: string): Promise<string | undefined> {
+  const t = db as unknown as Kysely<Record<string, { id: string; status: string; updatedAt: string }>>;
+  const table = contentTables[type];
+  const before = await t.selectFrom(table).select('status').where('id', '=', id).executeTakeFirst();
+  if (before) await t.updateTable(table).set({ status, updatedAt: nowIso() }).where('id', '=', id).execute();
+  return before?.status;
 }
 
 export async function listContent(db: DbOrTrx, p: Page & { type: ContentType; q?: string; status?: string }) {
@@ -329,6 +360,10 @@ export async function listPayouts(db: DbOrTrx, p: Page & { performerId?: string 
   ]);
   return { items: rows.map(payoutView), total: Number(n?.n ?? 0) };
 }
+export async function insertPayout(db: DbOrTrx, row: PayoutsTable): Promise<void> {
+  await withPayouts(db).insertInto('payouts').values(row).execute();
+}
+
 export function payoutView(r: PayoutsTable & { username?: string | null; name?: string | null }) {
   return { _id: r.id, performerId: r.performerId, username: r.username ?? null, name: r.name ?? r.username ?? null, amount: r.amount, earningsCount: r.earningsCount, currency: r.currency, note: r.note, actorId: r.actorId, createdAt: r.createdAt };
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { nowIso } from '../db/ids.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import { listSchema } from '../http/pagination.js';
 import { revokeUserSessions } from '../auth/auth.repository.js';
-import { searchUsers } from '../users/users.repository.js';
-import { toAdminUser } from '../users/users.mapper.js';
+import { findUserById, updateUser } from '../users/users.repository.js';
+import { searchUsersForAdmin } from '../users/users.service.js';
+import { setPerformerApproved, setPerformerStatus } from '../performers/performers.repository.js';
+import { deleteComment, findComment } from '../comments/comments.repository.js';
+import { deleteFileRow } from '../media/pipeline/pipeline.repository.js';
 import { adminUserSchema } from '../users/users.schemas.js';
 import { adjustCounter } from '../reactions/targets.repository.js';
 import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/api-types.js';
@@ -13,7 +15,7 @@ import { adminTx, errors, okSchema } from './admin.http.js';
 import {
   approveBody, commentListQuery, contentListQuery, contentParams, contentStatusBody, idParams, itemRef, performerListQuery, personRef, reasonBody, userListQuery, type ContentType,
 } from './admin.schemas.js';
-import { contentTable, listAllComments, listContent, listPerformers } from './admin.repository.js';
+import { listAllComments, listContent, listPerformers, setContentStatus } from './admin.repository.js';
 
 /** Moderation: accounts (suspend / reactivate), performers (approve), content visibility, comments. */
 
@@ -41,10 +43,9 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
   const { db } = ctx;
   const tags = ['admin'];
 
-  app.get('/admin/users', { schema: { tags, summary: 'Accounts: search by name, username or email; filter by role and status', querystring: userListQuery, response: { 200: listSchema(adminUserSchema), ...errors } } }, async (request) => {
-    const { rows, total } = await searchUsers(db, request.query);
-    return { items: rows.map(toAdminUser), total };
-  });
+  app.get('/admin/users', { schema: { tags, summary: 'Accounts: search by name, username or email; filter by role and status', querystring: userListQuery, response: { 200: listSchema(adminUserSchema), ...errors } } }, async (request) =>
+    searchUsersForAdmin(db, request.query),
+  );
 
   app.post(
     '/admin/users/:id/suspend',
@@ -61,11 +62,11 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
       const { id } = request.params;
       if (id === request.user!.id) throw badRequest('You cannot suspend your own account');
       const result = await adminTx(db, request, async (trx, audit) => {
-        const user = await trx.selectFrom('users').select(['id', 'role', 'status', 'username']).where('id', '=', id).executeTakeFirst();
+        const user = await findUserById(trx, id);
         if (!user) throw notFound('User');
         if (user.role === 'admin') throw new AppError(400, 'ADMIN_ACCOUNT', 'An admin account cannot be suspended; demote it first');
-        await trx.updateTable('users').set({ status: 'suspended', updatedAt: nowIso() }).where('id', '=', id).execute();
-        if (user.role === 'performer') await trx.updateTable('performers').set({ status: 'suspended', updatedAt: nowIso() }).where('id', '=', id).execute();
+        await updateUser(trx, id, { status: 'suspended' });
+        if (user.role === 'performer') await setPerformerStatus(trx, id, 'suspended');
         const revoked = await revokeUserSessions(trx, id);
         await audit('user.suspend', 'user', id, { username: user.username, from: user.status, reason: request.body?.reason ?? null, sessionsRevoked: revoked });
         return { _id: id, status: 'suspended' as const, sessionsRevoked: revoked };
@@ -79,10 +80,10 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
   app.post('/admin/users/:id/reactivate', { schema: { tags, summary: 'Reactivate a suspended account (the user logs in again)', params: idParams, body: reasonBody, response: { 200: accountState, ...errors } } }, async (request) => {
     const { id } = request.params;
     return adminTx(db, request, async (trx, audit) => {
-      const user = await trx.selectFrom('users').select(['id', 'role', 'status', 'username']).where('id', '=', id).executeTakeFirst();
+      const user = await findUserById(trx, id);
       if (!user) throw notFound('User');
-      await trx.updateTable('users').set({ status: 'active', updatedAt: nowIso() }).where('id', '=', id).execute();
-      if (user.role === 'performer') await trx.updateTable('performers').set({ status: 'active', updatedAt: nowIso() }).where('id', '=', id).where('status', '=', 'suspended').execute();
+      await updateUser(trx, id, { status: 'active' });
+      if (user.role === 'performer') await setPerformerStatus(trx, id, 'active', 'suspended');
       await audit('user.reactivate', 'user', id, { username: user.username, from: user.status, reason: request.body?.reason ?? null });
       return { _id: id, status: 'active' as const, sessionsRevoked: 0 };
     });
@@ -99,8 +100,7 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
       const { id } = request.params;
       const approved = request.body?.approved ?? true;
       await adminTx(db, request, async (trx, audit) => {
-        const res = await trx.updateTable('performers').set({ approved: approved ? 1 : 0, updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
-        if (!Number(res.numUpdatedRows)) throw notFound('Performer');
+        if (!(await setPerformerApproved(trx, id, approved))) throw notFound('Performer');
         await audit(approved ? 'performer.approve' : 'performer.unapprove', 'performer', id);
       });
       return { _id: id, approved };
@@ -128,13 +128,10 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
       if (!allowedStatus[type].includes(status)) {
         throw new AppError(400, 'VALIDATION_FAILED', `A ${type} cannot be "${status}"`, [{ path: 'body.status', message: `Use one of: ${allowedStatus[type].join(', ')}` }]);
       }
-      const table = contentTable(type);
       await adminTx(db, request, async (trx, audit) => {
-        const t = trx as unknown as import('kysely').Kysely<Record<string, { id: string; status: string; updatedAt: string }>>;
-        const before = await t.selectFrom(table).select('status').where('id', '=', id).executeTakeFirst();
-        if (!before) throw notFound('Content');
-        await t.updateTable(table).set({ status, updatedAt: nowIso() }).where('id', '=', id).execute();
-        await audit(status === 'hidden' ? 'content.hide' : 'content.status', type, id, { from: before.status, to: status });
+        const before = await setContentStatus(trx, type, id, status);
+        if (before === undefined) throw notFound('Content');
+        await audit(status === 'hidden' ? 'content.hide' : 'content.status', type, id, { from: before, to: status });
       });
       return { _id: id, type, status };
     },
@@ -147,16 +144,12 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
   app.delete('/admin/comments/:id', { schema: { tags, summary: "Delete a comment; its object's comment counter goes down in the same transaction", params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     const done = await adminTx(db, request, async (trx, audit) => {
-      const row = await trx.selectFrom('comments').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await findComment(trx, id);
       if (!row) throw notFound('Comment');
-      await trx.deleteFrom('comments').where('id', '=', id).execute();
+      await deleteComment(trx, id);
       const engagement = (ENGAGEMENT_OBJECT_TYPES as readonly string[]).includes(row.objectType) ? (row.objectType as EngagementObjectType) : undefined;
       const count = row.status === 'active' && engagement ? await adjustCounter(trx, engagement, row.objectId, 'comment', -1) : undefined;
-      let key: string | undefined;
-      if (row.imageFileId) {
-        key = (await trx.selectFrom('files').select('storageKey').where('id', '=', row.imageFileId).executeTakeFirst())?.storageKey;
-        await trx.deleteFrom('files').where('id', '=', row.imageFileId).execute();
-      }
+      const key = row.imageFileId ? await deleteFileRow(trx, row.imageFileId) : undefined;
       await audit('comment.delete', 'comment', id, { userId: row.userId, objectType: row.objectType, objectId: row.objectId, content: row.content.slice(0, 200) });
       return { key, engagement, objectId: row.objectId, count };
     });

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
@@ -12,7 +11,9 @@ import { findOrder } from '../orders/orders.repository.js';
 import { updateOrderDelivery } from '../orders/orders.service.js';
 import { updateOrderBody } from '../payments/money.schemas.js';
 import { adminTx, errors } from './admin.http.js';
-import { earningRows, earningsByPerformer, listOrdersNamed, listPayouts, payoutView, searchPayments, withPayouts } from './admin.repository.js';
+import { earningRows, earningsByPerformer, insertPayout, listOrdersNamed, listPayouts, payoutView, searchPayments } from './admin.repository.js';
+import { claimUnpaidEarnings, payoutTotal } from '../earnings/earnings.repository.js';
+import { findPerformerName } from '../performers/performers.repository.js';
 import { earningRowsQuery, earningsQuery, idParams, itemRef, orderListQuery, paymentListQuery, payoutBody, payoutListQuery, personRef } from './admin.schemas.js';
 import type { AppContext } from '../context.js';
 
@@ -171,30 +172,17 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
       const { performerId, note } = request.body;
       const currency = await ctx.settings.get('currency');
       const payout = await adminTx(db, request, async (trx, audit) => {
-        const performer = await trx.selectFrom('performers').select(['id', 'username', 'displayName']).where('id', '=', performerId).executeTakeFirst();
+        const performer = await findPerformerName(trx, performerId);
         if (!performer) throw notFound('Performer');
         const id = newId();
         const now = nowIso();
-        // Claim the unpaid rows first: a concurrent payout of the same performer then finds nothing left. Test money
-        // (sandbox earnings) is never claimed: nobody really paid it.
-        await trx
-          .updateTable('earnings')
-          .set({ isPaid: 1, paidAt: now, payoutId: id })
-          .where('performerId', '=', performerId)
-          .where('isPaid', '=', 0)
-          .where('testMoney', '=', 0)
-          .execute();
-        const sum = await trx
-          .selectFrom('earnings')
-          .select([sql<number | string | null>`sum(net)`.as('amount'), sql<number | string>`count(*)`.as('n')])
-          .where('payoutId', '=', id)
-          .executeTakeFirst();
-        const amount = Number(sum?.amount ?? 0);
-        const count = Number(sum?.n ?? 0);
+        // Claim the unpaid rows first: a concurrent payout of the same performer then finds nothing left.
+        await claimUnpaidEarnings(trx, performerId, id, now);
+        const { amount, count } = await payoutTotal(trx, id);
         if (count === 0) throw new AppError(400, 'NOTHING_TO_PAY', 'This performer has no unpaid earnings');
         if (amount <= 0) throw new AppError(400, 'NOTHING_TO_PAY', 'The unpaid earnings of this performer do not add up to a positive amount');
         const row = { id, performerId, amount, earningsCount: count, currency, note: note ?? null, actorId: request.user!.id, createdAt: now };
-        await withPayouts(trx).insertInto('payouts').values(row).execute();
+        await insertPayout(trx, row);
         await audit('earnings.payout', 'performer', performerId, { payoutId: id, amount, currency, earnings: count, note: note ?? null });
         return payoutView({ ...row, username: performer.username, name: performer.displayName });
       });

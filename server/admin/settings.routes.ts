@@ -9,10 +9,10 @@ import { adminTx, errors, uploadErrors } from './admin.http.js';
 import { readSingleImage } from '../http/single-image.js';
 import { paymentSettingsBody, settingsBody, siteImageParams } from './admin.schemas.js';
 import { announceSettingsChange } from './settings-sync.js';
-import { decryptSecret, encryptSecret } from '../settings/secrets.js';
+import { encryptSecret } from '../settings/secrets.js';
 import { renderSiteImage, settingKeyOf } from './site-images.js';
-import type { AppContext } from '../context.js';
 import { sandboxDisabled, sandboxEnabled } from '../payments/gateways.js';
+import { adminSettings, paymentSettingsView } from './settings.service.js';
 
 /** Site settings (docs/product.md): every public setting, the default commission, payment gateway settings, site images. */
 
@@ -49,42 +49,6 @@ export function cleanFooterHtml(html: string): string {
     allowedAttributes: { a: ['href', 'target', 'rel'], img: ['src', 'alt', 'width', 'height'], '*': ['class'] },
     allowedSchemes: ['http', 'https', 'mailto'],
   });
-}
-
-const ENV_OF = { stripeSecretKey: 'STRIPE_SECRET_KEY', stripeWebhookSecret: 'STRIPE_WEBHOOK_SECRET' } as const;
-
-export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'config'>, env: NodeJS.ProcessEnv = process.env) {
-  const state = async (key: 'stripeSecretKey' | 'stripeWebhookSecret') => {
-    if (env[ENV_OF[key]]) return { configured: true, source: 'env' as const };
-    const stored = decryptSecret(ctx.config.appSecret, (await ctx.settings.get(key)) as string);
-    return stored ? { configured: true, source: 'settings' as const } : { configured: false, source: null };
-  };
-  return {
-    paymentGateway: ((await ctx.settings.get('paymentGateway')) === 'stripe' ? 'stripe' : 'sandbox') as 'sandbox' | 'stripe',
-    sandboxAvailable: sandboxEnabled(ctx.config),
-    checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
-    stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
-    stripeSecretKey: await state('stripeSecretKey'),
-    stripeWebhookSecret: await state('stripeWebhookSecret'),
-  };
-}
-
-export async function adminSettings(ctx: Pick<AppContext, 'settings' | 'config'>) {
-  const pub = await ctx.settings.getPublicAll();
-  return {
-    siteName: pub.siteName,
-    logoUrl: pub.logoUrl,
-    favicon: pub.favicon,
-    loginPlaceholderImage: pub.loginPlaceholderImage,
-    menus: pub.menus,
-    footerContent: pub.footerContent,
-    currency: pub.currency,
-    currencySymbol: pub.currencySymbol,
-    maintenanceMode: pub.maintenanceMode,
-    commissionBps: Number(await ctx.settings.get('commissionBps')),
-    unapprovedItemQuota: Number(await ctx.settings.get('unapprovedItemQuota')),
-    payment: await paymentSettingsView(ctx),
-  };
 }
 
 export async function adminSettingsRoutes(app: ApiApp): Promise<void> {

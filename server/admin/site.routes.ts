@@ -10,8 +10,14 @@ import {
   packageBody, packagePatch,
 } from './admin.schemas.js';
 import {
-  categoryView, couponAdminView, findBanner, listBanners, listCategories, listCountryBlocks, listCoupons, listPackages, packageView,
+  categoryView, couponAdminView, deleteSiteRow, findBanner, insertSiteRow, listBanners, listCategories, listCountryBlocks, listCoupons, listPackages, packageView,
+  updateSiteRow,
 } from './admin.repository.js';
+import { deleteFileRow, fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
+import { unlinkCategory } from '../categories/categories.repository.js';
+import { couponInUse } from '../coupons/coupons.repository.js';
+import { blockCountry, findCountryBlock, unblockCountry } from '../geo/geo.repository.js';
+import { findCommissionRate, setCommissionRate } from '../performers/performers.repository.js';
 import { renderSiteImage } from './site-images.js';
 
 /** Site content the console manages: banners (site promo), categories, country blocks, coupons, packages, commission. */
@@ -51,10 +57,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const now = nowIso();
     const b = request.body;
     await adminTx(db, request, async (trx, audit) => {
-      await trx
-        .insertInto('banners')
-        .values({ id, title: b.title, description: b.description ?? null, link: b.link ?? null, position: b.position ?? 'top', ordering: b.ordering ?? 0, status: b.status ?? 'active', imageFileId: null, createdAt: now, updatedAt: now })
-        .execute();
+      await insertSiteRow(trx, 'banners', { id, title: b.title, description: b.description ?? null, link: b.link ?? null, position: b.position ?? 'top', ordering: b.ordering ?? 0, status: b.status ?? 'active', imageFileId: null, createdAt: now, updatedAt: now });
       await audit('banner.create', 'banner', id, { ...b });
     });
     reply.code(201);
@@ -63,8 +66,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   app.put('/admin/banners/:id', { schema: { tags, summary: 'Change a banner', params: idParams, body: bannerPatch, response: { 200: bannerSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     await adminTx(db, request, async (trx, audit) => {
-      const res = await trx.updateTable('banners').set({ ...request.body, updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
-      if (!Number(res.numUpdatedRows)) throw notFound('Banner');
+      if (!(await updateSiteRow(trx, 'banners', id, request.body))) throw notFound('Banner');
       await audit('banner.update', 'banner', id, { ...request.body });
     });
     return (await findBanner(db, id))!;
@@ -72,14 +74,9 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   app.delete('/admin/banners/:id', { schema: { tags, summary: 'Delete a banner and its picture', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     const key = await adminTx(db, request, async (trx, audit) => {
-      const row = await trx.selectFrom('banners').select(['id', 'title', 'imageFileId']).where('id', '=', id).executeTakeFirst();
+      const row = await deleteSiteRow(trx, 'banners', id);
       if (!row) throw notFound('Banner');
-      await trx.deleteFrom('banners').where('id', '=', id).execute();
-      let storageKey: string | undefined;
-      if (row.imageFileId) {
-        storageKey = (await trx.selectFrom('files').select('storageKey').where('id', '=', row.imageFileId).executeTakeFirst())?.storageKey;
-        await trx.deleteFrom('files').where('id', '=', row.imageFileId).execute();
-      }
+      const storageKey = row.imageFileId ? await deleteFileRow(trx, row.imageFileId) : undefined;
       await audit('banner.delete', 'banner', id, { title: row.title });
       return storageKey;
     });
@@ -100,17 +97,11 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
       let oldKey: string | undefined;
       try {
         oldKey = await adminTx(db, request, async (trx, audit) => {
-          const now = nowIso();
-          await trx
-            .insertInto('files')
-            .values({ id: fileId, ownerId: request.user!.id, parentId: null, variant: 'banner', kind: 'image', storageKey: key, mime: image.mime, size: image.buffer.length, width: image.width, height: image.height, status: 'ready', createdAt: now, updatedAt: now })
-            .execute();
-          await trx.updateTable('banners').set({ imageFileId: fileId, updatedAt: now }).where('id', '=', id).execute();
-          let previous: string | undefined;
-          if (before.imageFileId) {
-            previous = (await trx.selectFrom('files').select('storageKey').where('id', '=', before.imageFileId).executeTakeFirst())?.storageKey;
-            await trx.deleteFrom('files').where('id', '=', before.imageFileId).execute();
-          }
+          await insertFiles(trx, [
+            fileRow({ id: fileId, ownerId: request.user!.id, variant: 'banner', kind: 'image', storageKey: key, mime: image.mime, size: image.buffer.length, width: image.width, height: image.height, status: 'ready' }),
+          ]);
+          await updateSiteRow(trx, 'banners', id, { imageFileId: fileId });
+          const previous = before.imageFileId ? await deleteFileRow(trx, before.imageFileId) : undefined;
           await audit('banner.image', 'banner', id, { fileId });
           return previous;
         });
@@ -132,7 +123,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const now = nowIso();
     const row = { id: newId(), name: b.name, slug: b.slug ?? slugify(b.name), group: b.group, description: b.description ?? null, ordering: b.ordering ?? 0, status: b.status ?? 'active', createdAt: now, updatedAt: now } as const;
     await adminTx(db, request, async (trx, audit) => {
-      await trx.insertInto('categories').values(row).execute();
+      await insertSiteRow(trx, 'categories', row);
       await audit('category.create', 'category', row.id, { ...b, slug: row.slug });
     });
     reply.code(201);
@@ -141,21 +132,20 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   app.put('/admin/categories/:id', { schema: { tags, summary: 'Change a category', params: idParams, body: categoryPatch, response: { 200: categorySchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     const row = await adminTx(db, request, async (trx, audit) => {
-      const res = await trx.updateTable('categories').set({ ...request.body, updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
-      if (!Number(res.numUpdatedRows)) throw notFound('Category');
+      const changed = await updateSiteRow(trx, 'categories', id, request.body);
+      if (!changed) throw notFound('Category');
       await audit('category.update', 'category', id, { ...request.body });
-      return trx.selectFrom('categories').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return changed;
     });
     return categoryView(row);
   });
   app.delete('/admin/categories/:id', { schema: { tags, summary: 'Delete a category (its links to content go with it)', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     await adminTx(db, request, async (trx, audit) => {
-      const row = await trx.selectFrom('categories').select(['name', 'group']).where('id', '=', id).executeTakeFirst();
+      await unlinkCategory(trx, id);
+      const row = await deleteSiteRow(trx, 'categories', id);
       if (!row) throw notFound('Category');
-      await trx.deleteFrom('contentCategories').where('categoryId', '=', id).execute();
-      await trx.deleteFrom('categories').where('id', '=', id).execute();
-      await audit('category.delete', 'category', id, { ...row });
+      await audit('category.delete', 'category', id, { name: row.name, group: row.group });
     });
     return { ok: true as const };
   });
@@ -165,17 +155,16 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   app.post('/admin/country-blocks', { schema: { tags, summary: 'Block a country site-wide (ISO 3166-1 alpha-2); blocking it again changes nothing', body: countryBlockBody, response: { 201: countryBlockSchema, ...errors } } }, async (request, reply) => {
     const code = request.body.countryCode;
     await adminTx(db, request, async (trx, audit) => {
-      await trx.insertInto('countryBlocks').values({ countryCode: code, createdAt: nowIso() }).onConflict((oc) => oc.column('countryCode').doNothing()).execute();
+      await blockCountry(trx, code);
       await audit('country_block.create', 'country', code);
     });
     reply.code(201);
-    return (await db.selectFrom('countryBlocks').selectAll().where('countryCode', '=', code).executeTakeFirstOrThrow());
+    return (await findCountryBlock(db, code))!;
   });
   app.delete('/admin/country-blocks/:code', { schema: { tags, summary: 'Unblock a country', params: countryParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { code } = request.params;
     await adminTx(db, request, async (trx, audit) => {
-      const res = await trx.deleteFrom('countryBlocks').where('countryCode', '=', code).executeTakeFirst();
-      if (!Number(res.numDeletedRows)) throw notFound('Country block');
+      if (!(await unblockCountry(trx, code))) throw notFound('Country block');
       await audit('country_block.delete', 'country', code);
     });
     return { ok: true as const };
@@ -190,7 +179,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const now = nowIso();
     const row = { id: newId(), name: b.name, code: b.code, valueBps: b.valueBps, expiresAt: b.expiresAt ?? null, maxUses: b.maxUses, usedCount: 0, status: b.status ?? 'active', createdAt: now, updatedAt: now } as const;
     await adminTx(db, request, async (trx, audit) => {
-      await trx.insertInto('coupons').values(row).execute();
+      await insertSiteRow(trx, 'coupons', row);
       await audit('coupon.create', 'coupon', row.id, { ...b });
     });
     reply.code(201);
@@ -199,21 +188,19 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   app.put('/admin/coupons/:id', { schema: { tags, summary: 'Change a coupon', params: idParams, body: couponPatch, response: { 200: couponSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     const row = await adminTx(db, request, async (trx, audit) => {
-      const res = await trx.updateTable('coupons').set({ ...request.body, updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
-      if (!Number(res.numUpdatedRows)) throw notFound('Coupon');
+      const changed = await updateSiteRow(trx, 'coupons', id, request.body);
+      if (!changed) throw notFound('Coupon');
       await audit('coupon.update', 'coupon', id, { ...request.body });
-      return trx.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return changed;
     });
     return couponAdminView(row);
   });
   app.delete('/admin/coupons/:id', { schema: { tags, summary: 'Delete an unused coupon (a used one is deactivated instead: payments refer to it)', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     await adminTx(db, request, async (trx, audit) => {
-      const row = await trx.selectFrom('coupons').select(['code', 'usedCount']).where('id', '=', id).executeTakeFirst();
+      const referenced = await couponInUse(trx, id);
+      const row = referenced ? await updateSiteRow(trx, 'coupons', id, { status: 'inactive' }) : await deleteSiteRow(trx, 'coupons', id);
       if (!row) throw notFound('Coupon');
-      const referenced = await trx.selectFrom('payments').select('id').where('couponId', '=', id).limit(1).executeTakeFirst();
-      if (referenced) await trx.updateTable('coupons').set({ status: 'inactive', updatedAt: nowIso() }).where('id', '=', id).execute();
-      else await trx.deleteFrom('coupons').where('id', '=', id).execute();
       await audit(referenced ? 'coupon.deactivate' : 'coupon.delete', 'coupon', id, { code: row.code });
     });
     return { ok: true as const };
@@ -226,7 +213,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const now = nowIso();
     const row = { id: newId(), name: b.name, description: b.description ?? null, type: b.type, price: b.price, durationDays: b.durationDays, ordering: b.ordering ?? 0, status: b.status ?? 'active', createdAt: now, updatedAt: now } as const;
     await adminTx(db, request, async (trx, audit) => {
-      await trx.insertInto('subscriptionPackages').values(row).execute();
+      await insertSiteRow(trx, 'subscriptionPackages', row);
       await audit('package.create', 'package', row.id, { ...b });
     });
     reply.code(201);
@@ -235,20 +222,19 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   app.put('/admin/packages/:id', { schema: { tags, summary: 'Change a subscription package', params: idParams, body: packagePatch, response: { 200: packageSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     const row = await adminTx(db, request, async (trx, audit) => {
-      const res = await trx.updateTable('subscriptionPackages').set({ ...request.body, updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
-      if (!Number(res.numUpdatedRows)) throw notFound('Package');
+      const changed = await updateSiteRow(trx, 'subscriptionPackages', id, request.body);
+      if (!changed) throw notFound('Package');
       await audit('package.update', 'package', id, { ...request.body });
-      return trx.selectFrom('subscriptionPackages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return changed;
     });
     return packageView(row);
   });
   app.delete('/admin/packages/:id', { schema: { tags, summary: 'Delete a subscription package', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
     await adminTx(db, request, async (trx, audit) => {
-      const row = await trx.selectFrom('subscriptionPackages').select(['name', 'type']).where('id', '=', id).executeTakeFirst();
+      const row = await deleteSiteRow(trx, 'subscriptionPackages', id);
       if (!row) throw notFound('Package');
-      await trx.deleteFrom('subscriptionPackages').where('id', '=', id).execute();
-      await audit('package.delete', 'package', id, { ...row });
+      await audit('package.delete', 'package', id, { name: row.name, type: row.type });
     });
     return { ok: true as const };
   });
@@ -269,9 +255,9 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
       const { id } = request.params;
       const { commissionBps } = request.body;
       await adminTx(db, request, async (trx, audit) => {
-        const before = await trx.selectFrom('performers').select('commissionBps').where('id', '=', id).executeTakeFirst();
+        const before = await findCommissionRate(trx, id);
         if (!before) throw notFound('Performer');
-        await trx.updateTable('performers').set({ commissionBps, updatedAt: nowIso() }).where('id', '=', id).execute();
+        await setCommissionRate(trx, id, commissionBps);
         await audit('performer.commission', 'performer', id, { from: before.commissionBps, to: commissionBps });
       });
       return { _id: id, commissionBps };

@@ -5,8 +5,8 @@ import type { FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { nowIso } from '../db/ids.js';
 import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js';
+import type { Audience } from './audience.js';
 
 /**
  * SQL shared by the catalogue repositories (videos, galleries, photos, products, posts, categories):
@@ -19,32 +19,9 @@ import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js
  * Everything here is written so that the list queries stay on an index (tests/api/explain.test.ts).
  */
 
+export { audienceOf, everyone, type Audience } from './audience.js';
+
 const ref = (column: string) => sql.ref(column);
-
-/**
- * Whom "public" is decided for. Public depends on the moment (publication dates, schedules) and on the visitor:
- * a performer may block visitors from some countries (performer_blocked_countries), and their content then does
- * not exist for those visitors: absent from every list and count, 404 on every detail, comment thread and
- * protected file. Build one with `audienceOf` from the request's viewer and country; `everyone(now)` is the
- * audience of country-agnostic readers (sitemap, payment bookkeeping).
- */
-export interface Audience {
-  now: string;
-  /** The visitor's country when a performer's country block applies to them; null: unknown, or an admin. */
-  country: string | null;
-  /** The signed-in user: a performer always sees their own content, whatever their country. */
-  selfId: string | null;
-}
-
-/** The audience of a request: admins are never country-blocked, performers never for their own content. */
-export function audienceOf(viewer: { id: string; role: string } | null, country: string | null | undefined, now: string = nowIso()): Audience {
-  return { now, country: viewer?.role === 'admin' ? null : (country?.toUpperCase() ?? null), selfId: viewer?.id ?? null };
-}
-
-/** Readers that are nobody in particular: no country block applies. */
-export function everyone(now: string = nowIso()): Audience {
-  return { now, country: null, selfId: null };
-}
 
 /**
  * The performer `performerIdColumn` does not block the audience's country (or is the audience itself). A primary-key
@@ -199,6 +176,17 @@ export function countQuery<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB
  */
 export const keywordWalk = { minMatches: 500 };
 
+/** A list's count query, as it comes from its `…Queries` function. */
+export interface CountOf {
+  executeTakeFirst(): Promise<{ n: number | string } | undefined>;
+  compile(): CompiledQuery;
+}
+
+/** Runs a public list's count query through the count cache (count-cache.ts): the `total` that list answers. */
+export function cachedTotal(count: CountOf): Promise<number> {
+  return listCounts.get(count.compile(), async () => Number((await count.executeTakeFirst())?.n ?? 0));
+}
+
 /**
  * Runs a list's page and count queries; the next cursor is the last row's sort value (the field named like the
  * sort column) and id, or null when this page was the last.
@@ -206,7 +194,7 @@ export const keywordWalk = { minMatches: 500 };
 export async function runList<R extends { id: string }>(
   q: {
     page: { execute(): Promise<R[]> };
-    count: { executeTakeFirst(): Promise<{ n: number | string } | undefined>; compile(): CompiledQuery };
+    count: CountOf;
     sort: SortSpec;
     /**
      * Keyword lists: the same page looked for in a bounded walk of the order's index (search.repository.ts
@@ -218,8 +206,7 @@ export async function runList<R extends { id: string }>(
   /** Public lists reuse their total briefly (see count-cache.ts); an owner's own list is always counted. */
   opts: { cacheTotal?: boolean } = {},
 ): Promise<{ rows: R[]; total: number; nextCursor: string | null }> {
-  const count = async () => Number((await q.count.executeTakeFirst())?.n ?? 0);
-  const counted = opts.cacheTotal === false ? count() : listCounts.get(q.count.compile(), count);
+  const counted = opts.cacheTotal === false ? q.count.executeTakeFirst().then((r) => Number(r?.n ?? 0)) : cachedTotal(q.count);
   const rowsOf = async () => {
     // The walk pays off for many matches only (usually a cached total): a few are cheaper to sort than to look for.
     const walked = q.walk && (await counted) > keywordWalk.minMatches ? await q.walk.execute() : [];

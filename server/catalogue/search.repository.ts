@@ -6,7 +6,7 @@ import { checkCursor, countQuery, isSqlite, likePattern, likeTest, page, type So
 /**
  * Keyword search: THE definition of what a keyword matches for each searchable kind, how matches rank, and how a
  * keyword list is paged, used by every list's `q` filter (performers, videos, galleries, products, posts) and by the
- * search page's counts (server/search/search.routes.ts counts with the lists' own count queries).
+ * search page's counts (server/search/search.service.ts counts with the lists' own count queries).
  *
  * A keyword matches an item when it is a case-insensitive substring (LIKE wildcards in it taken literally) of
  *   1. its name: a performer's display name or username; a video's, gallery's or post's title; a product's name;

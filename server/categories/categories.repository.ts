@@ -48,3 +48,8 @@ export function categoriesOf(db: DbOrTrx, objectType: 'performer', objectId: str
     .orderBy('categories.id')
     .execute();
 }
+
+/** Takes a category off every item it was given to (before the category itself is deleted). */
+export async function unlinkCategory(db: DbOrTrx, categoryId: string): Promise<void> {
+  await db.deleteFrom('contentCategories').where('categoryId', '=', categoryId).execute();
+}

@@ -93,12 +93,6 @@ export async function insertImageFile(
     .execute();
 }
 
-/** Removes a file row; answers its storage key so the caller deletes the bytes after the commit. */
-export async function deleteFileRow(db: DbOrTrx, fileId: string): Promise<string | undefined> {
-  const row = await db.deleteFrom('files').where('id', '=', fileId).returning('storageKey').executeTakeFirst();
-  return row?.storageKey;
-}
-
 /** For tests and checks: the real number of active comments of an object. */
 export async function countComments(db: DbOrTrx, objectType: EngagementObjectType, objectId: string): Promise<number> {
   const row = await sql<{ n: number }>`select count(*) as n from comments where object_type = ${objectType} and object_id = ${objectId} and status = 'active'`.execute(db);

@@ -14,6 +14,7 @@ import { requireDiscussion } from './discussion.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
 import { adjustCounter, findTarget, type Target } from '../reactions/targets.repository.js';
+import { deleteFileRow } from '../media/pipeline/pipeline.repository.js';
 import {
   DEFAULT_AVATAR,
   type CommentItem,
@@ -23,7 +24,6 @@ import {
 } from '../../common/api-types.js';
 import {
   deleteComment as deleteCommentRow,
-  deleteFileRow,
   findComment,
   insertComment,
   insertImageFile,

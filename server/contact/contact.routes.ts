@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
+import { insertContactMessage } from './contact.repository.js';
 
 export const contactBody = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
@@ -26,10 +27,7 @@ export async function contactRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const { captchaToken, ...body } = request.body;
       await app.ctx.captcha.require(captchaToken, request.ip);
-      await app.ctx.db
-        .insertInto('contacts')
-        .values({ id: newId(), name: body.name, email: body.email.toLowerCase(), subject: body.subject ?? null, message: body.message, ip: request.ip, createdAt: nowIso() })
-        .execute();
+      await insertContactMessage(app.ctx.db, { id: newId(), name: body.name, email: body.email.toLowerCase(), subject: body.subject ?? null, message: body.message, ip: request.ip, createdAt: nowIso() });
       return reply.status(201).send({ success: true as const });
     },
   );

@@ -50,3 +50,8 @@ export async function releaseCouponUse(db: DbOrTrx, id: string): Promise<void> {
 export async function countCouponUse(db: DbOrTrx, id: string): Promise<void> {
   await db.updateTable('coupons').set({ usedCount: sql`used_count + 1`, updatedAt: nowIso() }).where('id', '=', id).execute();
 }
+
+/** Whether any payment used the coupon (then it is deactivated rather than deleted: payments refer to it). */
+export async function couponInUse(db: DbOrTrx, id: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('payments').select('id').where('couponId', '=', id).limit(1).executeTakeFirst());
+}

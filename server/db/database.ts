@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, CamelCasePlugin, type CompiledQuery, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, CamelCasePlugin, sql, type CompiledQuery, type Transaction } from 'kysely';
 import { SqliteReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { YieldingSqliteDialect } from './sqlite-dialect.js';
@@ -10,6 +10,11 @@ export type Engine = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
 /** Services take `DbOrTrx` so the caller (route or use case) owns the transaction. */
 export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+
+/** Throws when the database does not answer (the load balancers' health check, server/app.ts). */
+export async function ping(db: Db): Promise<void> {
+  await sql`select 1`.execute(db);
+}
 
 export interface DatabaseHandle {
   db: Db;

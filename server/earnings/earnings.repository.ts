@@ -81,3 +81,27 @@ export async function earningStats(db: DbOrTrx, f: Omit<EarningFilters, 'limit' 
   ]);
   return { totals, paidNet: Number(paid?.net ?? 0), unpaidNet: Number(unpaid?.net ?? 0), testNet: Number(test?.net ?? 0), bySource, byDay };
 }
+
+/**
+ * Marks a performer's unpaid earnings paid by one payout. Test money (sandbox earnings) is never claimed: nobody
+ * really paid it.
+ */
+export async function claimUnpaidEarnings(db: DbOrTrx, performerId: string, payoutId: string, now: string): Promise<void> {
+  await db
+    .updateTable('earnings')
+    .set({ isPaid: 1, paidAt: now, payoutId })
+    .where('performerId', '=', performerId)
+    .where('isPaid', '=', 0)
+    .where('testMoney', '=', 0)
+    .execute();
+}
+
+/** What a payout pays: the sum of its earnings' net and their number. */
+export async function payoutTotal(db: DbOrTrx, payoutId: string): Promise<{ amount: number; count: number }> {
+  const sum = await db
+    .selectFrom('earnings')
+    .select([sql<number | string | null>`sum(net)`.as('amount'), sql<number | string>`count(*)`.as('n')])
+    .where('payoutId', '=', payoutId)
+    .executeTakeFirst();
+  return { amount: Number(sum?.amount ?? 0), count: Number(sum?.n ?? 0) };
+}

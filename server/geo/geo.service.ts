@@ -1,6 +1,6 @@
 import geoip from 'geoip-lite';
 import type { Db } from '../db/database.js';
-import { nowIso } from '../db/ids.js';
+import { blockCountry, blockedCountryCodes, unblockCountry } from './geo.repository.js';
 
 /**
  * Country of a visitor from the offline GeoIP database shipped with geoip-lite (no network call),
@@ -28,8 +28,7 @@ export class GeoService {
 
   async blockedCountries(): Promise<Set<string>> {
     if (this.blocked && Date.now() - this.blocked.at < this.cacheMs) return this.blocked.codes;
-    const rows = await this.db.selectFrom('countryBlocks').select('countryCode').execute();
-    this.blocked = { at: Date.now(), codes: new Set(rows.map((r) => r.countryCode)) };
+    this.blocked = { at: Date.now(), codes: new Set(await blockedCountryCodes(this.db)) };
     return this.blocked.codes;
   }
 
@@ -39,16 +38,12 @@ export class GeoService {
   }
 
   async block(code: string): Promise<void> {
-    await this.db
-      .insertInto('countryBlocks')
-      .values({ countryCode: code.toUpperCase(), createdAt: nowIso() })
-      .onConflict((oc) => oc.column('countryCode').doNothing())
-      .execute();
+    await blockCountry(this.db, code.toUpperCase());
     this.blocked = undefined;
   }
 
   async unblock(code: string): Promise<void> {
-    await this.db.deleteFrom('countryBlocks').where('countryCode', '=', code.toUpperCase()).execute();
+    await unblockCountry(this.db, code.toUpperCase());
     this.blocked = undefined;
   }
 }

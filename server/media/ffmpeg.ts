@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { loadMediaTools, type MediaTools } from '../config.js';
 
 /**
  * Thin, typed wrappers around the ffmpeg and ffprobe binaries (no shell, arguments passed as an array).
@@ -59,13 +60,28 @@ export class FfmpegError extends Error {
 }
 
 let resolved: Promise<FfmpegBinary> | undefined;
+let resolvedProbe: Promise<string | null> | undefined;
+let tools: MediaTools | undefined;
+
+/**
+ * Where ffmpeg and ffprobe are looked for (`config.mediaTools`; buildApp passes its config's); new places forget the
+ * binaries found so far. Until it is called (the seed, a script) they come from the environment via server/config.ts.
+ */
+export function useMediaTools(next: MediaTools): void {
+  if (tools && tools.ffmpegPath === next.ffmpegPath && tools.ffprobePath === next.ffprobePath && tools.searchPath === next.searchPath) return;
+  tools = next;
+  resolved = undefined;
+  resolvedProbe = undefined;
+}
+
+const mediaTools = (): MediaTools => (tools ??= loadMediaTools());
 
 /** The ffmpeg binary to use, found once per process (pass `refresh` to look again). */
-export function resolveFfmpeg(opts: { env?: NodeJS.ProcessEnv; refresh?: boolean } = {}): Promise<FfmpegBinary> {
-  // A custom environment is a one-off lookup (diagnostics, tests) and is not cached.
-  if (opts.env) return findFfmpeg(opts.env);
+export function resolveFfmpeg(opts: { tools?: MediaTools; refresh?: boolean } = {}): Promise<FfmpegBinary> {
+  // Other places to look are a one-off lookup (diagnostics, tests) and are not cached.
+  if (opts.tools) return findFfmpeg(opts.tools);
   if (!resolved || opts.refresh) {
-    const attempt = findFfmpeg(process.env);
+    const attempt = findFfmpeg(mediaTools());
     resolved = attempt;
     // A failed lookup is not cached, so installing ffmpeg later works without a restart.
     attempt.catch(() => {
@@ -75,10 +91,10 @@ export function resolveFfmpeg(opts: { env?: NodeJS.ProcessEnv; refresh?: boolean
   return resolved;
 }
 
-async function findFfmpeg(env: NodeJS.ProcessEnv): Promise<FfmpegBinary> {
+async function findFfmpeg(where: MediaTools): Promise<FfmpegBinary> {
   const candidates: Array<{ path: string; source: FfmpegBinary['source'] }> = [];
-  if (env.FFMPEG_PATH) candidates.push({ path: env.FFMPEG_PATH, source: 'env' });
-  const onPath = findOnPath('ffmpeg', env.PATH ?? '');
+  if (where.ffmpegPath) candidates.push({ path: where.ffmpegPath, source: 'env' });
+  const onPath = findOnPath('ffmpeg', where.searchPath);
   if (onPath) candidates.push({ path: onPath, source: 'path' });
   const fromNpm = npmFfmpegPath();
   if (fromNpm) candidates.push({ path: fromNpm, source: 'npm' });
@@ -208,16 +224,16 @@ function abortReason(signal: AbortSignal | undefined): string {
   return reason instanceof Error ? reason.message : reason ? String(reason) : 'aborted';
 }
 
-let resolvedProbe: Promise<string | null> | undefined;
 
 /** The ffprobe binary (see the header comment), or null when there is none. Found once per process. */
 export function resolveFfprobe(): Promise<string | null> {
   resolvedProbe ??= (async () => {
+    const where = mediaTools();
     const candidates: string[] = [];
-    if (process.env.FFPROBE_PATH) candidates.push(process.env.FFPROBE_PATH);
+    if (where.ffprobePath) candidates.push(where.ffprobePath);
     const ffmpeg = await resolveFfmpeg().catch(() => null);
     if (ffmpeg) candidates.push(path.join(path.dirname(ffmpeg.path), 'ffprobe'));
-    const onPath = findOnPath('ffprobe', process.env.PATH ?? '');
+    const onPath = findOnPath('ffprobe', where.searchPath);
     if (onPath) candidates.push(onPath);
     for (const candidate of candidates) {
       try {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { Storage } from './storage.js';
+import { knownStorageKeys } from './pipeline/pipeline.repository.js';
 
 /**
  * A process killed between "bytes stored" and "row committed" (an upload, a processing job, a delete whose
@@ -47,7 +48,7 @@ export async function sweepOrphanFiles(db: Db, storage: Storage, mediaDir: strin
   }
   for (let i = 0; i < candidates.length; i += 500) {
     const batch = candidates.slice(i, i + 500);
-    const known = new Set((await db.selectFrom('files').select('storageKey').where('storageKey', 'in', batch).execute()).map((r) => r.storageKey));
+    const known = await knownStorageKeys(db, batch);
     for (const key of batch) {
       if (known.has(key)) continue;
       await storage.delete(key).catch(() => {});

@@ -2,24 +2,19 @@ import type { DbOrTrx } from '../db/database.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { ListResult, OrderLineView, OrderView } from '../../common/api-types.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
+import { currenciesOfPayments } from '../payments/payments.repository.js';
 import { findOrder, itemsOfOrders, listBuyerOrderItems, listOrders, updateDelivery, type DeliveryStatus, type OrderFilters, type OrderRow } from './orders.repository.js';
 
 /** Product orders: the buyer sees theirs, the performer the ones of their products and updates delivery. */
 
 type Viewer = { id: string; role: string };
 
-async function currencyOf(db: DbOrTrx, paymentIds: string[]): Promise<Map<string, string>> {
-  if (!paymentIds.length) return new Map();
-  const rows = await db.selectFrom('payments').select(['id', 'currency']).where('id', 'in', [...new Set(paymentIds)]).execute();
-  return new Map(rows.map((r) => [r.id, r.currency]));
-}
-
 export async function toOrderViews(db: DbOrTrx, rows: OrderRow[]): Promise<OrderView[]> {
   const [items, buyers, performers, currencies] = await Promise.all([
     itemsOfOrders(db, rows.map((r) => r.id)),
     loadUserSummaries(db, rows.map((r) => r.buyerId)),
     loadPerformerSummaries(db, rows.map((r) => r.performerId)),
-    currencyOf(db, rows.map((r) => r.paymentId)),
+    currenciesOfPayments(db, rows.map((r) => r.paymentId)),
   ]);
   return rows.map((o) => ({
     _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyer: buyers.get(o.buyerId) ?? null, performer: performers.get(o.performerId) ?? null,

@@ -14,12 +14,11 @@ import { StripeGateway } from './stripe.gateway.js';
 
 export interface GatewayDeps {
   db: DbOrTrx;
-  config: Pick<AppContext['config'], 'appSecret' | 'env' | 'sandboxPayments'>;
+  config: Pick<AppContext['config'], 'appSecret' | 'env' | 'sandboxPayments' | 'stripe'>;
   settings: Pick<AppContext['settings'], 'get'>;
   logger?: { warn(obj: object, msg: string): void };
   /** How the sandbox provider reaches our webhook endpoint (the app posts over HTTP to itself). */
   deliver?: Deliver;
-  env?: NodeJS.ProcessEnv;
 }
 
 /** The gateway new checkouts use (setting `paymentGateway`). */
@@ -28,14 +27,14 @@ export async function activeGatewayName(deps: Pick<GatewayDeps, 'settings'>): Pr
   return name === 'stripe' ? 'stripe' : 'sandbox';
 }
 
-/** Stripe keys: the environment (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET) wins over the settings. */
-export async function stripeKeys(deps: Pick<GatewayDeps, 'settings' | 'env' | 'config'>): Promise<{ secretKey: string; webhookSecret: string }> {
-  const env = deps.env ?? process.env;
+/** Stripe keys: the environment's (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: `config.stripe`) win over the settings. */
+export async function stripeKeys(deps: Pick<GatewayDeps, 'settings' | 'config'>): Promise<{ secretKey: string; webhookSecret: string }> {
+  const env = deps.config.stripe;
   // The admin console stores them encrypted (server/settings/secrets.ts).
   const stored = async (key: 'stripeSecretKey' | 'stripeWebhookSecret') => decryptSecret(deps.config.appSecret, (await deps.settings.get(key)) as string | null);
   return {
-    secretKey: env.STRIPE_SECRET_KEY || (await stored('stripeSecretKey')),
-    webhookSecret: env.STRIPE_WEBHOOK_SECRET || (await stored('stripeWebhookSecret')),
+    secretKey: env.secretKey || (await stored('stripeSecretKey')),
+    webhookSecret: env.webhookSecret || (await stored('stripeWebhookSecret')),
   };
 }
 

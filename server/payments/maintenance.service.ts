@@ -1,5 +1,5 @@
 import { nowIso } from '../db/ids.js';
-import { closeLapsed, recountSubscribers } from '../subscriptions/subscriptions.repository.js';
+import { closeLapsed, performersWithLapsedSubscriptions, recountSubscribers } from '../subscriptions/subscriptions.repository.js';
 import { isGatewayName, type GatewayStatus } from './gateway.js';
 import type { Money } from './money.js';
 import { expiredPendingPayments, pendingPayments } from './payments.repository.js';
@@ -35,15 +35,9 @@ export async function sweepExpiredCheckouts(money: Money, opts: { limit?: number
 /** Subscriptions past their end get status 'expired' / 'cancelled' (access already ended at expires_at). */
 export async function closeLapsedSubscriptions(money: Money, now = nowIso()): Promise<number> {
   const { db } = money.ctx;
-  const performers = await db
-    .selectFrom('subscriptions')
-    .select('performerId')
-    .distinct()
-    .where('status', '=', 'active')
-    .where('expiresAt', '<=', now)
-    .execute();
+  const performers = await performersWithLapsedSubscriptions(db, now);
   const n = await closeLapsed(db, now);
-  for (const p of performers) await recountSubscribers(db, p.performerId);
+  for (const performerId of performers) await recountSubscribers(db, performerId);
   return n;
 }
 

@@ -160,3 +160,10 @@ export function itemsOfPayments(db: DbOrTrx, paymentIds: readonly string[]) {
   if (!paymentIds.length) return Promise.resolve([] as PaymentItemRow[]);
   return db.selectFrom('paymentItems').selectAll().where('paymentId', 'in', [...paymentIds]).orderBy('id').execute();
 }
+
+/** The currency of each payment, by id. */
+export async function currenciesOfPayments(db: DbOrTrx, paymentIds: string[]): Promise<Map<string, string>> {
+  if (!paymentIds.length) return new Map();
+  const rows = await db.selectFrom('payments').select(['id', 'currency']).where('id', 'in', [...new Set(paymentIds)]).execute();
+  return new Map(rows.map((r) => [r.id, r.currency]));
+}

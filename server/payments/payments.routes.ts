@@ -8,8 +8,7 @@ import { limiter } from '../http/rate-limit.js';
 import type { Money } from './money.js';
 import { checkoutGallery, checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
 import { visitorSiteUrl } from '../http/site-url.js';
-import { findPayment } from './payments.repository.js';
-import { paymentStatus, userTransactions } from './transactions.service.js';
+import { buyersSandboxCheckout, paymentStatus, userTransactions } from './transactions.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import {
   checkoutSchema, idParams, keyField, purchaseProductsBody, purchaseVideoBody, subscribeBody, transactionQuery, transactionSchema,
@@ -145,9 +144,9 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
     async (request) => {
       const user = requireUser(request);
       const sandbox = money.sandbox();
-      const charge = await sandbox.charge(request.params.id);
-      const payment = charge ? await findPayment(db, charge.paymentId) : undefined;
-      if (!charge || !payment || payment.gateway !== 'sandbox' || payment.userId !== user.id) throw notFound('Checkout');
+      const checkout = await buyersSandboxCheckout(db, sandbox, request.params.id, user.id);
+      if (!checkout) throw notFound('Checkout');
+      const { charge } = checkout;
       const result = await sandbox.complete(charge.id, request.body.outcome);
       if (!result.changed) {
         if (result.charge.status === 'pending') throw new AppError(409, 'CHECKOUT_EXPIRED', 'This checkout has expired', { redirectUrl: charge.returnUrl });

@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
-import type { SandboxChargesTable } from '../db/schema.js';
+import { findSandboxCharge, insertSandboxCharge, moveSandboxCharge, type SandboxCharge } from './sandbox.repository.js';
 import type { CheckoutRequest, CheckoutSession, GatewayEvent, GatewayStatus, PaymentGateway, SettlementAction } from './gateway.js';
 import { SANDBOX_SIGNATURE_HEADER, signPayload, verifySignature, WebhookSignatureError } from './signature.js';
 
@@ -47,7 +47,7 @@ export const sandboxEventSchema = z.object({
 export type SandboxEvent = z.infer<typeof sandboxEventSchema>;
 
 /** Provider-side state of a charge → what it means for our payment. */
-const chargeStates: Record<Selectable['status'], GatewayStatus['state']> = {
+const chargeStates: Record<SandboxCharge['status'], GatewayStatus['state']> = {
   pending: 'pending',
   paid: 'paid',
   declined: 'failed',
@@ -81,13 +81,10 @@ export class SandboxGateway implements PaymentGateway {
   async createCheckout(req: CheckoutRequest): Promise<CheckoutSession> {
     const id = `sbx_${newId()}${randomBytes(4).toString('hex')}`;
     const now = nowIso();
-    await this.deps.db
-      .insertInto('sandboxCharges')
-      .values({
-        id, paymentId: req.paymentId, amount: req.amount, currency: req.currency, description: req.description.slice(0, 300), status: 'pending',
-        returnUrl: req.returnUrl, expiresAt: req.expiresAt, createdAt: now, updatedAt: now,
-      })
-      .execute();
+    await insertSandboxCharge(this.deps.db, {
+      id, paymentId: req.paymentId, amount: req.amount, currency: req.currency, description: req.description.slice(0, 300), status: 'pending',
+      returnUrl: req.returnUrl, expiresAt: req.expiresAt, createdAt: now, updatedAt: now,
+    });
     return { gatewayRef: id, redirectUrl: `${req.siteUrl}/payments/sandbox/${id}` };
   }
 
@@ -134,14 +131,14 @@ export class SandboxGateway implements PaymentGateway {
   // The provider's side: what its hosted page and its back office do.
 
   charge(id: string) {
-    return this.deps.db.selectFrom('sandboxCharges').selectAll().where('id', '=', id).executeTakeFirst();
+    return findSandboxCharge(this.deps.db, id);
   }
 
   /**
    * The buyer's choice on the hosted page: recorded provider-side (only while the charge is open and not expired),
    * then announced by a signed webhook. Returns the charge as it now is, and whether this call changed it.
    */
-  async complete(id: string, outcome: SandboxOutcome): Promise<{ charge: Selectable; changed: boolean; delivered: boolean }> {
+  async complete(id: string, outcome: SandboxOutcome): Promise<{ charge: SandboxCharge; changed: boolean; delivered: boolean }> {
     const to = outcome === 'approve' ? 'paid' : outcome === 'decline' ? 'declined' : 'cancelled';
     const moved = await this.move(id, ['pending'], to, { notExpired: outcome === 'approve' });
     if (!moved) {
@@ -162,7 +159,7 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   /** A signed event for a charge, as this provider sends it (also used by tests to play the provider). */
-  buildEvent(type: SandboxEventType | string, charge: Pick<Selectable, 'id' | 'paymentId' | 'amount' | 'currency'>, id = `evt_${newId()}`) {
+  buildEvent(type: SandboxEventType | string, charge: Pick<SandboxCharge, 'id' | 'paymentId' | 'amount' | 'currency'>, id = `evt_${newId()}`) {
     const body = JSON.stringify({
       id,
       type,
@@ -172,7 +169,7 @@ export class SandboxGateway implements PaymentGateway {
     return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signPayload(this.deps.secret, body) } };
   }
 
-  private async emit(type: SandboxEventType, charge: Selectable): Promise<boolean> {
+  private async emit(type: SandboxEventType, charge: SandboxCharge): Promise<boolean> {
     if (!this.deps.deliver) return false;
     const { body, headers } = this.buildEvent(type, charge);
     try {
@@ -186,14 +183,8 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   /** Conditional state change of a charge; the updated charge, or undefined when it was not in one of `from`. */
-  private async move(id: string, from: ReadonlyArray<Selectable['status']>, to: Selectable['status'], opts: { notExpired?: boolean } = {}) {
-    const now = nowIso();
-    let q = this.deps.db.updateTable('sandboxCharges').set({ status: to, updatedAt: now }).where('id', '=', id).where('status', 'in', [...from]);
-    if (opts.notExpired) q = q.where('expiresAt', '>', now);
-    const res = await q.executeTakeFirst();
-    if (Number(res.numUpdatedRows) !== 1) return undefined;
+  private async move(id: string, from: ReadonlyArray<SandboxCharge['status']>, to: SandboxCharge['status'], opts: { notExpired?: boolean } = {}) {
+    if (!(await moveSandboxCharge(this.deps.db, id, from, to, opts))) return undefined;
     return this.charge(id);
   }
 }
-
-type Selectable = import('kysely').Selectable<SandboxChargesTable>;

@@ -7,6 +7,7 @@ import { countCouponUse, releaseCouponUse, reserveCouponUse } from '../coupons/c
 import { creditsOfPayment, insertEarnings } from '../earnings/earnings.repository.js';
 import { markOrdersCancelled, markOrdersPaid, markOrdersRefunded } from '../orders/orders.repository.js';
 import { addPaidPeriod, recountSubscribers, removePaidPeriod } from '../subscriptions/subscriptions.repository.js';
+import { commissionRatesOf } from '../performers/performers.repository.js';
 import type { GatewayEvent, GatewayName, SettlementAction } from './gateway.js';
 import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
 import {
@@ -126,9 +127,7 @@ export async function takeAllStock(trx: Trx | Db, lines: Array<{ productId: stri
 async function creditEarnings(tc: TransitionContext, p: PaymentRow, items: PaymentItemRow[]): Promise<void> {
   const performerIds = [...new Set(items.map((i) => i.performerId).filter((x): x is string => !!x))];
   if (!performerIds.length) return;
-  const rates = new Map(
-    (await tc.trx.selectFrom('performers').select(['id', 'commissionBps']).where('id', 'in', performerIds).execute()).map((r) => [r.id, r.commissionBps]),
-  );
+  const rates = await commissionRatesOf(tc.trx, performerIds);
   const now = nowIso();
   const rows: Array<Insertable<EarningsTable>> = [];
   for (const item of items) {

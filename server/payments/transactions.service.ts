@@ -5,6 +5,7 @@ import type { ListResult, TransactionItem } from '../../common/api-types.js';
 import { findPayment, listUserPayments, type PaymentRow, type TransactionFilters } from './payments.repository.js';
 import { paymentDetails } from './settlement.service.js';
 import { loadPerformerSummaries } from './summaries.repository.js';
+import type { SandboxGateway } from './sandbox.gateway.js';
 
 /** A user's payments, as "transactions" (docs/product.md, Money). */
 
@@ -45,4 +46,15 @@ export async function paymentStatus(db: DbOrTrx, viewer: { id: string; role: str
   const p = await findPayment(db, id);
   if (!p || (p.userId !== viewer.id && viewer.role !== 'admin')) throw notFound('Payment');
   return (await toTransactions(db, [p]))[0]!;
+}
+
+/**
+ * A sandbox checkout as the provider's hosted page shows it to its buyer: the charge and its payment, or undefined
+ * when there is none or it is someone else's (the page and its buttons are the buyer's only).
+ */
+export async function buyersSandboxCheckout(db: DbOrTrx, sandbox: Pick<SandboxGateway, 'charge'>, chargeId: string, buyerId: string) {
+  const charge = await sandbox.charge(chargeId);
+  const payment = charge ? await findPayment(db, charge.paymentId) : undefined;
+  if (!charge || !payment || payment.gateway !== 'sandbox' || payment.userId !== buyerId) return undefined;
+  return { charge, payment };
 }

@@ -1,6 +1,7 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { Database } from '../db/schema.js';
+import type { Database, PerformersTable } from '../db/schema.js';
+import { nowIso } from '../db/ids.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { DEFAULT_AVATAR, type PerformerCard } from '../../common/api-types.js';
 import type { Cursor } from '../http/pagination.js';
@@ -114,4 +115,42 @@ export function toCard(r: {
     videoCount: r.videoCount,
     isFeatured: r.featured === 1,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the admin console and the settlement read and change of a performer row.
+
+/** A performer's name and handle, or undefined when there is no such performer. */
+export function findPerformerName(db: DbOrTrx, id: string) {
+  return db.selectFrom('performers').select(['id', 'username', 'displayName']).where('id', '=', id).executeTakeFirst();
+}
+
+/** A performer's own commission rate (null: the site's), or undefined when there is no such performer. */
+export function findCommissionRate(db: DbOrTrx, id: string) {
+  return db.selectFrom('performers').select('commissionBps').where('id', '=', id).executeTakeFirst();
+}
+
+export async function setCommissionRate(db: DbOrTrx, id: string, commissionBps: number | null): Promise<void> {
+  await db.updateTable('performers').set({ commissionBps, updatedAt: nowIso() }).where('id', '=', id).execute();
+}
+
+/** The own commission rates of some performers (null: the site's), by id. */
+export async function commissionRatesOf(db: DbOrTrx, ids: string[]): Promise<Map<string, number | null>> {
+  const rows = await db.selectFrom('performers').select(['id', 'commissionBps']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.commissionBps]));
+}
+
+/** Approves a performer or withdraws the approval; false when there is no such performer. */
+export async function setPerformerApproved(db: DbOrTrx, id: string, approved: boolean): Promise<boolean> {
+  const res = await db.updateTable('performers').set({ approved: approved ? 1 : 0, updatedAt: nowIso() }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+type PerformerStatus = Selectable<PerformersTable>['status'];
+
+/** Sets a performer's status; with `from`, only when the performer has that status now. */
+export async function setPerformerStatus(db: DbOrTrx, id: string, status: PerformerStatus, from?: PerformerStatus): Promise<void> {
+  let q = db.updateTable('performers').set({ status, updatedAt: nowIso() }).where('id', '=', id);
+  if (from) q = q.where('status', '=', from);
+  await q.execute();
 }

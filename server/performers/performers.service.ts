@@ -29,3 +29,6 @@ export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: stri
     isSubscribed: subscribed,
   };
 }
+
+/** The performer directory's cards (also the home and search pages' performer lists): public performers only. */
+export { searchPerformers, type PerformerQuery, type PerformerSort } from './performers.repository.js';

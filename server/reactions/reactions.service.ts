@@ -159,3 +159,9 @@ export async function listReactedGalleries(
     total,
   };
 }
+
+/** An object's like and favourite counts, as its discussion page shows them (0 when it has no counter). */
+export async function reactionCounts(db: Db, objectType: EngagementObjectType, objectId: string): Promise<{ like: number; favourite: number }> {
+  const [like, favourite] = await Promise.all([readCounter(db, objectType, objectId, 'like'), readCounter(db, objectType, objectId, 'favourite')]);
+  return { like: like ?? 0, favourite: favourite ?? 0 };
+}

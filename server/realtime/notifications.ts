@@ -1,6 +1,9 @@
 import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { RealtimeEmitter } from './hub.js';
+import { insertNotification, unreadNotificationCount } from './notifications.repository.js';
+
+export { unreadNotificationCount };
 
 /**
  * Notifications: a row per event in `notifications` (read_at null = unread) and a `notification/count`
@@ -10,18 +13,8 @@ import type { RealtimeEmitter } from './hub.js';
 
 export async function addNotification(db: DbOrTrx, userId: string, type: string, payload: Record<string, unknown> = {}): Promise<string> {
   const id = newId();
-  await db.insertInto('notifications').values({ id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: nowIso() }).execute();
+  await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: nowIso() });
   return id;
-}
-
-export async function unreadNotificationCount(db: DbOrTrx, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('notifications')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('userId', '=', userId)
-    .where('readAt', 'is', null)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }
 
 /** Sends the user's current unread count to all of their sockets. Never throws (a push is best effort). */

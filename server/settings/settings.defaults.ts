@@ -32,7 +32,7 @@ export const settingDefs = {
   captchaSecret: { default: '', group: 'captcha', public: false },
   commissionBps: { default: 2000, group: 'commission', public: false },
   // Until an admin approves a performer, their studio keeps drafts only, at most this many items (videos,
-  // galleries, photos, products and posts counted together; server/studio/studio.service.ts, 'Before approval').
+  // galleries, photos, products and posts counted together; server/studio/approval.ts).
   unapprovedItemQuota: { default: 20, group: 'performer', public: false },
   // Money (server/payments/README.md): which gateway new checkouts use ('sandbox' | 'stripe'), Stripe's keys (the
   // STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET environment variables win over these), and how long an unpaid checkout

@@ -201,6 +201,10 @@ export async function deletePostMediaRows(db: DbOrTrx, ids: string[]): Promise<v
 export async function getPerformerRow(db: DbOrTrx, id: string) {
   return db.selectFrom('performers').select(['id', 'username', 'displayName', 'bio', 'monthlyPrice', 'yearlyPrice']).where('id', '=', id).executeTakeFirst();
 }
+/** What the studio's overview counts: subscribers, videos, photos, galleries, products. */
+export function performerCounts(db: DbOrTrx, id: string) {
+  return db.selectFrom('performers').select(['videoCount', 'photoCount', 'galleryCount', 'productCount', 'subscriberCount']).where('id', '=', id).executeTakeFirst();
+}
 export async function updatePerformerProfile(db: DbOrTrx, id: string, changes: { bio?: string | null; monthlyPrice?: number; yearlyPrice?: number }): Promise<void> {
   await db.updateTable('performers').set({ ...changes, updatedAt: nowIso() }).where('id', '=', id).execute();
 }

@@ -27,8 +27,14 @@ import {
   studioVideoSchema,
   videoInput,
 } from './studio.schemas.js';
-import * as studio from './studio.service.js';
-import type { Actor, StudioDeps, Uploads } from './studio.service.js';
+import type { Actor, StudioDeps, Uploads } from './deps.js';
+import { listOwn } from './own-lists.js';
+import { createVideo, deleteVideo, retryVideo, updateVideo, videoProcessingState, videoView } from '../videos/videos.studio.js';
+import { createGallery, deleteGallery, galleryView, updateGallery } from '../galleries/galleries.studio.js';
+import { deletePhoto, photoViews, updatePhoto, uploadPhotos } from '../photos/photos.studio.js';
+import { createProduct, deleteProduct, productView, updateProduct } from '../products/products.studio.js';
+import { createPost, deletePost, postView, updatePost } from '../posts/posts.studio.js';
+import { profileView, updateProfile } from '../performers/profile.studio.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const uploadErrors = { ...errors, 413: apiErrorSchema };
@@ -102,9 +108,9 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   const ownListQuery = pageQuery.omit({ cursor: true }).extend({ performerId: z.string().max(64).optional() });
   const ownLists = [
-    ['/performer/assets/videos/search', 'videos', studioVideoSchema, studio.videoView, 'Your videos in every state (draft, scheduled, processing, failed), newest first'],
-    ['/performer/assets/galleries/search', 'galleries', studioGallerySchema, studio.galleryView, 'Your galleries in every state, newest first'],
-    ['/performer/assets/posts/search', 'posts', studioPostSchema, studio.postView, 'Your posts in every state, newest first'],
+    ['/performer/assets/videos/search', 'videos', studioVideoSchema, videoView, 'Your videos in every state (draft, scheduled, processing, failed), newest first'],
+    ['/performer/assets/galleries/search', 'galleries', studioGallerySchema, galleryView, 'Your galleries in every state, newest first'],
+    ['/performer/assets/posts/search', 'posts', studioPostSchema, postView, 'Your posts in every state, newest first'],
   ] as const;
   for (const [url, table, schema, view, summary] of ownLists) {
     app.get(
@@ -112,7 +118,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
       { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary, querystring: ownListQuery, response: { 200: z.object({ items: z.array(schema), total: z.number().int() }), ...errors } } },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return studio.listOwn(db, actorOf(request, 'performer', 'admin'), table, request.query, view as (d: typeof db, id: string) => Promise<z.infer<typeof schema>>);
+        return listOwn(db, actorOf(request, 'performer', 'admin'), table, request.query, view as (d: typeof db, id: string) => Promise<z.infer<typeof schema>>);
       },
     );
   }
@@ -134,10 +140,10 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
       const id = await withForm(request, videoFiles, { multipartOnly: true }, (fields, uploads) =>
-        studio.createVideo(deps, actor, parseInput(videoInput, fields), uploads),
+        createVideo(deps, actor, parseInput(videoInput, fields), uploads),
       );
       reply.status(201);
-      return studio.videoView(db, id);
+      return videoView(db, id);
     },
   );
 
@@ -153,7 +159,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
         response: { 200: studioVideoSchema, ...errors },
       },
     },
-    async (request) => studio.updateVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
+    async (request) => updateVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
   );
 
   app.delete(
@@ -168,7 +174,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      await studio.deleteVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id);
+      await deleteVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -185,7 +191,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      const video = await studio.retryVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id);
+      const video = await retryVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       reply.status(202);
       return video;
     },
@@ -204,7 +210,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return studio.videoProcessingState(deps, actorOf(request, 'performer', 'admin'), request.params.id);
+      return videoProcessingState(deps, actorOf(request, 'performer', 'admin'), request.params.id);
     },
   );
 
@@ -222,7 +228,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request, reply) => {
-      const gallery = await studio.createGallery(deps, actorOf(request, 'performer'), request.body);
+      const gallery = await createGallery(deps, actorOf(request, 'performer'), request.body);
       reply.status(201);
       return gallery;
     },
@@ -240,7 +246,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
         response: { 200: studioGallerySchema, ...errors },
       },
     },
-    async (request) => studio.updateGallery(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
+    async (request) => updateGallery(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
   );
 
   app.delete(
@@ -250,7 +256,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
       schema: { tags, summary: 'Delete one of your galleries with its photos (a bought gallery is only hidden)', params: idParams, response: { 204: z.null(), ...errors } },
     },
     async (request, reply) => {
-      await studio.deleteGallery(deps, actorOf(request, 'performer', 'admin'), request.params.id);
+      await deleteGallery(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -273,10 +279,10 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
       const ids = await withForm(request, photoFiles, { multipartOnly: true }, (fields, uploads) =>
-        studio.uploadPhotos(deps, actor, parseInput(photoUploadInput, fields), uploads),
+        uploadPhotos(deps, actor, parseInput(photoUploadInput, fields), uploads),
       );
       reply.status(201);
-      return { items: await studio.photoViews(db, ids) };
+      return { items: await photoViews(db, ids) };
     },
   );
 
@@ -286,14 +292,14 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
       config: { access: { roles: ['performer', 'admin'] } },
       schema: { tags, summary: 'Edit one of your photos: title, position, status', params: idParams, body: photoInput, response: { 200: studioPhotoSchema, ...errors } },
     },
-    async (request) => studio.updatePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
+    async (request) => updatePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
   );
 
   app.delete(
     '/performer/assets/photos/:id',
     { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your photos', params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await studio.deletePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id);
+      await deletePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -313,9 +319,9 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     },
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
-      const id = await withForm(request, productFiles, {}, (fields, uploads) => studio.createProduct(deps, actor, parseInput(productInput, fields), uploads));
+      const id = await withForm(request, productFiles, {}, (fields, uploads) => createProduct(deps, actor, parseInput(productInput, fields), uploads));
       reply.status(201);
-      return studio.productView(db, id);
+      return productView(db, id);
     },
   );
 
@@ -327,8 +333,8 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     },
     async (request) => {
       const actor = actorOf(request, 'performer', 'admin');
-      const id = await withForm(request, productFiles, {}, (fields, uploads) => studio.updateProduct(deps, actor, request.params.id, parseInput(productInput, fields), uploads));
-      return studio.productView(db, id);
+      const id = await withForm(request, productFiles, {}, (fields, uploads) => updateProduct(deps, actor, request.params.id, parseInput(productInput, fields), uploads));
+      return productView(db, id);
     },
   );
 
@@ -336,7 +342,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     '/performer/assets/products/:id',
     { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your products (one that was ordered is only hidden)', params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await studio.deleteProduct(deps, actorOf(request, 'performer', 'admin'), request.params.id);
+      await deleteProduct(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -357,9 +363,9 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Write a post', description: postDescription, consumes: ['multipart/form-data', 'application/json'], response: { 201: studioPostSchema, ...uploadErrors } } },
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
-      const id = await withForm(request, postFiles, {}, (fields, uploads) => studio.createPost(deps, actor, parseInput(postInput, fields), uploads));
+      const id = await withForm(request, postFiles, {}, (fields, uploads) => createPost(deps, actor, parseInput(postInput, fields), uploads));
       reply.status(201);
-      return studio.postView(db, id);
+      return postView(db, id);
     },
   );
 
@@ -368,8 +374,8 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Edit one of your posts', description: postDescription, consumes: ['multipart/form-data', 'application/json'], params: idParams, response: { 200: studioPostSchema, ...uploadErrors } } },
     async (request) => {
       const actor = actorOf(request, 'performer', 'admin');
-      const id = await withForm(request, postFiles, {}, (fields, uploads) => studio.updatePost(deps, actor, request.params.id, parseInput(postInput, fields), uploads));
-      return studio.postView(db, id);
+      const id = await withForm(request, postFiles, {}, (fields, uploads) => updatePost(deps, actor, request.params.id, parseInput(postInput, fields), uploads));
+      return postView(db, id);
     },
   );
 
@@ -377,7 +383,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     '/performer/assets/posts/:id',
     { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your posts', params: idParams, response: { 204: z.null(), ...errors } } },
     async (request, reply) => {
-      await studio.deletePost(deps, actorOf(request, 'performer', 'admin'), request.params.id);
+      await deletePost(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -389,7 +395,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
     { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Your performer profile as the studio edits it', response: { 200: studioProfileSchema, ...errors } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return studio.profileView(db, actorOf(request, 'performer').id);
+      return profileView(db, actorOf(request, 'performer').id);
     },
   );
 
@@ -404,6 +410,6 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
         response: { 200: studioProfileSchema, ...errors },
       },
     },
-    async (request) => studio.updateProfile(deps, actorOf(request, 'performer'), request.body),
+    async (request) => updateProfile(deps, actorOf(request, 'performer'), request.body),
   );
 }

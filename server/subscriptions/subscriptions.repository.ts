@@ -102,6 +102,12 @@ export async function cancelAtPeriodEnd(db: DbOrTrx, id: string): Promise<void> 
     .execute();
 }
 
+/** The performers with a subscription still marked active past its end (closeLapsed then recounts them). */
+export async function performersWithLapsedSubscriptions(db: DbOrTrx, now: string): Promise<string[]> {
+  const rows = await db.selectFrom('subscriptions').select('performerId').distinct().where('status', '=', 'active').where('expiresAt', '<=', now).execute();
+  return rows.map((r) => r.performerId);
+}
+
 /** Marks lapsed subscriptions: cancelled ones become 'cancelled', the others 'expired' (display; access already ended). */
 export async function closeLapsed(db: DbOrTrx, now = nowIso()): Promise<number> {
   const cancelled = await db

@@ -2,7 +2,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { AstroGlobal } from 'astro';
 import { AppError } from '../../server/http/errors.js';
 import { catalogueDeps, type CatalogueDeps } from '../../server/catalogue/catalogue.service.js';
-import { audienceOf, type Audience } from '../../server/catalogue/catalogue.repository.js';
+import { audienceOf, type Audience } from '../../server/catalogue/audience.js';
 import type { Viewer } from '../../server/access/access.service.js';
 
 /** Server-side helpers of the catalogue pages (never shipped to the browser). */

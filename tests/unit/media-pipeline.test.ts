@@ -3,7 +3,8 @@ import { accepts, describeType, sniffType } from '../../server/media/pipeline/sn
 import { teaserLimit } from '../../server/media/teaser-rule.js';
 import { loadPipelineConfig } from '../../server/media/pipeline/config.js';
 import { isAllowedContainer, parseProbeJson } from '../../server/media/ffmpeg.js';
-import { htmlToText, slugify, textToHtml } from '../../server/studio/studio.service.js';
+import { slugify } from '../../server/studio/item-fields.js';
+import { htmlToText, textToHtml } from '../../server/posts/post-text.js';
 import { cleanName, formatBytes } from '../../server/media/pipeline/upload.js';
 
 const b = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));

@@ -6,7 +6,7 @@ import { migrateToLatest } from '../../db/migrate.js';
 import { newId, nowIso } from '../../db/ids.js';
 import { emailField, newPassword } from '../../auth/auth.schemas.js';
 import { hashPassword } from '../../auth/password.js';
-import { findUserByEmail } from '../../users/users.repository.js';
+import { findUserByEmail, insertUser, updateUser, usernameTaken } from '../../users/users.repository.js';
 import { writeAudit } from '../../audit/audit.repository.js';
 
 /**
@@ -21,9 +21,7 @@ async function freeUsername(db: DbOrTrx, email: string): Promise<string> {
   const base = (email.split('@')[0] ?? 'admin').toLowerCase().replace(/[^a-z0-9_.]/g, '').slice(0, 24).padEnd(3, '0');
   for (let i = 0; i < 50; i++) {
     const candidate = i === 0 ? `${base}_admin`.slice(0, 30) : `${base}_admin${i}`.slice(0, 30);
-    const taken = await db.selectFrom('users').select('id').where('username', '=', candidate).executeTakeFirst();
-    const takenP = await db.selectFrom('performers').select('id').where('username', '=', candidate).executeTakeFirst();
-    if (!taken && !takenP) return candidate;
+    if (!(await usernameTaken(db, candidate))) return candidate;
   }
   return `admin_${newId().slice(-10).toLowerCase()}`;
 }
@@ -36,16 +34,13 @@ export async function createOrPromoteAdmin(db: DbOrTrx & { transaction?: unknown
   const now = nowIso();
   const existing = await findUserByEmail(db, email);
   if (existing) {
-    await db.updateTable('users').set({ role: 'admin', status: 'active', emailVerified: 1, passwordHash, ...(name ? { name } : {}), updatedAt: now }).where('id', '=', existing.id).execute();
+    await updateUser(db, existing.id, { role: 'admin', status: 'active', emailVerified: 1, passwordHash, ...(name ? { name } : {}) });
     await writeAudit(db, { actorId: null, action: 'admin.promote', targetType: 'user', targetId: existing.id, details: { via: 'cli', email, fromRole: existing.role } });
     return { ok: true as const, action: 'promoted' as const, id: existing.id, email, username: existing.username, previousRole: existing.role };
   }
   const id = newId();
   const username = await freeUsername(db, email);
-  await db
-    .insertInto('users')
-    .values({ id, email, username, name: name ?? 'Site admin', passwordHash, role: 'admin', status: 'active', emailVerified: 1, createdAt: now, updatedAt: now })
-    .execute();
+  await insertUser(db, { id, email, username, name: name ?? 'Site admin', passwordHash, role: 'admin', status: 'active', emailVerified: 1, createdAt: now, updatedAt: now });
   await writeAudit(db, { actorId: null, action: 'admin.create', targetType: 'user', targetId: id, details: { via: 'cli', email } });
   return { ok: true as const, action: 'created' as const, id, email, username };
 }

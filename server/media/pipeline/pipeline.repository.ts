@@ -71,6 +71,19 @@ export async function deleteFileRows(db: DbOrTrx, ids: string[]): Promise<void> 
   if (ids.length) await db.deleteFrom('files').where('id', 'in', ids).execute();
 }
 
+/** Removes a file row; answers its storage key so the caller deletes the bytes after the commit. */
+export async function deleteFileRow(db: DbOrTrx, fileId: string): Promise<string | undefined> {
+  const row = await db.deleteFrom('files').where('id', '=', fileId).returning('storageKey').executeTakeFirst();
+  return row?.storageKey;
+}
+
+/** Which of these storage keys a `files` row names (the orphan sweep keeps those: server/media/orphans.ts). */
+export async function knownStorageKeys(db: DbOrTrx, keys: string[]): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const rows = await db.selectFrom('files').select('storageKey').where('storageKey', 'in', keys).execute();
+  return new Set(rows.map((r) => r.storageKey));
+}
+
 export async function markFileReady(db: DbOrTrx, id: string, info: { width?: number | null; height?: number | null; duration?: number | null }): Promise<void> {
   await db
     .updateTable('files')

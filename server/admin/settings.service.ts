@@ -1,0 +1,42 @@
+import type { AppContext } from '../context.js';
+import { sandboxEnabled } from '../payments/gateways.js';
+import { decryptSecret } from '../settings/secrets.js';
+
+/** What the console shows of the site settings (GET /admin/settings and src/pages/admin/settings.astro). */
+
+/** The keys set in the environment (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET), which win over the stored ones. */
+const FROM_ENV = { stripeSecretKey: 'secretKey', stripeWebhookSecret: 'webhookSecret' } as const;
+
+export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'config'>) {
+  const state = async (key: 'stripeSecretKey' | 'stripeWebhookSecret') => {
+    if (ctx.config.stripe[FROM_ENV[key]]) return { configured: true, source: 'env' as const };
+    const stored = decryptSecret(ctx.config.appSecret, (await ctx.settings.get(key)) as string);
+    return stored ? { configured: true, source: 'settings' as const } : { configured: false, source: null };
+  };
+  return {
+    paymentGateway: ((await ctx.settings.get('paymentGateway')) === 'stripe' ? 'stripe' : 'sandbox') as 'sandbox' | 'stripe',
+    sandboxAvailable: sandboxEnabled(ctx.config),
+    checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
+    stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
+    stripeSecretKey: await state('stripeSecretKey'),
+    stripeWebhookSecret: await state('stripeWebhookSecret'),
+  };
+}
+
+export async function adminSettings(ctx: Pick<AppContext, 'settings' | 'config'>) {
+  const pub = await ctx.settings.getPublicAll();
+  return {
+    siteName: pub.siteName,
+    logoUrl: pub.logoUrl,
+    favicon: pub.favicon,
+    loginPlaceholderImage: pub.loginPlaceholderImage,
+    menus: pub.menus,
+    footerContent: pub.footerContent,
+    currency: pub.currency,
+    currencySymbol: pub.currencySymbol,
+    maintenanceMode: pub.maintenanceMode,
+    commissionBps: Number(await ctx.settings.get('commissionBps')),
+    unapprovedItemQuota: Number(await ctx.settings.get('unapprovedItemQuota')),
+    payment: await paymentSettingsView(ctx),
+  };
+}
