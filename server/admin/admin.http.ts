@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db, DbOrTrx } from '../db/database.js';
 import { conflict, isUniqueViolation } from '../http/errors.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';

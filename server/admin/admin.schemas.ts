@@ -1,6 +1,6 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../../common/schemas/http.js';
 import { isSiteLink, LINK_MAX, LINK_MESSAGE } from '../../common/links.js';
 import { MAX_PRICE_MINOR } from '../../common/money.js';
 

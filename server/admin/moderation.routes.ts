@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { nowIso } from '../db/ids.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
 import { revokeUserSessions } from '../auth/auth.repository.js';
 import { searchUsers } from '../users/users.repository.js';
 import { toAdminUser } from '../users/users.mapper.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
 import { AppError, notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
 import { findPayment } from '../payments/payments.repository.js';
 import { createMoney, type Money } from '../payments/money.js';
 import { applyGatewayEvent } from '../payments/settlement.service.js';

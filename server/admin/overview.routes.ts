@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
 import { errors } from './admin.http.js';
 import { auditQuery, dashboardQuery, personRef } from './admin.schemas.js';
 import { dashboard, listAuditNamed } from './admin.repository.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
 import { adminTx, errors, okSchema, uploadErrors } from './admin.http.js';
 import { readSingleImage } from '../http/single-image.js';
 import {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireUser, SESSION_COOKIE, sessionCookieOptions } from '../http/auth.js';
 import { byBodyField, byIp, limiter } from '../http/rate-limit.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { anyPassword, currentUserSchema, emailField, linkToken, messageSchema, nameField, newPassword, usernameField } from './auth.schemas.js';
 import { messages } from './auth.service.js';
 import { NEXT_PATH_MAX, safeNextPath } from '../../common/next-path.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { listSchema, pageQuery } from '../http/pagination.js';
+import { listSchema, pageQuery } from '../../common/schemas/http.js';
 import { searchBanners } from './banners.repository.js';
 
 export const bannerSchema = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../../common/schemas/http.js';
 
 /** zod pieces shared by the catalogue routes (videos, galleries, photos, products, posts, categories). */
 

@@ -6,7 +6,7 @@ import { requireUser } from '../http/auth.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { decodeCursor } from '../http/pagination.js';
 import { limiter } from '../http/rate-limit.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import {
   commentIdParams,
   commentItemSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../../common/schemas/http.js';
 import { COMMENT_MAX_LENGTH, ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
 
 /** Request and response shapes of the comments routes (server/comments/comments.routes.ts). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireUser } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { limiter } from '../http/rate-limit.js';
 import { couponCodeField, couponViewSchema, keyField } from '../payments/money.schemas.js';
 import { productsForSale } from '../payments/fulfilment.repository.js';

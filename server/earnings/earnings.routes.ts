@@ -1,7 +1,6 @@
 import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { listSchema } from '../http/pagination.js';
+import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { badRequest } from '../http/errors.js';
 import { earningQuery, earningSchema, earningStatsSchema } from '../payments/money.schemas.js';
 import { performerEarningStats, searchEarnings } from './earnings.service.js';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { listSchema, pageQuery } from '../http/pagination.js';
+import { apiErrorSchema, listSchema, pageQuery } from '../../common/schemas/http.js';
 import { idParams, keyField, orderLineViewSchema, orderListQuery, orderSchema, orderStatusSchema, updateOrderBody } from '../payments/money.schemas.js';
 import { getOrder, searchBuyerOrderLines, searchOrders, updateOrderDelivery } from './orders.service.js';
 

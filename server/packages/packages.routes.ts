@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { listSchema, pageQuery } from '../http/pagination.js';
+import { apiErrorSchema, listSchema, pageQuery } from '../../common/schemas/http.js';
 import { listActivePackages } from './packages.repository.js';
 
 export const packageSchema = z.object({

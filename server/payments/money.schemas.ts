@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../../common/schemas/http.js';
 import { keyField, performerSummarySchema } from '../catalogue/catalogue.schemas.js';
 
 /** zod schemas of the money API (requests and answers), shared by the payments, subscriptions, orders, coupons and earnings routes. */

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { AppError, notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
 import { limiter } from '../http/rate-limit.js';
 import type { Money } from './money.js';
 import { checkoutGallery, checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { AppError } from '../http/errors.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { gatewayNames } from './gateway.js';
 import type { Money } from './money.js';
 import { applyGatewayEvent } from './settlement.service.js';

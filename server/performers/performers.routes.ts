@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { decodeCursor, listSchema, pageQuery } from '../http/pagination.js';
+import { listSchema, pageQuery } from '../../common/schemas/http.js';
+import { decodeCursor } from '../http/pagination.js';
 import { searchPerformers } from './performers.repository.js';
 import { getPerformerProfile } from './performers.service.js';
 import { idParams } from '../catalogue/catalogue.schemas.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { badRequest } from '../http/errors.js';
-import { decodeCursor, listSchema, pageQuery } from '../http/pagination.js';
+import { listSchema, pageQuery } from '../../common/schemas/http.js';
+import { decodeCursor } from '../http/pagination.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { accessSchema, idParams, keyField, processingStatusSchema, signedMediaSchema } from '../catalogue/catalogue.schemas.js';
 import { galleryPhotos, searchPhotos } from './photos.service.js';

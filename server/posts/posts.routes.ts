@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { decodeCursor, listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
+import { decodeCursor } from '../http/pagination.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { accessSchema, contentListQuery, idParams, performerSummarySchema, processingStatusSchema, signedMediaSchema } from '../catalogue/catalogue.schemas.js';
 import { getPost, searchPosts } from './posts.service.js';

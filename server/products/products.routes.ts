@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { decodeCursor, listSchema } from '../http/pagination.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { decodeCursor } from '../http/pagination.js';
+import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { contentListQuery, contentStatusSchema, idParams, performerSummarySchema, statsSchema } from '../catalogue/catalogue.schemas.js';
 import { getOwnProduct, getProduct, productDownloadLink, searchOwnProducts, searchProducts } from './products.service.js';

@@ -1,7 +1,7 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
 import { currentUserSchema, nameField, roleSchema, usernameField } from '../auth/auth.schemas.js';
-import { pageQuery } from '../http/pagination.js';
+import { pageQuery } from '../../common/schemas/http.js';
 
 /** Request and response shapes of the users routes (server/users/users.routes.ts). */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
-import { decodeCursor, listSchema } from '../http/pagination.js';
+import { decodeCursor } from '../http/pagination.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import {
   accessSchema, contentListQuery, contentStatusSchema, idParams, performerSummarySchema, processingStatusSchema, signedMediaSchema, statsSchema,
@@ -9,7 +9,7 @@ import {
 import { getOwnVideo, getVideo, searchVideos } from './videos.service.js';
 import { recordVideoView } from './views.service.js';
 import { byIp, limiter } from '../http/rate-limit.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import type { Limit } from '../config.js';
 
 /** Plays reported per IP: a person opens a few videos a minute at most; this only stops scripted inflation. */
