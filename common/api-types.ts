@@ -2,6 +2,7 @@
  * Types shared by the browser and the server. The server's zod schemas are the source of truth for
  * validation; these are the shapes the browser reads.
  */
+import type { GalleryItem, PerformerSummary, VideoItem } from './schemas/catalogue.js';
 
 /** Every API error answers this shape (see docs/architecture.md, "API conventions"). */
 export interface ApiErrorBody {
@@ -56,20 +57,6 @@ export interface Banner {
   imageUrl: string | null;
   link: string | null;
   position: string;
-}
-
-export interface PerformerCard {
-  _id: string;
-  username: string;
-  name: string;
-  avatar: string;
-  cover: string | null;
-  bio: string | null;
-  monthlyPrice: number;
-  yearlyPrice: number;
-  subscriberCount: number;
-  videoCount: number;
-  isFeatured: boolean;
 }
 
 export interface CountryItem {
@@ -192,238 +179,6 @@ export interface ContactRequest {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Catalogue (issue #4): performers, videos, galleries, photos, products, posts, categories.
-
-/** Who may open an item: everyone, subscribers of its performer, or buyers. */
-export type ContentAccess = 'free' | 'subscribers' | 'sale';
-
-/** The performer shown on a content card. */
-export interface PerformerSummary {
-  _id: string;
-  username: string;
-  name: string;
-  avatar: string;
-}
-
-/**
- * A protected file (full video, full photo, digital download): a short-lived URL signed for the viewer.
- * Present only when the item is unlocked for that viewer; it stops opening at `expiresAt` (fetch the item
- * again for a fresh one).
- */
-export interface SignedMedia {
-  url: string;
-  expiresAt: string;
-  mime: string;
-  size: number;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-}
-
-export interface ContentStats {
-  views: number;
-  likes: number;
-  favourites: number;
-  comments: number;
-}
-
-export interface VideoItem {
-  _id: string;
-  slug: string;
-  title: string;
-  description: string | null;
-  performerId: string;
-  performer: PerformerSummary | null;
-  access: ContentAccess;
-  isSale: boolean;
-  /** Minor units; 0 unless the video is for sale. */
-  price: number;
-  /** True when this viewer may not play the full video; `video` is then null. */
-  locked: boolean;
-  /** Public preview images and clip, always present when they exist. */
-  thumbnail: string | null;
-  poster: string | null;
-  teaser: string | null;
-  video: SignedMedia | null;
-  duration: number | null;
-  tags: string[];
-  status: 'draft' | 'active' | 'inactive' | 'hidden';
-  processingStatus: 'processing' | 'ready' | 'failed';
-  scheduledAt: string | null;
-  publishedAt: string | null;
-  createdAt: string;
-  stats: ContentStats;
-}
-
-export interface GalleryItem {
-  _id: string;
-  slug: string;
-  title: string;
-  description: string | null;
-  performerId: string;
-  performer: PerformerSummary | null;
-  access: ContentAccess;
-  isSale: boolean;
-  price: number;
-  /** True when this viewer may not open the full photos. */
-  locked: boolean;
-  /** Thumbnail of the cover photo (public). */
-  cover: string | null;
-  photoCount: number;
-  tags: string[];
-  status: 'draft' | 'active' | 'inactive' | 'hidden';
-  publishedAt: string | null;
-  createdAt: string;
-  stats: ContentStats;
-}
-
-export interface PhotoItem {
-  _id: string;
-  galleryId: string | null;
-  performerId: string;
-  title: string | null;
-  position: number;
-  /** The gallery's access and price (a photo outside a gallery is for subscribers). */
-  access: ContentAccess;
-  price: number;
-  locked: boolean;
-  /**
-   * The thumbnail. A public preview, blurred by the pipeline while the photo's gallery is locked (its cover excepted);
-   * for a viewer who may open such a photo, a short-lived URL of its sharp thumbnail signed for them
-   * (`/media/protected/photo/...`, like `photo`).
-   */
-  thumbnail: string | null;
-  photo: SignedMedia | null;
-  processingStatus: 'processing' | 'ready' | 'failed';
-  publishedAt: string | null;
-  createdAt: string;
-}
-
-export interface ProductItem {
-  _id: string;
-  slug: string;
-  name: string;
-  description: string | null;
-  performerId: string;
-  performer: PerformerSummary | null;
-  type: 'physical' | 'digital';
-  price: number;
-  stock: number | null;
-  image: string | null;
-  /** Digital products: true until bought (the file comes from `GET /user/assets/products/{id}/download-link`). Physical: false. */
-  locked: boolean;
-  tags: string[];
-  status: 'draft' | 'active' | 'inactive' | 'hidden';
-  publishedAt: string | null;
-  createdAt: string;
-  stats: ContentStats;
-}
-
-export interface DownloadLink {
-  downloadLink: string;
-  expiresAt: string;
-  fileName: string | null;
-}
-
-export interface PostCard {
-  _id: string;
-  slug: string;
-  type: 'post' | 'page';
-  title: string;
-  /** The teaser: shown to everyone, also while the post is locked. */
-  excerpt: string | null;
-  /** The card's picture: the first media's (sharp when open to this viewer, else its blurred preview), or a site post's own. */
-  image: string | null;
-  /** Null for the site's own posts and pages. */
-  performerId: string | null;
-  performer: PerformerSummary | null;
-  /** Site posts and pages are free; a performer's post may be for subscribers or for sale. */
-  access: ContentAccess;
-  /** Minor units; 0 unless the post is for sale. */
-  price: number;
-  /** True when this viewer may not read the text nor see the media in full. */
-  locked: boolean;
-  imageCount: number;
-  hasVideo: boolean;
-  status: 'draft' | 'published' | 'hidden';
-  publishedAt: string | null;
-  createdAt: string;
-  likeCount: number;
-  favouriteCount: number;
-  commentCount: number;
-}
-
-/** A performer's post carries at most this many pictures (or one video). */
-export const POST_MAX_IMAGES = 10;
-
-/** A picture or the video of a performer's post. */
-export interface PostMediaItem {
-  _id: string;
-  kind: 'image' | 'video';
-  width: number | null;
-  height: number | null;
-  /** Seconds (videos). */
-  duration: number | null;
-  processingStatus: 'processing' | 'ready' | 'failed';
-  /** Public preview: a thumbnail or the video's poster, blurred while the post is locked (for everyone). */
-  preview: string | null;
-  /** Sharp thumbnail or poster, when the post is open to this viewer (the preview itself for a free post). */
-  thumbnail: string | null;
-  /** Pictures: the picture in full, when open (a public URL for a free post, else signed for this viewer). */
-  image: string | null;
-  /** The video, when open (signed for this viewer). */
-  video: SignedMedia | null;
-}
-
-/**
- * What a listing card shows (src/islands/catalogue/cards.tsx). A list island's server-rendered first page holds
- * only these fields: every field of its props is serialised into the page's HTML (a full video item is ~1.7 KB
- * there), while the items "Load more" fetches are full items, which fit the same types.
- */
-type CardPerformer = Pick<PerformerSummary, 'username' | 'name'> | null;
-export type VideoCardData = Pick<VideoItem, '_id' | 'title' | 'thumbnail' | 'poster' | 'duration' | 'locked' | 'access' | 'price'> & {
-  performer: CardPerformer;
-  stats: Pick<ContentStats, 'views'>;
-};
-export type GalleryCardData = Pick<GalleryItem, '_id' | 'title' | 'cover' | 'photoCount' | 'locked' | 'access' | 'price'> & { performer: CardPerformer };
-export type ProductCardData = Pick<ProductItem, '_id' | 'name' | 'image' | 'type' | 'price' | 'stock'>;
-export type PhotoCardData = Pick<PhotoItem, '_id' | 'title' | 'thumbnail' | 'locked' | 'access' | 'price' | 'photo' | 'galleryId'>;
-export type PostCardData = Pick<PostCard, '_id' | 'title' | 'image' | 'excerpt' | 'publishedAt' | 'createdAt' | 'locked' | 'access' | 'price' | 'imageCount' | 'hasVideo'>;
-export type PerformerCardData = Pick<PerformerCard, '_id' | 'username' | 'name' | 'avatar' | 'cover' | 'videoCount' | 'monthlyPrice'>;
-
-export interface PostDetail extends PostCard {
-  /** HTML as stored (written by admins and performers): pages must sanitise it before rendering. Null while locked. */
-  content: string | null;
-  /** A performer's post: its pictures or video, in order (previews only while locked). */
-  media: PostMediaItem[];
-}
-
-export interface CategoryItem {
-  _id: string;
-  name: string;
-  slug: string;
-  group: 'performer' | 'video' | 'gallery' | 'product' | 'post';
-  description: string | null;
-  ordering: number;
-}
-
-/** `GET /performers/{id}`: the profile page's data. */
-export interface PerformerProfile extends PerformerCard {
-  gender: string | null;
-  country: string | null;
-  photoCount: number;
-  galleryCount: number;
-  productCount: number;
-  likeCount: number;
-  viewCount: number;
-  categories: Array<Pick<CategoryItem, '_id' | 'name' | 'slug'>>;
-  tags: string[];
-  createdAt: string;
-  /** Whether the viewer has a live subscription to this performer (false for guests). */
-  isSubscribed: boolean;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Engagement (issue #6): comments, reactions and realtime events.
 
 /** What may be commented on and reacted to. */
@@ -483,7 +238,6 @@ export interface DeleteCommentResponse {
   commentCount: number;
 }
 
-export const COMMENT_MAX_LENGTH = 2000;
 
 /**
  * Reaction kinds. The API also accepts `favorite` for `favourite` and `watch-later` / `watchLater` /

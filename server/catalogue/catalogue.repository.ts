@@ -6,7 +6,8 @@ import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { nowIso } from '../db/ids.js';
-import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js';
+import type { PerformerSummary } from '../../common/schemas/catalogue.js';
+import { DEFAULT_AVATAR } from '../../common/api-types.js';
 
 /**
  * SQL shared by the catalogue repositories (videos, galleries, photos, products, posts, categories):

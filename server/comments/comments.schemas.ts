@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../../common/schemas/http.js';
-import { COMMENT_MAX_LENGTH, ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
+import { COMMENT_MAX_LENGTH } from '../../common/limits.js';
+import { ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
 
 /** Request and response shapes of the comments routes (server/comments/comments.routes.ts). */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pageQuery } from '../../common/schemas/http.js';
-import { keyField, performerSummarySchema } from '../catalogue/catalogue.schemas.js';
+import { pageQuery, keyField } from '../../common/schemas/http.js';
+import { performerSummarySchema } from '../../common/schemas/catalogue.js';
 
 /** zod schemas of the money API (requests and answers), shared by the payments, subscriptions, orders, coupons and earnings routes. */
 

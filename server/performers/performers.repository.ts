@@ -2,9 +2,19 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { DEFAULT_AVATAR, type PerformerCard } from '../../common/api-types.js';
+import type { PerformerCard } from '../../common/schemas/catalogue.js';
+import { DEFAULT_AVATAR } from '../../common/api-types.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import {
+  checkCursor,
+  countQuery,
+  page,
+  performerIsPublic,
+  performerOpenTo,
+  runList,
+  type Audience,
+  type SortSpec,
+} from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';

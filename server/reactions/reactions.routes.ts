@@ -7,8 +7,7 @@ import { AppError } from '../http/errors.js';
 import { limiter } from '../http/rate-limit.js';
 import { apiErrorSchema, listSchema, pageQuery } from '../../common/schemas/http.js';
 import { objectIdField, objectTypeField } from '../comments/comments.schemas.js';
-import { videoItemSchema } from '../videos/videos.routes.js';
-import { galleryItemSchema } from '../galleries/galleries.routes.js';
+import { videoItemSchema, galleryItemSchema } from '../../common/schemas/catalogue.js';
 import { REACTION_ACTIONS } from '../../common/api-types.js';
 import { addReaction, findReactions, listReactedGalleries, listReactedVideos, removeReaction } from './reactions.service.js';
 

@@ -10,19 +10,25 @@ import { getGallery } from '../galleries/galleries.service.js';
 import type { AppContext } from '../context.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
+import type { GalleryItem, VideoItem } from '../../common/schemas/catalogue.js';
 import type {
   EngagementObjectType,
-  GalleryItem,
   ListResult,
   ReactedGallery,
   ReactedVideo,
   ReactionAction,
   ReactionItem,
   ReactionResult,
-  VideoItem,
 } from '../../common/api-types.js';
 import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
-import { deleteReaction, insertReaction, listReactedContent, searchReactions, type ReactionFilters, type ReactionKey } from './reactions.repository.js';
+import {
+  deleteReaction,
+  insertReaction,
+  listReactedContent,
+  searchReactions,
+  type ReactionFilters,
+  type ReactionKey,
+} from './reactions.repository.js';
 
 /**
  * Reactions: like, favourite and watch later. One of each kind per user and object (unique index). Adding

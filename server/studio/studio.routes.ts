@@ -7,7 +7,7 @@ import { apiErrorSchema, pageQuery } from '../../common/schemas/http.js';
 import { badRequest } from '../http/errors.js';
 import { receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { formatBytes } from '../media/pipeline/upload.js';
-import { POST_MAX_IMAGES } from '../../common/api-types.js';
+import { POST_MAX_IMAGES } from '../../common/limits.js';
 import {
   galleryInput,
   idParams,

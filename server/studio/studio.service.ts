@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { POST_MAX_IMAGES, type Role } from '../../common/api-types.js';
+import { POST_MAX_IMAGES } from '../../common/limits.js';
+import { type Role } from '../../common/api-types.js';
 import type { Db, DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { Access, CategoryGroup } from '../db/schema.js';
@@ -8,8 +9,28 @@ import type { JobQueue } from '../jobs/queue.js';
 import { findJobsBySubject } from '../jobs/jobs.repository.js';
 import { publicMediaUrl, type Storage } from '../media/storage.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
-import { JOB_IMAGE, JOB_PHOTO, JOB_POST_MEDIA, JOB_VIDEO, type ImageJob, type PhotoJob, type PostMediaJob, type VideoJob } from '../media/pipeline/processors.js';
-import { childFiles, clearPhotoThumbnails, clearPostMediaFiles, clearVideoPreviews, deleteFileRows, fileRow, getFile, getFiles, insertFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
+import {
+  JOB_IMAGE,
+  JOB_PHOTO,
+  JOB_POST_MEDIA,
+  JOB_VIDEO,
+  type ImageJob,
+  type PhotoJob,
+  type PostMediaJob,
+  type VideoJob,
+} from '../media/pipeline/processors.js';
+import {
+  childFiles,
+  clearPhotoThumbnails,
+  clearPostMediaFiles,
+  clearVideoPreviews,
+  deleteFileRows,
+  fileRow,
+  getFile,
+  getFiles,
+  insertFiles,
+  type FileRow,
+} from '../media/pipeline/pipeline.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import * as repo from './studio.repository.js';
 import type {

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
+import { COMMENT_MAX_LENGTH } from '../../common/limits.js';
 import {
-  COMMENT_MAX_LENGTH,
   DEFAULT_AVATAR,
   type CommentItem,
   type CommentSearchResult,

@@ -1,8 +1,14 @@
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type {
-  GalleryCardData, ListResult, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
-} from '../../common/api-types.js';
+  GalleryCardData,
+  PerformerCardData,
+  PhotoCardData,
+  PostCardData,
+  ProductCardData,
+  VideoCardData,
+} from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/api-types.js';
 import type { ListQuery } from '../lib/api.js';
 import { catalogueListing, type CatalogueListKind } from '../lib/stores/listing.js';
 import { GalleryCardView, PerformerCardItem, PhotoCardView, PostCardView, ProductCardView, VideoCardView } from './catalogue/cards.tsx';

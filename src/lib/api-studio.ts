@@ -1,4 +1,5 @@
-import type { ListResult, ProductItem } from '../../common/api-types.js';
+import type { ProductItem } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/api-types.js';
 import {
   ApiError,
   apiFetch,

@@ -1,4 +1,14 @@
 import type {
+  VideoItem,
+  GalleryItem,
+  PhotoItem,
+  ProductItem,
+  PostCard,
+  PostDetail,
+  PerformerCard,
+  DownloadLink,
+} from '../../common/schemas/catalogue.js';
+import type {
   ApplyCouponResponse,
   CartLineRequest,
   CheckoutResponse,
@@ -32,14 +42,6 @@ import type {
   ReactionItem,
   ReactionRequest,
   ReactionResult,
-  VideoItem,
-  GalleryItem,
-  PhotoItem,
-  ProductItem,
-  PostCard,
-  PostDetail,
-  PerformerCard,
-  DownloadLink,
   AdminSettings,
 } from '../../common/api-types.js';
 import { getRuntimeConfig } from './runtime.js';

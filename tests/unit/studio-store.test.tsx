@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProductItem } from '../../common/api-types.js';
+import type { ProductItem } from '../../common/schemas/catalogue.js';
 import { NETWORK_ERROR_MESSAGE, type StudioGallery, type StudioPost, type StudioProfile, type StudioVideo } from '../../src/lib/api.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { POST_MAX_IMAGES } from '../../../common/api-types.js';
+import { POST_MAX_IMAGES } from '../../../common/limits.js';
 import { formatMoney } from '../../../common/money.js';
 import { countOf } from '../../../common/plural.js';
 import type { StudioPost } from '../../lib/api.js';

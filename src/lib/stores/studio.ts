@@ -1,5 +1,6 @@
 import { map, type MapStore } from 'nanostores';
-import type { ListResult, ProductItem } from '../../../common/api-types.js';
+import type { ProductItem } from '../../../common/schemas/catalogue.js';
+import type { ListResult } from '../../../common/api-types.js';
 import { countOf } from '../../../common/plural.js';
 import {
   ApiError,
