@@ -3,6 +3,7 @@
  * validation; these are the shapes the browser reads.
  */
 import type { GalleryItem, PerformerSummary, VideoItem } from './schemas/catalogue.js';
+import type { PublicSettings } from './schemas/site.js';
 
 /** Every API error answers this shape (see docs/architecture.md, "API conventions"). */
 export interface ApiErrorBody {
@@ -18,61 +19,12 @@ export interface ListResult<T> {
   nextCursor?: string | null;
 }
 
-export interface MenuItem {
-  title: string;
-  path: string;
-  /** 'header' | 'footer' */
-  section: string;
-  isNewTab?: boolean;
-  ordering?: number;
-}
-
-export interface PublicSettings {
-  siteName: string;
-  logoUrl: string;
-  favicon: string;
-  loginPlaceholderImage: string;
-  menus: MenuItem[];
-  footerContent: string;
-  currency: string;
-  currencySymbol: string;
-  maintenanceMode: boolean;
-  /** Whether forms must carry a reCAPTCHA token (only when a secret is configured). */
-  captchaEnabled: boolean;
-  captchaSiteKey: string;
-}
-
 /** Values the page hands to the browser at runtime (docs/product.md, Browser state). */
 export interface RuntimeConfig {
   apiBase: string;
   socketUrl: string;
   socketPath: string;
   env: 'production' | 'development' | 'test';
-}
-
-export interface Banner {
-  _id: string;
-  title: string;
-  description: string | null;
-  imageUrl: string | null;
-  link: string | null;
-  position: string;
-}
-
-export interface CountryItem {
-  code: string;
-  name: string;
-  flag?: string;
-}
-export interface LanguageItem {
-  code: string;
-  name: string;
-  native: string;
-}
-export interface PhoneCodeItem {
-  code: string;
-  dialCode: string;
-  name: string;
 }
 
 export const DEFAULT_AVATAR = '/no-avatar.png';
@@ -167,15 +119,6 @@ export interface UpdateProfileRequest {
   username?: string;
   bio?: string;
   country?: string;
-}
-
-/** `POST /contact` */
-export interface ContactRequest {
-  name: string;
-  email: string;
-  subject?: string;
-  message: string;
-  captchaToken?: string;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

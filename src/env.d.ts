@@ -4,7 +4,7 @@ declare namespace App {
   interface Locals {
     ctx: import('../server/context.js').AppContext;
     clientIp: string;
-    settings: import('../common/api-types.js').PublicSettings;
+    settings: import('../common/schemas/site.js').PublicSettings;
     runtime: import('../common/api-types.js').RuntimeConfig;
     country: string | null;
     /** The signed-in user of this request, from the `token` cookie. */

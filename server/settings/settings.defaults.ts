@@ -1,4 +1,4 @@
-import type { MenuItem, PublicSettings } from '../../common/api-types.js';
+import type { MenuItem, PublicSettings } from '../../common/schemas/site.js';
 
 /** Every setting the site knows, with its default, group and whether guests may read it. */
 export interface SettingDef<T = unknown> {

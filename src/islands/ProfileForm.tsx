@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { CountryItem, CurrentUser, UpdateProfileRequest } from '../../common/api-types.js';
+import type { CountryItem } from '../../common/schemas/site.js';
+import type { CurrentUser, UpdateProfileRequest } from '../../common/api-types.js';
 import { account } from '../lib/stores/account.js';
 import { toast } from '../lib/stores/toast.js';
 import { currentUser, setCurrentUser, updateProfile, updating } from '../lib/stores/user.js';

@@ -8,6 +8,7 @@ import type {
   PerformerCard,
   DownloadLink,
 } from '../../common/schemas/catalogue.js';
+import type { ContactRequest, CountryItem } from '../../common/schemas/site.js';
 import type {
   ApplyCouponResponse,
   CartLineRequest,
@@ -21,8 +22,6 @@ import type {
   UpdateOrderRequest,
   ApiErrorBody,
   ChangePasswordRequest,
-  ContactRequest,
-  CountryItem,
   CurrentUser,
   LoginRequest,
   LoginResponse,

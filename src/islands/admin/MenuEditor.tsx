@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { MenuItem } from '../../../common/api-types.js';
+import type { MenuItem } from '../../../common/schemas/site.js';
 import { isSiteLink, LINK_MESSAGE } from '../../../common/links.js';
 import { ApiError, errorMessage } from '../../lib/api-error.js';
 import { admin } from '../../lib/stores/admin.js';
