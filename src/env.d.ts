@@ -5,7 +5,7 @@ declare namespace App {
     ctx: import('../server/context.js').AppContext;
     clientIp: string;
     settings: import('../common/schemas/site.js').PublicSettings;
-    runtime: import('../common/api-types.js').RuntimeConfig;
+    runtime: import('../common/runtime-config.js').RuntimeConfig;
     country: string | null;
     /** The signed-in user of this request, from the `token` cookie. */
     user: import('../server/auth/auth.service.js').SessionUser | null;

@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { Access, ObjectType } from '../db/schema.js';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { entitledObjectKeys, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';

@@ -6,12 +6,23 @@ import { listSchema } from '../../common/schemas/http.js';
 import { revokeUserSessions } from '../auth/auth.repository.js';
 import { searchUsers } from '../users/users.repository.js';
 import { toAdminUser } from '../users/users.mapper.js';
-import { adminUserSchema } from '../users/users.schemas.js';
+import { adminUserSchema } from '../../common/schemas/users.js';
 import { adjustCounter } from '../reactions/targets.repository.js';
 import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/api-types.js';
 import { adminTx, errors, okSchema } from './admin.http.js';
 import {
-  approveBody, commentListQuery, contentListQuery, contentParams, contentStatusBody, idParams, itemRef, performerListQuery, personRef, reasonBody, userListQuery, type ContentType,
+  approveBody,
+  commentListQuery,
+  contentListQuery,
+  contentParams,
+  contentStatusBody,
+  idParams,
+  itemRef,
+  performerListQuery,
+  personRef,
+  reasonBody,
+  userListQuery,
+  type ContentType,
 } from './admin.schemas.js';
 import { contentTable, listAllComments, listContent, listPerformers } from './admin.repository.js';
 

@@ -8,7 +8,9 @@ import { AppError, badRequest, conflict, isUniqueViolation, tooMany } from '../h
 import type { Mailer } from '../mail/mailer.js';
 import { passwordResetMail, registrationAttemptMail, verificationMail, type MailSite } from '../mail/templates.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { DEFAULT_AVATAR, type CurrentUser, type Role } from '../../common/api-types.js';
+import type { CurrentUser } from '../../common/schemas/auth.js';
+import type { Role } from '../../common/enums.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import { publicMediaUrl } from '../media/storage.js';
 import {
   findUserByEmail,

@@ -7,7 +7,7 @@ import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { nowIso } from '../db/ids.js';
 import type { PerformerSummary } from '../../common/schemas/catalogue.js';
-import { DEFAULT_AVATAR } from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 
 /**
  * SQL shared by the catalogue repositories (videos, galleries, photos, products, posts, categories):

@@ -14,13 +14,8 @@ import { requireDiscussion } from './discussion.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
 import { adjustCounter, findTarget, type Target } from '../reactions/targets.repository.js';
-import {
-  DEFAULT_AVATAR,
-  type CommentItem,
-  type CommentSearchResult,
-  type DeleteCommentResponse,
-  type EngagementObjectType,
-} from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
+import { type CommentItem, type CommentSearchResult, type DeleteCommentResponse, type EngagementObjectType } from '../../common/api-types.js';
 import {
   deleteComment as deleteCommentRow,
   deleteFileRow,

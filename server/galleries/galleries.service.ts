@@ -3,7 +3,7 @@ import { canManage, gallerySubject, loadAccessView, type Viewer } from '../acces
 import { audienceOf, loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
 import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { GalleryItem } from '../../common/schemas/catalogue.js';
-import type { ListResult } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
 import { toGalleryItem } from './galleries.mapper.js';
 

@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { PerformerCard } from '../../common/schemas/catalogue.js';
-import { DEFAULT_AVATAR } from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { Cursor } from '../http/pagination.js';
 import {
   checkCursor,

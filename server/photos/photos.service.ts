@@ -5,7 +5,7 @@ import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../media/photo-thum
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import { findGalleryByKey } from '../galleries/galleries.repository.js';
 import type { PhotoItem, SignedMedia } from '../../common/schemas/catalogue.js';
-import type { ListResult } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { galleryTerms, listPhotos, type PhotoFilters, type PhotoRow } from './photos.repository.js';
 import { toPhotoItem } from './photos.mapper.js';
 

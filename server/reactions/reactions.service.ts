@@ -11,15 +11,8 @@ import type { AppContext } from '../context.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import type { GalleryItem, VideoItem } from '../../common/schemas/catalogue.js';
-import type {
-  EngagementObjectType,
-  ListResult,
-  ReactedGallery,
-  ReactedVideo,
-  ReactionAction,
-  ReactionItem,
-  ReactionResult,
-} from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { EngagementObjectType, ReactedGallery, ReactedVideo, ReactionAction, ReactionItem, ReactionResult } from '../../common/api-types.js';
 import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
 import {
   deleteReaction,

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { POST_MAX_IMAGES } from '../../common/limits.js';
-import { type Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 import type { Db, DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { Access, CategoryGroup } from '../db/schema.js';

@@ -1,10 +1,19 @@
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import { badRequest, notFound } from '../http/errors.js';
-import type { ListResult, SubscriptionItem } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { SubscriptionItem } from '../../common/api-types.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
-  cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, type SubscriptionFilters, type SubscriptionRow,
+  cancelAtPeriodEnd,
+  findSubscription,
+  findSubscriptionById,
+  isLive,
+  listSubscriptions,
+  packageOfType,
+  performerPrices,
+  type SubscriptionFilters,
+  type SubscriptionRow,
 } from './subscriptions.repository.js';
 
 /**

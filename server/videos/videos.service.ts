@@ -3,7 +3,7 @@ import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/
 import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
-import type { ListResult } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
 import { toVideoItem } from './videos.mapper.js';
 

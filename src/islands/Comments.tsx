@@ -1,14 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { COMMENT_MAX_LENGTH } from '../../common/limits.js';
-import {
-  DEFAULT_AVATAR,
-  type CommentItem,
-  type CommentSearchResult,
-  type EngagementObjectType,
-  type LockedDiscussion,
-  type Role,
-} from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
+import { type CommentItem, type CommentSearchResult, type EngagementObjectType, type LockedDiscussion } from '../../common/api-types.js';
 import {
   comments as commentsStore,
   createComment,

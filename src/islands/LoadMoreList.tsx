@@ -8,7 +8,7 @@ import type {
   ProductCardData,
   VideoCardData,
 } from '../../common/schemas/catalogue.js';
-import type { ListResult } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import type { ListQuery } from '../lib/api.js';
 import { catalogueListing, type CatalogueListKind } from '../lib/stores/listing.js';
 import { GalleryCardView, PerformerCardItem, PhotoCardView, PostCardView, ProductCardView, VideoCardView } from './catalogue/cards.tsx';

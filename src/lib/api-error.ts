@@ -1,4 +1,4 @@
-import type { ApiErrorBody, ValidationIssue } from '../../common/api-types.js';
+import type { ApiErrorBody, ValidationIssue } from '../../common/schemas/http.js';
 
 /*
  * The client's error type and messages, apart from the client itself (src/lib/api.ts): stores and islands that only

@@ -1,5 +1,5 @@
 import type { ProductItem } from '../../common/schemas/catalogue.js';
-import type { ListResult } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import {
   ApiError,
   apiFetch,

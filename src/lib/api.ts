@@ -10,6 +10,17 @@ import type {
 } from '../../common/schemas/catalogue.js';
 import type { ContactRequest, CountryItem } from '../../common/schemas/site.js';
 import type {
+  ChangePasswordRequest,
+  CurrentUser,
+  LoginRequest,
+  LoginResponse,
+  MessageResponse,
+  RegisterRequest,
+  RegisterResponse,
+} from '../../common/schemas/auth.js';
+import type { UpdateProfileRequest } from '../../common/schemas/users.js';
+import type { ApiErrorBody, ListResult } from '../../common/schemas/http.js';
+import type {
   ApplyCouponResponse,
   CartLineRequest,
   CheckoutResponse,
@@ -20,21 +31,11 @@ import type {
   SubscriptionPackageItem,
   TransactionItem,
   UpdateOrderRequest,
-  ApiErrorBody,
-  ChangePasswordRequest,
-  CurrentUser,
-  LoginRequest,
-  LoginResponse,
-  MessageResponse,
-  RegisterRequest,
-  RegisterResponse,
-  UpdateProfileRequest,
   CommentItem,
   CommentSearchResult,
   CreateCommentRequest,
   DeleteCommentResponse,
   EngagementObjectType,
-  ListResult,
   ReactedGallery,
   ReactedVideo,
   ReactionAction,

@@ -12,7 +12,7 @@ import type {
   VideoCardData,
   VideoItem,
 } from '../../common/schemas/catalogue.js';
-import type { ListResult } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import type { AnyCard, ListKind } from '../islands/LoadMoreList.tsx';
 
 type AnyItem = VideoItem | GalleryItem | ProductItem | PhotoItem | PostCard | PerformerCard;

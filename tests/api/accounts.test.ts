@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD_POLICY_MESSAGE } from '../../server/auth/auth.schemas.js';
-import { COUNTRY_MESSAGE } from '../../server/users/users.schemas.js';
+import { PASSWORD_POLICY_MESSAGE } from '../../common/schemas/auth.js';
+import { COUNTRY_MESSAGE } from '../../common/schemas/users.js';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { linkToken, MailCatcher } from '../helpers/mail-catcher.js';
 

@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { LoginRequest } from '../../../common/api-types.js';
+import type { LoginRequest } from '../../../common/schemas/auth.js';
 import { ApiError, errorMessage } from '../api-error.js';
 import { call } from './client.js';
 import { navigate, sameSitePath } from '../navigation.js';

@@ -1,6 +1,6 @@
 import { map, type MapStore } from 'nanostores';
 import type { ProductItem } from '../../../common/schemas/catalogue.js';
-import type { ListResult } from '../../../common/api-types.js';
+import type { ListResult } from '../../../common/schemas/http.js';
 import { countOf } from '../../../common/plural.js';
 import {
   ApiError,

@@ -1,5 +1,7 @@
 import { atom } from 'nanostores';
-import { DEFAULT_AVATAR, type ChangePasswordRequest, type CurrentUser, type UpdateProfileRequest } from '../../../common/api-types.js';
+import type { ChangePasswordRequest, CurrentUser } from '../../../common/schemas/auth.js';
+import type { UpdateProfileRequest } from '../../../common/schemas/users.js';
+import { DEFAULT_AVATAR } from '../../../common/avatar.js';
 import { errorMessage } from '../api-error.js';
 import { call } from './client.js';
 import { toast } from './toast.js';
