@@ -52,6 +52,7 @@ export type ContentType = z.output<typeof contentTypeSchema>;
 /** What may be commented on and reacted to. */
 export const engagementObjectTypeSchema = z.enum([...contentTypeSchema.options, 'performer']);
 export type EngagementObjectType = z.output<typeof engagementObjectTypeSchema>;
+export const ENGAGEMENT_OBJECT_TYPES: readonly EngagementObjectType[] = engagementObjectTypeSchema.options;
 export const categoryGroupSchema = z.enum(['performer', ...contentTypeSchema.options]);
 export type CategoryGroup = z.output<typeof categoryGroupSchema>;
 /** Everything tags, categories, comments and reactions point at (their `object_type` column). */

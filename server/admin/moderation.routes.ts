@@ -8,7 +8,7 @@ import { searchUsers } from '../users/users.repository.js';
 import { toAdminUser } from '../users/users.mapper.js';
 import { adminUserSchema } from '../../common/schemas/users.js';
 import { adjustCounter } from '../reactions/targets.repository.js';
-import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/api-types.js';
+import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/enums.js';
 import { adminTx, errors, okSchema } from './admin.http.js';
 import {
   approveBody,

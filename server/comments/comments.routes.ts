@@ -17,8 +17,16 @@ import {
   createdCommentSchema,
   deleteCommentSchema,
   editCommentBody,
-} from './comments.schemas.js';
-import { COMMENT_IMAGE_MAX_BYTES, commentMessages, createComment, editComment, removeComment, searchComments, type CommentDeps } from './comments.service.js';
+} from '../../common/schemas/engagement.js';
+import {
+  COMMENT_IMAGE_MAX_BYTES,
+  commentMessages,
+  createComment,
+  editComment,
+  removeComment,
+  searchComments,
+  type CommentDeps,
+} from './comments.service.js';
 
 /** New comments per user (all objects together). */
 export const COMMENT_CREATE_LIMIT: Limit = { max: 20, windowSec: 60 };

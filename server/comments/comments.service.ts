@@ -15,7 +15,8 @@ import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
 import { adjustCounter, findTarget, type Target } from '../reactions/targets.repository.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
-import { type CommentItem, type CommentSearchResult, type DeleteCommentResponse, type EngagementObjectType } from '../../common/api-types.js';
+import type { CommentItem, CommentSearchResult, DeleteCommentResponse } from '../../common/schemas/engagement.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 import {
   deleteComment as deleteCommentRow,
   deleteFileRow,

@@ -12,7 +12,8 @@ import type { SessionUser } from '../auth/auth.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import type { GalleryItem, VideoItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import type { EngagementObjectType, ReactedGallery, ReactedVideo, ReactionAction, ReactionItem, ReactionResult } from '../../common/api-types.js';
+import type { ReactedGallery, ReactedVideo, ReactionItem, ReactionResult } from '../../common/schemas/engagement.js';
+import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
 import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
 import {
   deleteReaction,

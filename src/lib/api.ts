@@ -21,6 +21,18 @@ import type {
 import type { UpdateProfileRequest } from '../../common/schemas/users.js';
 import type { ApiErrorBody, ListResult } from '../../common/schemas/http.js';
 import type {
+  CommentItem,
+  CommentSearchResult,
+  CreateCommentRequest,
+  DeleteCommentResponse,
+  ReactedGallery,
+  ReactedVideo,
+  ReactionItem,
+  ReactionRequest,
+  ReactionResult,
+} from '../../common/schemas/engagement.js';
+import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
+import type {
   ApplyCouponResponse,
   CartLineRequest,
   CheckoutResponse,
@@ -31,17 +43,6 @@ import type {
   SubscriptionPackageItem,
   TransactionItem,
   UpdateOrderRequest,
-  CommentItem,
-  CommentSearchResult,
-  CreateCommentRequest,
-  DeleteCommentResponse,
-  EngagementObjectType,
-  ReactedGallery,
-  ReactedVideo,
-  ReactionAction,
-  ReactionItem,
-  ReactionRequest,
-  ReactionResult,
   AdminSettings,
 } from '../../common/api-types.js';
 import { getRuntimeConfig } from './runtime.js';

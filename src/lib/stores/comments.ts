@@ -1,5 +1,6 @@
 import { map } from 'nanostores';
-import type { CommentItem, CommentSearchResult, EngagementObjectType, LockedDiscussion } from '../../../common/api-types.js';
+import type { CommentItem, CommentSearchResult, LockedDiscussion } from '../../../common/schemas/engagement.js';
+import type { EngagementObjectType } from '../../../common/enums.js';
 import { ApiError } from '../api-error.js';
 import { call } from './client.js';
 import { toast } from './toast.js';

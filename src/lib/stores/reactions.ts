@@ -1,5 +1,5 @@
 import { map } from 'nanostores';
-import type { EngagementObjectType, ReactionAction } from '../../../common/api-types.js';
+import type { EngagementObjectType, ReactionAction } from '../../../common/enums.js';
 import { errorMessage } from '../api-error.js';
 import { call } from './client.js';
 import { toast } from './toast.js';
