@@ -10,10 +10,20 @@ import { applyGatewayEvent } from '../payments/settlement.service.js';
 import { GatewayError } from '../payments/gateway.js';
 import { findOrder } from '../orders/orders.repository.js';
 import { updateOrderDelivery } from '../orders/orders.service.js';
-import { updateOrderBody } from '../payments/money.schemas.js';
+import { updateOrderBody } from '../../common/schemas/money.js';
 import { adminTx, errors } from './admin.http.js';
 import { earningRows, earningsByPerformer, listOrdersNamed, listPayouts, payoutView, searchPayments, withPayouts } from './admin.repository.js';
-import { earningRowsQuery, earningsQuery, idParams, itemRef, orderListQuery, paymentListQuery, payoutBody, payoutListQuery, personRef } from './admin.schemas.js';
+import {
+  earningRowsQuery,
+  earningsQuery,
+  idParams,
+  itemRef,
+  orderListQuery,
+  paymentListQuery,
+  payoutBody,
+  payoutListQuery,
+  personRef,
+} from './admin.schemas.js';
 import type { AppContext } from '../context.js';
 
 /** Money oversight: payments and transactions, orders, earnings by performer, payouts, refunds through the gateway. */

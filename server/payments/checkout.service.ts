@@ -20,7 +20,7 @@ import { priceLines, type Priced } from './pricing.js';
 import { applyInternal, inTransaction, takeAllStock } from './settlement.service.js';
 import { sweepExpiredCheckouts } from './maintenance.service.js';
 import { assertSandboxEnabled } from './gateways.js';
-import type { CheckoutResponse } from '../../common/api-types.js';
+import type { CheckoutResponse } from '../../common/schemas/money.js';
 
 /**
  * Checkout: validate and price what is bought, then in ONE transaction create the pending payment, its items,

@@ -2,7 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import type { SubscriptionItem } from '../../common/api-types.js';
+import type { SubscriptionItem } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
   cancelAtPeriodEnd,

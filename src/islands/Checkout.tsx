@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { ApplyCouponResponse } from '../../common/api-types.js';
+import type { ApplyCouponResponse } from '../../common/schemas/money.js';
 import { ApiError, errorMessage } from '../lib/api-error.js';
 import { checkout as checkoutRequests } from '../lib/stores/payments.js';
 import { navigate } from '../lib/navigation.js';

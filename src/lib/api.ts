@@ -43,8 +43,8 @@ import type {
   SubscriptionPackageItem,
   TransactionItem,
   UpdateOrderRequest,
-  AdminSettings,
-} from '../../common/api-types.js';
+} from '../../common/schemas/money.js';
+import type { AdminSettings } from '../../common/api-types.js';
 import { getRuntimeConfig } from './runtime.js';
 import { navigate } from './navigation.js';
 

@@ -1,5 +1,6 @@
 import { atom, map } from 'nanostores';
-import type { DeliveryStatus, OrderView, PaymentStatusValue, SubscriptionItem } from '../../../common/api-types.js';
+import type { OrderView, SubscriptionItem } from '../../../common/schemas/money.js';
+import type { DeliveryStatus, PaymentStatus } from '../../../common/enums.js';
 import { ApiError, errorMessage } from '../api-error.js';
 import { call, viaApi } from './client.js';
 import { navigate } from '../navigation.js';
@@ -135,8 +136,8 @@ export const PAYMENT_POLL_MS = 1500;
 export const PAYMENT_POLL_MAX = 40;
 
 /** A payment's status on the result page; `follow` polls while it is pending (a failed ask waits for the next tick). */
-export function createPaymentResultStore(paymentId: string, initial: PaymentStatusValue) {
-  const status = atom<PaymentStatusValue>(initial);
+export function createPaymentResultStore(paymentId: string, initial: PaymentStatus) {
+  const status = atom<PaymentStatus>(initial);
   return {
     status,
     /** Starts polling when pending; answers the stop function (the island's effect cleanup). */
