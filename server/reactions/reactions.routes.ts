@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ApiApp } from '../http/types.js';
 import type { Limit } from '../config.js';
 import { requireUser } from '../http/auth.js';
-import { AppError } from '../http/errors.js';
+import { parseInput } from '../http/parse-input.js';
 import { limiter } from '../http/rate-limit.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import {
@@ -25,10 +25,7 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 
 /** DELETE takes the reaction in a JSON body or as query parameters (some clients send no body with DELETE). */
 function deleteInput(request: FastifyRequest) {
   const merged = { ...(request.query as object), ...((request.body as object | undefined) ?? {}) };
-  const parsed = reactionBody.safeParse(merged);
-  if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.map((i) => ({ path: `body.${i.path.join('.')}`, message: i.message }));
-  throw new AppError(400, 'VALIDATION_FAILED', `Invalid ${details[0]!.path}: ${details[0]!.message}`, details);
+  return parseInput(reactionBody, merged);
 }
 
 export async function reactionsRoutes(app: ApiApp): Promise<void> {

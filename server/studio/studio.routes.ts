@@ -3,15 +3,16 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
-import { apiErrorSchema, pageQuery } from '../../common/schemas/http.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { badRequest } from '../http/errors.js';
 import { receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { formatBytes } from '../media/pipeline/upload.js';
 import { POST_MAX_IMAGES } from '../../common/limits.js';
+import { parseInput } from '../http/parse-input.js';
 import {
   galleryInput,
   idParams,
-  parseInput,
+  ownListQuery,
   photoInput,
   photoUploadInput,
   postInput,
@@ -24,8 +25,9 @@ import {
   studioProductSchema,
   studioProfileSchema,
   studioVideoSchema,
+  uploadedPhotosSchema,
   videoInput,
-} from './studio.schemas.js';
+} from '../../common/schemas/studio.js';
 import * as studio from './studio.service.js';
 import type { Actor, StudioDeps, Uploads } from './studio.service.js';
 
@@ -99,7 +101,6 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   // -- own listings -----------------------------------------------------------------------------------------------
 
-  const ownListQuery = pageQuery.omit({ cursor: true }).extend({ performerId: z.string().max(64).optional() });
   const ownLists = [
     ['/performer/assets/videos/search', 'videos', studioVideoSchema, studio.videoView, 'Your videos in every state (draft, scheduled, processing, failed), newest first'],
     ['/performer/assets/galleries/search', 'galleries', studioGallerySchema, studio.galleryView, 'Your galleries in every state, newest first'],
@@ -266,7 +267,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
           `(${formatBytes(limits.image)} each; JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF, sniffed from the bytes). Answers 201 ` +
           'with the photos, processing; their thumbnails follow.',
         consumes: ['multipart/form-data'],
-        response: { 201: z.object({ items: z.array(studioPhotoSchema) }), ...uploadErrors },
+        response: { 201: uploadedPhotosSchema, ...uploadErrors },
       },
     },
     async (request, reply) => {

@@ -47,7 +47,7 @@ import type {
   StudioProfile,
   StudioVideo,
   VideoInput,
-} from './studio.schemas.js';
+} from '../../common/schemas/studio.js';
 
 /**
  * The performer studio's use cases: create, edit and delete one's own videos, galleries, photos,

@@ -1,5 +1,19 @@
 import type { ProductItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
+import type {
+  GalleryChanges,
+  PhotoChanges,
+  PostChanges,
+  ProcessingState,
+  ProductChanges,
+  StudioGallery,
+  StudioPhoto,
+  StudioPost,
+  StudioProduct,
+  StudioProfile,
+  StudioVideo,
+  VideoChanges,
+} from '../../common/schemas/studio.js';
 import {
   ApiError,
   apiFetch,
@@ -10,19 +24,8 @@ import {
   NO_BODY,
   UNAUTHORIZED_MESSAGE,
   UNAUTHORIZED_REDIRECT,
-  type ContentStatus,
-  type GalleryChanges,
   type ListQuery,
-  type PostChanges,
-  type ProcessingState,
-  type ProductChanges,
-  type StudioGallery,
-  type StudioPost,
-  type StudioProduct,
-  type StudioProfile,
-  type StudioVideo,
   type UploadOptions,
-  type VideoChanges,
 } from './api.js';
 import { unauthorizedRedirectUrl } from './api-error.js';
 import { navigate } from './navigation.js';
@@ -45,8 +48,8 @@ export const studioApi = {
   galleries: (q: ListQuery = {}) => apiFetch<ListResult<StudioGallery>>('/performer/assets/galleries/search', { query: q }),
   createGallery: (body: Record<string, unknown>) => apiFetch<StudioGallery>('/performer/assets/galleries', { method: 'POST', body }),
   updateGallery: (id: string, body: GalleryChanges) => apiFetch<StudioGallery>(`/performer/assets/galleries/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
-  updatePhoto: (id: string, body: { title?: string | null; position?: number; status?: ContentStatus }) =>
-    apiFetch<unknown>(`/performer/assets/photos/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
+  updatePhoto: (id: string, body: PhotoChanges) =>
+    apiFetch<StudioPhoto>(`/performer/assets/photos/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
   deleteGallery: (id: string) => apiFetch<void>(`/performer/assets/galleries/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   products: (q: ListQuery = {}) => apiFetch<ListResult<ProductItem>>('/performer/assets/products/search', { query: q }),
   /** Fields only, as JSON (a new picture or file goes through `upload` with method PUT). */
