@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { nowIso } from '../db/ids.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
@@ -9,43 +8,29 @@ import { toAdminUser } from '../users/users.mapper.js';
 import { adminUserSchema } from '../../common/schemas/users.js';
 import { adjustCounter } from '../reactions/targets.repository.js';
 import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/enums.js';
-import { adminTx, errors, okSchema } from './admin.http.js';
+import { adminTx, errors } from './admin.http.js';
 import {
+  accountState,
+  adminContentStatuses as allowedStatus,
+  approvalSchema,
   approveBody,
   commentListQuery,
+  commentSchema,
   contentListQuery,
   contentParams,
+  contentSchema,
+  contentStateSchema,
   contentStatusBody,
   idParams,
-  itemRef,
+  okSchema,
   performerListQuery,
-  personRef,
+  performerSchema,
   reasonBody,
   userListQuery,
-  type ContentType,
-} from './admin.schemas.js';
+} from '../../common/schemas/admin.js';
 import { contentTable, listAllComments, listContent, listPerformers } from './admin.repository.js';
 
 /** Moderation: accounts (suspend / reactivate), performers (approve), content visibility, comments. */
-
-const performerSchema = z.object({
-  _id: z.string(), username: z.string(), name: z.string(), email: z.string(), status: z.string(), accountStatus: z.string(), approved: z.boolean(),
-  commissionBps: z.number().nullable(), subscriberCount: z.number(), videoCount: z.number(), createdAt: z.string(),
-});
-const contentSchema = z.object({ _id: z.string(), type: z.string(), title: z.string(), status: z.string(), performerId: z.string().nullable(), performer: personRef, createdAt: z.string() });
-const commentSchema = z.object({
-  _id: z.string(), objectType: z.string(), objectId: z.string(), object: itemRef, content: z.string(), status: z.string(),
-  user: z.object({ _id: z.string(), username: z.string(), name: z.string() }), createdAt: z.string(),
-});
-const accountState = z.object({ _id: z.string(), status: z.enum(['active', 'suspended', 'pending']), sessionsRevoked: z.number() });
-
-/** Which statuses each content type has (videos, galleries and products share one set; posts have their own). */
-const allowedStatus: Record<ContentType, readonly string[]> = {
-  video: ['active', 'inactive', 'hidden'],
-  gallery: ['active', 'inactive', 'hidden'],
-  product: ['active', 'inactive', 'hidden'],
-  post: ['published', 'draft', 'hidden'],
-};
 
 export async function adminModerationRoutes(app: ApiApp): Promise<void> {
   const { ctx } = app;
@@ -105,7 +90,7 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/admin/performers/:id/approve',
-    { schema: { tags, summary: 'Approve a performer (or withdraw the approval with { approved: false })', params: idParams, body: approveBody, response: { 200: z.object({ _id: z.string(), approved: z.boolean() }), ...errors } } },
+    { schema: { tags, summary: 'Approve a performer (or withdraw the approval with { approved: false })', params: idParams, body: approveBody, response: { 200: approvalSchema, ...errors } } },
     async (request) => {
       const { id } = request.params;
       const approved = request.body?.approved ?? true;
@@ -130,7 +115,7 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
         summary: 'Hide or restore content: videos, galleries and products take active | inactive | hidden; posts published | draft | hidden',
         params: contentParams,
         body: contentStatusBody,
-        response: { 200: z.object({ _id: z.string(), type: z.string(), status: z.string() }), ...errors },
+        response: { 200: contentStateSchema, ...errors },
       },
     },
     async (request) => {

@@ -18,15 +18,7 @@ import {
   deleteCommentSchema,
   editCommentBody,
 } from '../../common/schemas/engagement.js';
-import {
-  COMMENT_IMAGE_MAX_BYTES,
-  commentMessages,
-  createComment,
-  editComment,
-  removeComment,
-  searchComments,
-  type CommentDeps,
-} from './comments.service.js';
+import { COMMENT_IMAGE_MAX_BYTES, commentMessages, createComment, editComment, removeComment, searchComments, type CommentDeps } from './comments.service.js';
 
 /** New comments per user (all objects together). */
 export const COMMENT_CREATE_LIMIT: Limit = { max: 20, windowSec: 60 };

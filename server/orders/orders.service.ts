@@ -3,16 +3,7 @@ import { AppError, notFound } from '../http/errors.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { OrderLineView, OrderView } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
-import {
-  findOrder,
-  itemsOfOrders,
-  listBuyerOrderItems,
-  listOrders,
-  updateDelivery,
-  type DeliveryStatus,
-  type OrderFilters,
-  type OrderRow,
-} from './orders.repository.js';
+import { findOrder, itemsOfOrders, listBuyerOrderItems, listOrders, updateDelivery, type DeliveryStatus, type OrderFilters, type OrderRow } from './orders.repository.js';
 
 /** Product orders: the buyer sees theirs, the performer the ones of their products and updates delivery. */
 

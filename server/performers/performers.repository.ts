@@ -5,16 +5,7 @@ import { publicMediaUrl } from '../media/storage.js';
 import type { PerformerCard } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { Cursor } from '../http/pagination.js';
-import {
-  checkCursor,
-  countQuery,
-  page,
-  performerIsPublic,
-  performerOpenTo,
-  runList,
-  type Audience,
-  type SortSpec,
-} from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';

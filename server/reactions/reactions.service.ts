@@ -15,14 +15,7 @@ import type { ListResult } from '../../common/schemas/http.js';
 import type { ReactedGallery, ReactedVideo, ReactionItem, ReactionResult } from '../../common/schemas/engagement.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
 import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
-import {
-  deleteReaction,
-  insertReaction,
-  listReactedContent,
-  searchReactions,
-  type ReactionFilters,
-  type ReactionKey,
-} from './reactions.repository.js';
+import { deleteReaction, insertReaction, listReactedContent, searchReactions, type ReactionFilters, type ReactionKey } from './reactions.repository.js';
 
 /**
  * Reactions: like, favourite and watch later. One of each kind per user and object (unique index). Adding

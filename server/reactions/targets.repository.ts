@@ -1,13 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import {
-  galleryIsPublic,
-  performerIsPublic,
-  postIsPublic,
-  productIsPublic,
-  videoIsPublic,
-  type Audience,
-} from '../catalogue/catalogue.repository.js';
+import { galleryIsPublic, performerIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { Access } from '../db/schema.js';
 import type { EngagementObjectType } from '../../common/enums.js';
 

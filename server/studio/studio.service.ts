@@ -9,28 +9,8 @@ import type { JobQueue } from '../jobs/queue.js';
 import { findJobsBySubject } from '../jobs/jobs.repository.js';
 import { publicMediaUrl, type Storage } from '../media/storage.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
-import {
-  JOB_IMAGE,
-  JOB_PHOTO,
-  JOB_POST_MEDIA,
-  JOB_VIDEO,
-  type ImageJob,
-  type PhotoJob,
-  type PostMediaJob,
-  type VideoJob,
-} from '../media/pipeline/processors.js';
-import {
-  childFiles,
-  clearPhotoThumbnails,
-  clearPostMediaFiles,
-  clearVideoPreviews,
-  deleteFileRows,
-  fileRow,
-  getFile,
-  getFiles,
-  insertFiles,
-  type FileRow,
-} from '../media/pipeline/pipeline.repository.js';
+import { JOB_IMAGE, JOB_PHOTO, JOB_POST_MEDIA, JOB_VIDEO, type ImageJob, type PhotoJob, type PostMediaJob, type VideoJob } from '../media/pipeline/processors.js';
+import { childFiles, clearPhotoThumbnails, clearPostMediaFiles, clearVideoPreviews, deleteFileRows, fileRow, getFile, getFiles, insertFiles, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import * as repo from './studio.repository.js';
 import type {

@@ -5,15 +5,7 @@ import type { ListResult } from '../../common/schemas/http.js';
 import type { SubscriptionItem } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
-  cancelAtPeriodEnd,
-  findSubscription,
-  findSubscriptionById,
-  isLive,
-  listSubscriptions,
-  packageOfType,
-  performerPrices,
-  type SubscriptionFilters,
-  type SubscriptionRow,
+  cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, type SubscriptionFilters, type SubscriptionRow,
 } from './subscriptions.repository.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AdminSettings } from '../../common/api-types.js';
+import type { AdminSettings } from '../../common/schemas/admin.js';
 import { apiFetch, multipart, type AdminMethod } from './api.js';
 
 /* The admin console's endpoints, apart from src/lib/api.ts so that no other page ships them. */

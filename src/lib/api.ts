@@ -44,7 +44,7 @@ import type {
   TransactionItem,
   UpdateOrderRequest,
 } from '../../common/schemas/money.js';
-import type { AdminSettings } from '../../common/api-types.js';
+import type { AdminSettings } from '../../common/schemas/admin.js';
 import { getRuntimeConfig } from './runtime.js';
 import { navigate } from './navigation.js';
 
