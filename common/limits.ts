@@ -1,5 +1,5 @@
 /**
- * Limits the API's schemas enforce and the forms show, in a module without zod so that an island may import them
+ * Limits the API's schemas enforce and the islands show, in a module without zod so that an island may import them
  * (common/schemas/* import zod: browser code takes only their types).
  */
 
@@ -9,9 +9,3 @@ export const POST_MAX_IMAGES = 10;
 /** A comment's text, after trimming: 1..2000 characters. */
 export const COMMENT_MAX_LENGTH = 2000;
 
-/** A new password: 8..128 characters, with at least one letter and one digit (common/schemas/auth.ts). */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-
-/** A profile's bio (common/schemas/users.ts). */
-export const BIO_MAX = 2000;

@@ -130,6 +130,7 @@ export const couponBody = z
   })
   .strict();
 export const couponListQuery = adminPage.extend({ q: z.string().trim().max(100).optional() });
+export type CouponRequest = z.input<typeof couponBody>;
 export const couponPatch = couponBody.partial().strict().refine((b) => Object.keys(b).length > 0, 'Send at least one field');
 
 export const packageBody = z
@@ -223,6 +224,7 @@ export const commentSchema = z.object({
   user: z.object({ _id: z.string(), username: z.string(), name: z.string() }), createdAt: z.string(),
 });
 export const accountState = z.object({ _id: z.string(), status: accountStatusSchema, sessionsRevoked: z.number() });
+export type AccountState = z.output<typeof accountState>;
 
 export const approvalSchema = z.object({ _id: z.string(), approved: z.boolean() });
 export const contentStateSchema = z.object({ _id: z.string(), type: z.string(), status: z.string() });
@@ -294,6 +296,7 @@ export const couponSchema = z.object({
   _id: z.string(), name: z.string(), code: z.string(), valueBps: z.number(), expiresAt: z.string().nullable(), maxUses: z.number(), usedCount: z.number(),
   status: activeStatusSchema, createdAt: z.string(), updatedAt: z.string(),
 });
+export type AdminCoupon = z.output<typeof couponSchema>;
 export const packageSchema = z.object({
   _id: z.string(), name: z.string(), description: z.string().nullable(), type: z.string(), price: z.number(), durationDays: z.number(), ordering: z.number(),
   status: activeStatusSchema, createdAt: z.string(), updatedAt: z.string(),

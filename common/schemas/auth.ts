@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { roleSchema, signupRoleSchema } from '../enums.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../limits.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../account-limits.js';
 import { NEXT_PATH_MAX, safeNextPath } from '../next-path.js';
 
 /**

@@ -1,7 +1,7 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
 import { accountStatusSchema, roleSchema } from '../enums.js';
-import { BIO_MAX } from '../limits.js';
+import { BIO_MAX } from '../account-limits.js';
 import { pageQuery } from './http.js';
 import { currentUserSchema, nameField, usernameField } from './auth.js';
 

@@ -9,7 +9,7 @@ import type {
   VideoCardData,
 } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import type { ListQuery } from '../lib/api.js';
+import type { ListQuery } from '../lib/api/transport.js';
 import { catalogueListing, type CatalogueListKind } from '../lib/stores/listing.js';
 import { GalleryCardView, PerformerCardItem, PhotoCardView, PostCardView, ProductCardView, VideoCardView } from './catalogue/cards.tsx';
 import { NativeLazyImages } from './catalogue/LazyImage.tsx';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { SignupRole } from '../../common/enums.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/limits.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { updatePassword, updating } from '../lib/stores/user.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';

@@ -3,7 +3,7 @@ import { useStore } from '@nanostores/react';
 import type { CountryItem } from '../../common/schemas/site.js';
 import type { CurrentUser } from '../../common/schemas/auth.js';
 import type { UpdateProfileRequest } from '../../common/schemas/users.js';
-import { BIO_MAX } from '../../common/limits.js';
+import { BIO_MAX } from '../../common/account-limits.js';
 import { account } from '../lib/stores/account.js';
 import { toast } from '../lib/stores/toast.js';
 import { currentUser, setCurrentUser, updateProfile, updating } from '../lib/stores/user.js';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { SignupRole } from '../../common/enums.js';
 import { withNext } from '../../common/next-path.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/limits.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { account } from '../lib/stores/account.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';

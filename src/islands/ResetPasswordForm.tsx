@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/limits.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
 

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ProductItem } from '../../common/schemas/catalogue.js';
 import type { StudioGallery, StudioPost, StudioProfile, StudioVideo } from '../../common/schemas/studio.js';
-import { NETWORK_ERROR_MESSAGE } from '../../src/lib/api.js';
+import { NETWORK_ERROR_MESSAGE } from '../../src/lib/api/error.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import {

@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import type { MenuItem } from '../../../common/schemas/site.js';
 import { isSiteLink, LINK_MESSAGE } from '../../../common/links.js';
-import { ApiError, errorMessage } from '../../lib/api-error.js';
+import { ApiError, errorMessage } from '../../lib/api/error.js';
 import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { FormAlert } from '../shared/Field.js';

@@ -13,8 +13,9 @@ import type {
   StudioVideo,
   VideoChanges,
 } from '../../../common/schemas/studio.js';
-import { ApiError, errorMessage } from '../api.js';
-import { studioApi, upload } from '../api-studio.js';
+import { ApiError, errorMessage } from '../api/error.js';
+import { studioApi } from '../api/studio.js';
+import { upload } from '../api/upload.js';
 import { toast } from './toast.js';
 
 /**
