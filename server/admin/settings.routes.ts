@@ -11,6 +11,7 @@ import { announceSettingsChange } from './settings-sync.js';
 import { decryptSecret, encryptSecret } from '../settings/secrets.js';
 import { renderSiteImage, settingKeyOf } from './site-images.js';
 import type { AppContext } from '../context.js';
+import type { GatewayName } from '../../common/enums.js';
 import { sandboxDisabled, sandboxEnabled } from '../payments/gateways.js';
 
 /** Site settings (docs/product.md): every public setting, the default commission, payment gateway settings, site images. */
@@ -33,7 +34,7 @@ export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'co
     return stored ? { configured: true, source: 'settings' as const } : { configured: false, source: null };
   };
   return {
-    paymentGateway: ((await ctx.settings.get('paymentGateway')) === 'stripe' ? 'stripe' : 'sandbox') as 'sandbox' | 'stripe',
+    paymentGateway: ((await ctx.settings.get('paymentGateway')) === 'stripe' ? 'stripe' : 'sandbox') as GatewayName,
     sandboxAvailable: sandboxEnabled(ctx.config),
     checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
     stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),

@@ -9,7 +9,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { passwordResetMail, registrationAttemptMail, verificationMail, type MailSite } from '../mail/templates.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { CurrentUser } from '../../common/schemas/auth.js';
-import type { Role } from '../../common/enums.js';
+import type { AccountStatus, Role, SignupRole } from '../../common/enums.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import { publicMediaUrl } from '../media/storage.js';
 import {
@@ -44,7 +44,7 @@ import {
 export interface SessionUser {
   id: string;
   role: Role;
-  status: 'active' | 'suspended' | 'pending';
+  status: AccountStatus;
   sessionId: string;
   email: string;
   name: string;
@@ -85,7 +85,7 @@ export interface RegisterInput {
   username: string;
   email: string;
   password: string;
-  role: 'user' | 'performer';
+  role: SignupRole;
 }
 
 export interface LoginInput {
@@ -297,7 +297,7 @@ export class AuthService {
    * are one login per person, so both change the same password, but 'performer' is refused for a
    * non-performer account so a confused client cannot act on the wrong kind of account.
    */
-  async changePassword(session: SessionUser, input: { currentPassword: string; password: string; source: 'user' | 'performer' }): Promise<void> {
+  async changePassword(session: SessionUser, input: { currentPassword: string; password: string; source: SignupRole }): Promise<void> {
     if (input.source === 'performer' && session.role !== 'performer') throw badRequest(messages.notPerformer);
     const user = await findUserById(this.db, session.id);
     if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {

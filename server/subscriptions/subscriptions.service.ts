@@ -7,6 +7,7 @@ import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries
 import {
   cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, type SubscriptionFilters, type SubscriptionRow,
 } from './subscriptions.repository.js';
+import type { SubscriptionType } from '../../common/enums.js';
 
 /**
  * Subscriptions are prepaid periods (30 or 365 days) bought through a checkout. Cancelling stops the subscription
@@ -51,7 +52,7 @@ export async function cancelSubscription(db: DbOrTrx, viewer: { id: string; role
  */
 export function subscriptionPrice(
   performer: { monthlyPrice: number; yearlyPrice: number },
-  type: 'monthly' | 'yearly',
+  type: SubscriptionType,
   pkg: { price: number } | null | undefined,
 ): number {
   return (type === 'monthly' ? performer.monthlyPrice : performer.yearlyPrice) || pkg?.price || 0;
