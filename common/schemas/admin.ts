@@ -1,20 +1,8 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
 import {
-  accountStatusSchema,
-  activeStatusSchema,
-  categoryGroupSchema,
-  contentStatusSchema,
-  contentTypeSchema,
-  deliveryStatusSchema,
-  gatewaySchema,
-  orderStatusSchema,
-  paymentStatusSchema,
-  paymentTypeSchema,
-  performerStatusSchema,
-  postStatusSchema,
-  roleSchema,
-  type ContentType,
+  accountStatusSchema, activeStatusSchema, categoryGroupSchema, contentStatusSchema, contentTypeSchema, deliveryStatusSchema, gatewaySchema,
+  orderStatusSchema, paymentStatusSchema, paymentTypeSchema, performerStatusSchema, postStatusSchema, roleSchema, type ContentType,
 } from '../enums.js';
 import { isSiteLink, LINK_MAX, LINK_MESSAGE } from '../links.js';
 import { MAX_PRICE_MINOR } from '../money.js';

@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import {
-  accessSchema,
-  categoryGroupSchema,
-  contentStatusSchema,
-  mediaKindSchema,
-  postStatusSchema,
-  postTypeSchema,
-  processingStatusSchema,
+  accessSchema, categoryGroupSchema, contentStatusSchema, mediaKindSchema, postStatusSchema, postTypeSchema, processingStatusSchema,
   productTypeSchema,
 } from '../enums.js';
 import { keyField, pageQuery } from './http.js';

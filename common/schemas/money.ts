@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import {
-  deliveryStatusSchema,
-  earningEntrySchema,
-  earningSourceSchema,
-  gatewaySchema,
-  orderStatusSchema,
-  paymentStatusSchema,
-  paymentTypeSchema,
-  productTypeSchema,
-  subscriptionStatusSchema,
-  subscriptionTypeSchema,
+  deliveryStatusSchema, earningEntrySchema, earningSourceSchema, gatewaySchema, orderStatusSchema, paymentStatusSchema, paymentTypeSchema,
+  productTypeSchema, subscriptionStatusSchema, subscriptionTypeSchema,
 } from '../enums.js';
 import { keyField, pageQuery } from './http.js';
 import { performerSummarySchema } from './catalogue.js';

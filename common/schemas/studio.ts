@@ -1,13 +1,7 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
 import {
-  accessSchema,
-  contentStatusSchema,
-  imageStatusSchema,
-  mediaKindSchema,
-  performerContentStatusSchema,
-  postStatusSchema,
-  processingStatusSchema,
+  accessSchema, contentStatusSchema, imageStatusSchema, mediaKindSchema, performerContentStatusSchema, postStatusSchema, processingStatusSchema,
   productTypeSchema,
 } from '../enums.js';
 import { pageQuery } from './http.js';

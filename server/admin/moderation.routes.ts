@@ -10,23 +10,8 @@ import { adjustCounter } from '../reactions/targets.repository.js';
 import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/enums.js';
 import { adminTx, errors } from './admin.http.js';
 import {
-  accountState,
-  adminContentStatuses as allowedStatus,
-  approvalSchema,
-  approveBody,
-  commentListQuery,
-  commentSchema,
-  contentListQuery,
-  contentParams,
-  contentSchema,
-  contentStateSchema,
-  contentStatusBody,
-  idParams,
-  okSchema,
-  performerListQuery,
-  performerSchema,
-  reasonBody,
-  userListQuery,
+  accountState, adminContentStatuses as allowedStatus, approvalSchema, approveBody, commentListQuery, commentSchema, contentListQuery, contentParams,
+  contentSchema, contentStateSchema, contentStatusBody, idParams, okSchema, performerListQuery, performerSchema, reasonBody, userListQuery,
 } from '../../common/schemas/admin.js';
 import { contentTable, listAllComments, listContent, listPerformers } from './admin.repository.js';
 

@@ -13,20 +13,8 @@ import { updateOrderBody } from '../../common/schemas/money.js';
 import { adminTx, errors } from './admin.http.js';
 import { earningRows, earningsByPerformer, listOrdersNamed, listPayouts, payoutView, searchPayments, withPayouts } from './admin.repository.js';
 import {
-  earningRowsQuery,
-  earningSchema,
-  earningsQuery,
-  idParams,
-  orderListQuery,
-  orderRowSchema,
-  orderSchema,
-  paymentListQuery,
-  paymentListSchema,
-  payoutBody,
-  payoutListQuery,
-  payoutSchema,
-  performerEarningsSchema,
-  refundRequestSchema,
+  earningRowsQuery, earningSchema, earningsQuery, idParams, orderListQuery, orderRowSchema, orderSchema, paymentListQuery, paymentListSchema,
+  payoutBody, payoutListQuery, payoutSchema, performerEarningsSchema, refundRequestSchema,
 } from '../../common/schemas/admin.js';
 import type { AppContext } from '../context.js';
 

@@ -5,28 +5,9 @@ import { listSchema } from '../../common/schemas/http.js';
 import { adminTx, errors, uploadErrors } from './admin.http.js';
 import { readSingleImage } from '../http/single-image.js';
 import {
-  adminPage,
-  bannerBody,
-  bannerPatch,
-  bannerSchema,
-  categoryBody,
-  categoryListQuery,
-  categoryPatch,
-  categorySchema,
-  commissionBody,
-  commissionSchema,
-  countryBlockBody,
-  countryBlockSchema,
-  countryParams,
-  couponBody,
-  couponListQuery,
-  couponPatch,
-  couponSchema,
-  idParams,
-  okSchema,
-  packageBody,
-  packagePatch,
-  packageSchema,
+  adminPage, bannerBody, bannerPatch, bannerSchema, categoryBody, categoryListQuery, categoryPatch, categorySchema, commissionBody, commissionSchema,
+  countryBlockBody, countryBlockSchema, countryParams, couponBody, couponListQuery, couponPatch, couponSchema, idParams, okSchema, packageBody,
+  packagePatch, packageSchema,
 } from '../../common/schemas/admin.js';
 import {
   categoryView, couponAdminView, findBanner, listBanners, listCategories, listCountryBlocks, listCoupons, listPackages, packageView,

@@ -5,15 +5,7 @@ import { requireUser, SESSION_COOKIE, sessionCookieOptions } from '../http/auth.
 import { byBodyField, byIp, limiter } from '../http/rate-limit.js';
 import { apiErrorSchema } from '../../common/schemas/http.js';
 import {
-  changePasswordBody,
-  emailBody,
-  loginBody,
-  loginResponse,
-  messageSchema,
-  registerBody,
-  registerResponseSchema,
-  resetPasswordBody,
-  verifyEmailBody,
+  changePasswordBody, emailBody, loginBody, loginResponse, messageSchema, registerBody, registerResponseSchema, resetPasswordBody, verifyEmailBody,
 } from '../../common/schemas/auth.js';
 import { messages } from './auth.service.js';
 import { safeNextPath } from '../../common/next-path.js';

@@ -8,15 +8,8 @@ import { decodeCursor } from '../http/pagination.js';
 import { limiter } from '../http/rate-limit.js';
 import { apiErrorSchema } from '../../common/schemas/http.js';
 import {
-  commentIdParams,
-  commentItemSchema,
-  commentSearchQuery,
-  commentSearchSchema,
-  commentText,
-  createCommentBody,
-  createdCommentSchema,
-  deleteCommentSchema,
-  editCommentBody,
+  commentIdParams, commentItemSchema, commentSearchQuery, commentSearchSchema, commentText, createCommentBody, createdCommentSchema,
+  deleteCommentSchema, editCommentBody,
 } from '../../common/schemas/engagement.js';
 import { COMMENT_IMAGE_MAX_BYTES, commentMessages, createComment, editComment, removeComment, searchComments, type CommentDeps } from './comments.service.js';
 

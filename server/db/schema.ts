@@ -1,26 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type {
-  Access,
-  AccountStatus,
-  ActiveStatus,
-  CategoryGroup,
-  ContentStatus,
-  DeliveryStatus,
-  EarningEntry,
-  MediaKind,
-  ObjectType,
-  OrderStatus,
-  PaymentStatus,
-  PaymentType,
-  PerformerStatus,
-  PostStatus,
-  PostType,
-  ProcessingStatus,
-  ProductType,
-  ReactionAction,
-  Role,
-  SubscriptionStatus,
-  SubscriptionType,
+  Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentStatus,
+  PaymentType, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus, SubscriptionType,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */

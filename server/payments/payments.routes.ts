@@ -10,16 +10,8 @@ import { findPayment } from './payments.repository.js';
 import { paymentStatus, userTransactions } from './transactions.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import {
-  checkoutSchema,
-  purchaseProductsBody,
-  purchaseVideoBody,
-  sandboxCompleteBody,
-  sandboxCompleteSchema,
-  sandboxReverseBody,
-  sandboxReverseSchema,
-  subscribeBody,
-  transactionQuery,
-  transactionSchema,
+  checkoutSchema, purchaseProductsBody, purchaseVideoBody, sandboxCompleteBody, sandboxCompleteSchema, sandboxReverseBody, sandboxReverseSchema,
+  subscribeBody, transactionQuery, transactionSchema,
 } from '../../common/schemas/money.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema, 502: apiErrorSchema };

@@ -6,13 +6,7 @@ import { parseInput } from '../http/parse-input.js';
 import { limiter } from '../http/rate-limit.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import {
-  looseReaction,
-  reactedGallerySchema,
-  reactedListQuery,
-  reactedVideoSchema,
-  reactionBody,
-  reactionItemSchema,
-  reactionResultSchema,
+  looseReaction, reactedGallerySchema, reactedListQuery, reactedVideoSchema, reactionBody, reactionItemSchema, reactionResultSchema,
   reactionSearchQuery,
 } from '../../common/schemas/engagement.js';
 import { addReaction, findReactions, listReactedGalleries, listReactedVideos, removeReaction } from './reactions.service.js';

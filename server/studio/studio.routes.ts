@@ -10,22 +10,8 @@ import { formatBytes } from '../media/pipeline/upload.js';
 import { POST_MAX_IMAGES } from '../../common/limits.js';
 import { parseInput } from '../http/parse-input.js';
 import {
-  galleryInput,
-  idParams,
-  ownListQuery,
-  photoInput,
-  photoUploadInput,
-  postInput,
-  processingStateSchema,
-  productInput,
-  profileInput,
-  studioGallerySchema,
-  studioPhotoSchema,
-  studioPostSchema,
-  studioProductSchema,
-  studioProfileSchema,
-  studioVideoSchema,
-  uploadedPhotosSchema,
+  galleryInput, idParams, ownListQuery, photoInput, photoUploadInput, postInput, processingStateSchema, productInput, profileInput,
+  studioGallerySchema, studioPhotoSchema, studioPostSchema, studioProductSchema, studioProfileSchema, studioVideoSchema, uploadedPhotosSchema,
   videoInput,
 } from '../../common/schemas/studio.js';
 import * as studio from './studio.service.js';

@@ -14,19 +14,8 @@ import { childFiles, clearPhotoThumbnails, clearPostMediaFiles, clearVideoPrevie
 import type { SettingsService } from '../settings/settings.service.js';
 import * as repo from './studio.repository.js';
 import type {
-  GalleryInput,
-  PhotoInput,
-  PostInput,
-  ProductInput,
-  ProfileInput,
-  StudioGallery,
-  StudioPhoto,
-  StudioPost,
-  StudioPostMedia,
-  StudioProduct,
-  StudioProfile,
-  StudioVideo,
-  VideoInput,
+  GalleryInput, PhotoInput, PostInput, ProductInput, ProfileInput, StudioGallery, StudioPhoto, StudioPost, StudioPostMedia, StudioProduct,
+  StudioProfile, StudioVideo, VideoInput,
 } from '../../common/schemas/studio.js';
 
 /**

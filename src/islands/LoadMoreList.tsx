@@ -1,12 +1,7 @@
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type {
-  GalleryCardData,
-  PerformerCardData,
-  PhotoCardData,
-  PostCardData,
-  ProductCardData,
-  VideoCardData,
+  GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
 } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { ListQuery } from '../lib/api/transport.js';

@@ -1,16 +1,6 @@
 import type {
-  GalleryCardData,
-  GalleryItem,
-  PerformerCard,
-  PerformerCardData,
-  PhotoCardData,
-  PhotoItem,
-  PostCard,
-  PostCardData,
-  ProductCardData,
-  ProductItem,
-  VideoCardData,
-  VideoItem,
+  GalleryCardData, GalleryItem, PerformerCard, PerformerCardData, PhotoCardData, PhotoItem, PostCard, PostCardData, ProductCardData, ProductItem,
+  VideoCardData, VideoItem,
 } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { AnyCard, ListKind } from '../islands/LoadMoreList.tsx';

@@ -1,10 +1,5 @@
 import type {
-  GalleryCardData,
-  PerformerCardData,
-  PhotoCardData,
-  PostCardData,
-  ProductCardData,
-  VideoCardData,
+  GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
 } from '../../../common/schemas/catalogue.js';
 import { formatMoney } from '../../../common/money.js';
 import { countOf, formatCount } from '../../../common/plural.js';

@@ -1,11 +1,5 @@
 import type {
-  ChangePasswordRequest,
-  CurrentUser,
-  LoginRequest,
-  LoginResponse,
-  MessageResponse,
-  RegisterRequest,
-  RegisterResponse,
+  ChangePasswordRequest, CurrentUser, LoginRequest, LoginResponse, MessageResponse, RegisterRequest, RegisterResponse,
 } from '../../../common/schemas/auth.js';
 import type { ContactRequest, ContactSent, CountryItem } from '../../../common/schemas/site.js';
 import type { UpdateProfileRequest } from '../../../common/schemas/users.js';

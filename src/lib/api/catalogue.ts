@@ -1,13 +1,5 @@
 import type {
-  DownloadLink,
-  GalleryItem,
-  PerformerCard,
-  PhotoItem,
-  PostCard,
-  PostDetail,
-  ProductItem,
-  VideoItem,
-  VideoView,
+  DownloadLink, GalleryItem, PerformerCard, PhotoItem, PostCard, PostDetail, ProductItem, VideoItem, VideoView,
 } from '../../../common/schemas/catalogue.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import type { SearchTotals } from '../../../common/schemas/site.js';

@@ -1,15 +1,7 @@
 import type { EngagementObjectType, ReactionAction } from '../../../common/enums.js';
 import type {
-  CommentItem,
-  CommentSearchResult,
-  CreateCommentRequest,
-  CreatedComment,
-  DeleteCommentResponse,
-  ReactedGallery,
-  ReactedVideo,
-  ReactionItem,
-  ReactionRequest,
-  ReactionResult,
+  CommentItem, CommentSearchResult, CreateCommentRequest, CreatedComment, DeleteCommentResponse, ReactedGallery, ReactedVideo, ReactionItem,
+  ReactionRequest, ReactionResult,
 } from '../../../common/schemas/engagement.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import { apiFetch } from './transport.js';

@@ -1,18 +1,7 @@
 import type { ListResult } from '../../../common/schemas/http.js';
 import type {
-  ApplyCouponRequest,
-  ApplyCouponResponse,
-  CheckoutResponse,
-  OrderView,
-  PurchaseProductsRequest,
-  PurchaseRequest,
-  SandboxCompleteResponse,
-  SandboxOutcome,
-  SubscribeRequest,
-  SubscriptionItem,
-  SubscriptionPackageItem,
-  TransactionItem,
-  UpdateOrderRequest,
+  ApplyCouponRequest, ApplyCouponResponse, CheckoutResponse, OrderView, PurchaseProductsRequest, PurchaseRequest, SandboxCompleteResponse,
+  SandboxOutcome, SubscribeRequest, SubscriptionItem, SubscriptionPackageItem, TransactionItem, UpdateOrderRequest,
 } from '../../../common/schemas/money.js';
 import { apiFetch } from './transport.js';
 

@@ -1,19 +1,8 @@
 import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import type {
-  GalleryChanges,
-  PhotoChanges,
-  PostChanges,
-  ProcessingState,
-  ProductChanges,
-  ProfileChanges,
-  StudioGallery,
-  StudioPhoto,
-  StudioPost,
-  StudioProduct,
-  StudioProfile,
-  StudioVideo,
-  VideoChanges,
+  GalleryChanges, PhotoChanges, PostChanges, ProcessingState, ProductChanges, ProfileChanges, StudioGallery, StudioPhoto, StudioPost, StudioProduct,
+  StudioProfile, StudioVideo, VideoChanges,
 } from '../../../common/schemas/studio.js';
 import { apiFetch, type ListQuery } from './transport.js';
 

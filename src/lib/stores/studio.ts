@@ -3,15 +3,7 @@ import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import { countOf } from '../../../common/plural.js';
 import type {
-  GalleryChanges,
-  PostChanges,
-  ProductChanges,
-  StudioGallery,
-  StudioPost,
-  StudioProduct,
-  StudioProfile,
-  StudioVideo,
-  VideoChanges,
+  GalleryChanges, PostChanges, ProductChanges, StudioGallery, StudioPost, StudioProduct, StudioProfile, StudioVideo, VideoChanges,
 } from '../../../common/schemas/studio.js';
 import { ApiError, errorMessage } from '../api/error.js';
 import { studioApi } from '../api/studio.js';
