@@ -45,7 +45,8 @@ export type ContentStats = z.output<typeof statsSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 // Videos
 
-export const videoItemSchema = z.object({
+/** What a video and a gallery both show first. */
+const itemSchema = z.object({
   _id: z.string(),
   slug: z.string(),
   title: z.string(),
@@ -54,10 +55,13 @@ export const videoItemSchema = z.object({
   performer: performerSummarySchema.nullable(),
   access: accessSchema,
   isSale: z.boolean(),
-  /** Minor units; 0 unless the video is for sale. */
+  /** Minor units; 0 unless the item is for sale. */
   price: z.number().int(),
-  /** True when this viewer may not play the full video; `video` is then null. */
+  /** True when this viewer may not open the item in full (a video: `video` is then null; a gallery: its full photos). */
   locked: z.boolean(),
+});
+
+export const videoItemSchema = itemSchema.extend({
   /** Public preview images and clip, always present when they exist. */
   thumbnail: z.string().nullable(),
   poster: z.string().nullable(),
@@ -84,18 +88,7 @@ export type VideoView = z.output<typeof videoViewSchema>;
 // ---------------------------------------------------------------------------------------------------------------
 // Galleries and photos
 
-export const galleryItemSchema = z.object({
-  _id: z.string(),
-  slug: z.string(),
-  title: z.string(),
-  description: z.string().nullable(),
-  performerId: z.string(),
-  performer: performerSummarySchema.nullable(),
-  access: accessSchema,
-  isSale: z.boolean(),
-  price: z.number().int(),
-  /** True when this viewer may not open the full photos. */
-  locked: z.boolean(),
+export const galleryItemSchema = itemSchema.extend({
   /** Thumbnail of the cover photo (public). */
   cover: z.string().nullable(),
   photoCount: z.number().int(),

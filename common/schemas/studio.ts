@@ -108,29 +108,22 @@ export const statusField = z.enum(performerContentStatusSchema.options, { error:
 
 const withEnum = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v: z.input<T> | undefined) => blankToUndefined(v), schema.optional());
 
-export const videoInput = z.object({
+/** What a video and a gallery both have. */
+const itemInput = z.object({
   title: titleField(),
   description: textField(5000, 'Description'),
   visibility: withEnum(visibilityField),
   price: intField(0, MAX_PRICE, 'Price'),
   tags: tagsField,
   categoryIds: categoryIdsField,
-  scheduledAt: dateTimeField,
-  status: withEnum(statusField),
 });
+
+export const videoInput = itemInput.extend({ scheduledAt: dateTimeField, status: withEnum(statusField) });
 export type VideoInput = z.output<typeof videoInput>;
 /** `PUT /performer/assets/videos/{id}`: what is left out keeps its value. */
 export type VideoChanges = z.input<typeof videoInput>;
 
-export const galleryInput = z.object({
-  title: titleField(),
-  description: textField(5000, 'Description'),
-  visibility: withEnum(visibilityField),
-  price: intField(0, MAX_PRICE, 'Price'),
-  tags: tagsField,
-  categoryIds: categoryIdsField,
-  status: withEnum(statusField),
-});
+export const galleryInput = itemInput.extend({ status: withEnum(statusField) });
 export type GalleryInput = z.output<typeof galleryInput>;
 export type GalleryChanges = z.input<typeof galleryInput>;
 
@@ -206,7 +199,8 @@ export const ownListQuery = pageQuery.omit({ cursor: true }).extend({ performerI
 // ---------------------------------------------------------------------------------------------------------------
 // Responses.
 
-export const studioVideoSchema = z.object({
+/** What the studio shows of a video and of a gallery alike. */
+const studioItemSchema = z.object({
   _id: z.string(),
   title: z.string(),
   slug: z.string(),
@@ -216,6 +210,9 @@ export const studioVideoSchema = z.object({
   tags: z.array(z.string()),
   categoryIds: z.array(z.string()),
   status: contentStatusSchema,
+});
+
+export const studioVideoSchema = studioItemSchema.extend({
   processingStatus: processingStatusSchema,
   /** Why processing failed (or why the last attempt failed while it is retried). */
   processingError: z.string().nullable(),
@@ -245,16 +242,7 @@ export const processingStateSchema = z.object({
 });
 export type ProcessingState = z.output<typeof processingStateSchema>;
 
-export const studioGallerySchema = z.object({
-  _id: z.string(),
-  title: z.string(),
-  slug: z.string(),
-  description: z.string().nullable(),
-  visibility: accessSchema,
-  price: z.number().int(),
-  tags: z.array(z.string()),
-  categoryIds: z.array(z.string()),
-  status: contentStatusSchema,
+export const studioGallerySchema = studioItemSchema.extend({
   photoCount: z.number().int(),
   coverPhotoId: z.string().nullable(),
   publishedAt: z.string().nullable(),
