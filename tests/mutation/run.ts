@@ -5,6 +5,7 @@
  * only show there).
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MUTATION_MODULES } from './modules.js';
@@ -50,7 +51,15 @@ for (const m of modules) {
   const env: Record<string, string | undefined> = { ...process.env, CI: '', DATABASE_URL: undefined, REDIS_URL: undefined };
   if (m.services?.includes('postgres')) env.DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   if (m.services?.includes('redis')) env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-  const run = spawnSync('npx', ['stryker', 'run', configFile], { stdio: 'inherit', env });
+  // Stryker's incremental mode reuses a surviving mutant's result while the tests that cover it are unchanged. With
+  // vitest 4 its per-test coverage comes back empty (stryker-js issue #5928), so a new test would never be tried
+  // against old survivors: when the module's test files changed since its last run, every mutant is tested again.
+  const testsHash = createHash('sha256').update(m.tests.map((f) => fs.readFileSync(f, 'utf8')).join('\0')).digest('hex');
+  const hashFile = path.join(outDir, `${m.name}.tests.sha256`);
+  const testsChanged = !fs.existsSync(hashFile) || fs.readFileSync(hashFile, 'utf8') !== testsHash;
+  if (testsChanged) console.log(`${m.name}: its tests changed since the last run, so every mutant is tested again (--force)`);
+  const run = spawnSync('npx', ['stryker', 'run', configFile, ...(testsChanged ? ['--force'] : [])], { stdio: 'inherit', env });
+  if (run.status === 0) fs.writeFileSync(hashFile, testsHash);
   if (run.status !== 0) throw new Error(`stryker failed on ${m.name}`);
   const report = JSON.parse(fs.readFileSync(path.join(outDir, `${m.name}.json`), 'utf8')) as {
     files: Record<string, { source: string; mutants: { id: string; mutatorName: string; status: string; replacement?: string; location: { start: { line: number; column: number } } }[] }>;
@@ -75,23 +84,29 @@ for (const m of modules) {
     seconds: Math.round((Date.now() - started) / 1000),
     services: ['SQLite', ...(m.services ?? []).map((x) => (x === 'postgres' ? 'PostgreSQL' : 'Redis'))].join(', '),
   };
+  writeReport();
 }
 
-const merged = { ...previous, ...scores };
-fs.mkdirSync('bench', { recursive: true });
-fs.writeFileSync('bench/mutation-report.json', JSON.stringify({ at: new Date().toISOString(), modules: merged }, null, 2));
-const lines = [
-  '# Mutation scores',
-  '',
-  'Written by `npm run test:mutation` (Stryker, per-test coverage, incremental). "Against": where the module\'s tests ran.',
-  '',
-  '| module | score | killed | timeout | survived | no coverage | seconds | against |',
-  '|---|---:|---:|---:|---:|---:|---:|---|',
-  ...Object.entries(merged).map(([n, s]) => `| ${n} | ${s.score}% | ${s.killed} | ${s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.seconds} | ${s.services ?? 'SQLite'} |`),
-  '',
-  '## Survivors',
-  '',
-  ...Object.entries(merged).flatMap(([n, s]) => (s.survivors.length ? [`### ${n}`, '', ...s.survivors.map((x) => `- ${x}`), ''] : [])),
-];
-fs.writeFileSync('bench/mutation-report.md', lines.join('\n'));
-console.log(lines.slice(4, 6 + Object.keys(merged).length).join('\n'));
+
+/** Writes bench/mutation-report.md and .json: the modules measured now over the earlier ones (after each module, so a
+ * run stopped half-way keeps what it measured). */
+function writeReport(): void {
+  const merged = { ...previous, ...scores };
+  fs.mkdirSync('bench', { recursive: true });
+  fs.writeFileSync('bench/mutation-report.json', JSON.stringify({ at: new Date().toISOString(), modules: merged }, null, 2));
+  const lines = [
+    '# Mutation scores',
+    '',
+    'Written by `npm run test:mutation` (Stryker, per-test coverage, incremental). "Against": where the module\'s tests ran.',
+    '',
+    '| module | score | killed | timeout | survived | no coverage | seconds | against |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+    ...Object.entries(merged).map(([n, s]) => `| ${n} | ${s.score}% | ${s.killed} | ${s.timeout} | ${s.survived} | ${s.noCoverage} | ${s.seconds} | ${s.services ?? 'SQLite'} |`),
+    '',
+    '## Survivors',
+    '',
+    ...Object.entries(merged).flatMap(([n, s]) => (s.survivors.length ? [`### ${n}`, '', ...s.survivors.map((x) => `- ${x}`), ''] : [])),
+  ];
+  fs.writeFileSync('bench/mutation-report.md', lines.join('\n'));
+  console.log(lines.slice(4, 6 + Object.keys(merged).length).join('\n'));
+}
