@@ -75,7 +75,7 @@ function tagIslandsForReact() {
  */
 const SHARED_CHUNKS = [
   ['react', /\/node_modules\/(react|react-dom|scheduler)\//],
-  ['core', /\/node_modules\/(nanostores|@nanostores\/react)\/|\/src\/lib\/stores\/(auth|user|toast|reset|client)\.ts$|\/src\/lib\/(api-error|navigation|runtime|cart-state)\.ts$|\/common\/(api-types|money|plural)\.ts$/],
+  ['core', /\/node_modules\/(nanostores|@nanostores\/react)\/|\/src\/lib\/stores\/(auth|user|toast|reset|client)\.ts$|\/src\/lib\/(api\/error|navigation|runtime|cart-state)\.ts$|\/common\/(avatar|limits|money|plural)\.ts$/],
 ];
 
 function sharedChunks() {

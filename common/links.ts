@@ -1,7 +1,7 @@
 /**
  * The links an admin may put on the site (menus, banners, logo): a path on this site ("/videos") or an absolute
  * http(s) address. Never `javascript:`, `data:` or a protocol-relative "//host" (it would leave the site looking like
- * a path). One rule for the API's schemas (server/admin/admin.schemas.ts) and the console's forms, so the browser
+ * a path). One rule for the API's schemas (common/schemas/admin.ts) and the console's forms, so the browser
  * refuses exactly what the server would.
  */
 export const LINK_MESSAGE = 'Enter a path on this site starting with "/" (like /videos) or a full address starting with https://';

@@ -35,7 +35,7 @@ export type Parsed = { ok: true; value: number } | { ok: false; message: string 
 export const MONEY_HINT = 'Enter an amount like 4.99';
 export const PERCENT_HINT = 'Enter a percentage like 15';
 
-/** The largest price the API takes (server/admin/admin.schemas.ts): 1,000,000.00 in minor units. */
+/** The largest price the API takes (common/schemas/admin.ts): 1,000,000.00 in minor units. */
 export const MAX_PRICE_MINOR = 100_000_000;
 
 const fail = (message: string): Parsed => ({ ok: false, message });

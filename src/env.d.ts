@@ -4,8 +4,8 @@ declare namespace App {
   interface Locals {
     ctx: import('../server/context.js').AppContext;
     clientIp: string;
-    settings: import('../common/api-types.js').PublicSettings;
-    runtime: import('../common/api-types.js').RuntimeConfig;
+    settings: import('../common/schemas/site.js').PublicSettings;
+    runtime: import('../common/runtime-config.js').RuntimeConfig;
     country: string | null;
     /** The signed-in user of this request, from the `token` cookie. */
     user: import('../server/auth/auth.service.js').SessionUser | null;

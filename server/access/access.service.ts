@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { Access, ObjectType } from '../db/schema.js';
-import type { Role } from '../../common/api-types.js';
+import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { entitledObjectKeys, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
@@ -65,7 +65,7 @@ export function postSubject(p: { id: string; performerId: string | null; access:
   return { objectType: 'post', objectId: p.id, performerId: p.performerId ?? '', access: p.performerId ? p.access : 'free' };
 }
 
-export function productSubject(p: { id: string; performerId: string; type: 'physical' | 'digital' }): AccessSubject {
+export function productSubject(p: { id: string; performerId: string; type: ProductType }): AccessSubject {
   return { objectType: 'product', objectId: p.id, performerId: p.performerId, access: p.type === 'digital' ? 'sale' : 'free' };
 }
 

@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { Db, DbOrTrx } from '../db/database.js';
 import { conflict, isUniqueViolation } from '../http/errors.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { writeAudit } from '../audit/audit.repository.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -11,7 +10,6 @@ import type { Database } from '../db/schema.js';
 
 export const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
 export const uploadErrors = { ...errors, 413: apiErrorSchema };
-export const okSchema = z.object({ ok: z.literal(true) });
 
 export type Audit = (action: string, targetType: string | null, targetId: string | null, details?: Record<string, unknown>) => Promise<void>;
 

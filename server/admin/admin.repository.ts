@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type { Database } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
-import type { ContentType } from './admin.schemas.js';
+import type { ContentType } from '../../common/enums.js';
 import { itemsOfOrders, listOrders, type OrderFilters } from '../orders/orders.repository.js';
 import { listAudit, type AuditFilters } from '../audit/audit.repository.js';
 import { countries } from 'countries-list';

@@ -1,42 +1,23 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
 import { revokeUserSessions } from '../auth/auth.repository.js';
 import { findUserById, updateUser } from '../users/users.repository.js';
 import { searchUsersForAdmin } from '../users/users.service.js';
 import { setPerformerApproved, setPerformerStatus } from '../performers/performers.repository.js';
 import { deleteComment, findComment } from '../comments/comments.repository.js';
 import { deleteFileRow } from '../media/pipeline/pipeline.repository.js';
-import { adminUserSchema } from '../users/users.schemas.js';
+import { adminUserSchema } from '../../common/schemas/users.js';
 import { adjustCounter } from '../reactions/targets.repository.js';
-import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/api-types.js';
-import { adminTx, errors, okSchema } from './admin.http.js';
+import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/enums.js';
+import { adminTx, errors } from './admin.http.js';
 import {
-  approveBody, commentListQuery, contentListQuery, contentParams, contentStatusBody, idParams, itemRef, performerListQuery, personRef, reasonBody, userListQuery, type ContentType,
-} from './admin.schemas.js';
+  accountState, adminContentStatuses as allowedStatus, approvalSchema, approveBody, commentListQuery, commentSchema, contentListQuery, contentParams,
+  contentSchema, contentStateSchema, contentStatusBody, idParams, okSchema, performerListQuery, performerSchema, reasonBody, userListQuery,
+} from '../../common/schemas/admin.js';
 import { listAllComments, listContent, listPerformers, setContentStatus } from './admin.repository.js';
 
 /** Moderation: accounts (suspend / reactivate), performers (approve), content visibility, comments. */
-
-const performerSchema = z.object({
-  _id: z.string(), username: z.string(), name: z.string(), email: z.string(), status: z.string(), accountStatus: z.string(), approved: z.boolean(),
-  commissionBps: z.number().nullable(), subscriberCount: z.number(), videoCount: z.number(), createdAt: z.string(),
-});
-const contentSchema = z.object({ _id: z.string(), type: z.string(), title: z.string(), status: z.string(), performerId: z.string().nullable(), performer: personRef, createdAt: z.string() });
-const commentSchema = z.object({
-  _id: z.string(), objectType: z.string(), objectId: z.string(), object: itemRef, content: z.string(), status: z.string(),
-  user: z.object({ _id: z.string(), username: z.string(), name: z.string() }), createdAt: z.string(),
-});
-const accountState = z.object({ _id: z.string(), status: z.enum(['active', 'suspended', 'pending']), sessionsRevoked: z.number() });
-
-/** Which statuses each content type has (videos, galleries and products share one set; posts have their own). */
-const allowedStatus: Record<ContentType, readonly string[]> = {
-  video: ['active', 'inactive', 'hidden'],
-  gallery: ['active', 'inactive', 'hidden'],
-  product: ['active', 'inactive', 'hidden'],
-  post: ['published', 'draft', 'hidden'],
-};
 
 export async function adminModerationRoutes(app: ApiApp): Promise<void> {
   const { ctx } = app;
@@ -95,7 +76,7 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/admin/performers/:id/approve',
-    { schema: { tags, summary: 'Approve a performer (or withdraw the approval with { approved: false })', params: idParams, body: approveBody, response: { 200: z.object({ _id: z.string(), approved: z.boolean() }), ...errors } } },
+    { schema: { tags, summary: 'Approve a performer (or withdraw the approval with { approved: false })', params: idParams, body: approveBody, response: { 200: approvalSchema, ...errors } } },
     async (request) => {
       const { id } = request.params;
       const approved = request.body?.approved ?? true;
@@ -119,7 +100,7 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
         summary: 'Hide or restore content: videos, galleries and products take active | inactive | hidden; posts published | draft | hidden',
         params: contentParams,
         body: contentStatusBody,
-        response: { 200: z.object({ _id: z.string(), type: z.string(), status: z.string() }), ...errors },
+        response: { 200: contentStateSchema, ...errors },
       },
     },
     async (request) => {

@@ -1,55 +1,25 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
 import { AppError, notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
 import { findPayment } from '../payments/payments.repository.js';
 import { createMoney, type Money } from '../payments/money.js';
 import { applyGatewayEvent } from '../payments/settlement.service.js';
 import { GatewayError } from '../payments/gateway.js';
 import { findOrder } from '../orders/orders.repository.js';
 import { updateOrderDelivery } from '../orders/orders.service.js';
-import { updateOrderBody } from '../payments/money.schemas.js';
+import { updateOrderBody } from '../../common/schemas/money.js';
 import { adminTx, errors } from './admin.http.js';
 import { earningRows, earningsByPerformer, insertPayout, listOrdersNamed, listPayouts, payoutView, searchPayments } from './admin.repository.js';
 import { claimUnpaidEarnings, payoutTotal } from '../earnings/earnings.repository.js';
 import { findPerformerName } from '../performers/performers.repository.js';
-import { earningRowsQuery, earningsQuery, idParams, itemRef, orderListQuery, paymentListQuery, payoutBody, payoutListQuery, personRef } from './admin.schemas.js';
+import {
+  earningRowsQuery, earningSchema, earningsQuery, idParams, orderListQuery, orderRowSchema, orderSchema, paymentListQuery, paymentListSchema,
+  payoutBody, payoutListQuery, payoutSchema, performerEarningsSchema, refundRequestSchema,
+} from '../../common/schemas/admin.js';
 import type { AppContext } from '../context.js';
 
 /** Money oversight: payments and transactions, orders, earnings by performer, payouts, refunds through the gateway. */
-
-const paymentSchema = z.object({
-  _id: z.string(), type: z.string(), status: z.string(), gateway: z.string(), gatewayRef: z.string().nullable(), amount: z.number(), originalPrice: z.number(),
-  discount: z.number(), currency: z.string(), performerId: z.string().nullable(), couponId: z.string().nullable(), paidAt: z.string().nullable(), createdAt: z.string(),
-  user: z.object({ _id: z.string(), username: z.string(), email: z.string(), name: z.string() }),
-  /** The performer paid (null for a site payment) and what was bought, by name. */
-  performer: personRef,
-  items: z.array(itemRef),
-});
-const orderSchema = z.object({
-  _id: z.string(), orderNumber: z.string(), paymentId: z.string(), buyerId: z.string(), performerId: z.string(), status: z.string(), deliveryStatus: z.string(),
-  totalPrice: z.number(), trackingCode: z.string().nullable(), createdAt: z.string(),
-});
-/** A row of the orders list: the order with its buyer's and performer's names and its products' names. */
-const orderRowSchema = orderSchema.extend({
-  buyer: personRef,
-  performer: personRef,
-  lines: z.array(z.object({ productId: z.string(), name: z.string(), quantity: z.number() })),
-});
-const performerEarningsSchema = z.object({
-  performerId: z.string(), username: z.string(), name: z.string(), gross: z.number(), commission: z.number(), net: z.number(), unpaidNet: z.number(), paidNet: z.number(),
-  /** Net of sandbox earnings: shown, never owed. */
-  testNet: z.number(), count: z.number(),
-});
-const earningSchema = z.object({
-  _id: z.string(), paymentId: z.string(), performerId: z.string(), userId: z.string(), sourceType: z.string(), entry: z.string(), gross: z.number(), commission: z.number(),
-  net: z.number(), commissionBps: z.number(), isPaid: z.boolean(), test: z.boolean(), paidAt: z.string().nullable(), payoutId: z.string().nullable(), createdAt: z.string(),
-});
-const payoutSchema = z.object({
-  _id: z.string(), performerId: z.string(), username: z.string().nullable(), name: z.string().nullable(), amount: z.number(), earningsCount: z.number(), currency: z.string(), note: z.string().nullable(),
-  actorId: z.string().nullable(), createdAt: z.string(),
-});
 
 /**
  * The money use cases with a sandbox "provider" that delivers its webhooks in process: a refund asked of the
@@ -79,7 +49,7 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
         tags,
         summary: 'Payments and transactions of every user: search by id, provider reference, email or username; filter by status, type, gateway, user, performer, time',
         querystring: paymentListQuery,
-        response: { 200: listSchema(paymentSchema).extend({ successAmount: z.number() }), ...errors },
+        response: { 200: paymentListSchema, ...errors },
       },
     },
     async (request) => searchPayments(db, request.query),
@@ -92,7 +62,7 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
         tags,
         summary: 'Refund a successful payment through its gateway; the payment turns refunded when the provider confirms (webhook)',
         params: idParams,
-        response: { 200: z.object({ _id: z.string(), status: z.string(), refundRequested: z.literal(true) }), ...errors },
+        response: { 200: refundRequestSchema, ...errors },
       },
     },
     async (request) => {

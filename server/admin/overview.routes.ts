@@ -1,28 +1,10 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { listSchema } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
 import { errors } from './admin.http.js';
-import { auditQuery, dashboardQuery, personRef } from './admin.schemas.js';
+import { auditQuery, auditSchema, dashboardQuery, dashboardSchema } from '../../common/schemas/admin.js';
 import { dashboard, listAuditNamed } from './admin.repository.js';
 
 /** The dashboard's numbers and series, and the audit log. */
-
-const point = z.object({ date: z.string(), value: z.number() });
-const dashboardSchema = z.object({
-  counts: z.object({
-    users: z.number(), performers: z.number(), pendingPerformers: z.number(), suspendedUsers: z.number(), activeSubscriptions: z.number(), videos: z.number(),
-    successfulPayments: z.number(), revenue: z.number(), unpaidEarnings: z.number(),
-  }),
-  series: z.object({ signups: z.array(point), revenue: z.array(point), activeSubscriptions: z.array(point) }),
-});
-const auditSchema = z.object({
-  _id: z.string(), actorId: z.string().nullable(), actorUsername: z.string().nullable(), action: z.string(), targetType: z.string().nullable(), targetId: z.string().nullable(),
-  details: z.record(z.string(), z.unknown()), ip: z.string().nullable(), createdAt: z.string(),
-  /** Who, by name (null: the system or a deleted account). */
-  actor: personRef,
-  /** What it was done to, by name; `exists` false when it has been deleted since (the name is the one recorded). */
-  target: z.object({ type: z.string(), _id: z.string().nullable(), name: z.string().nullable(), username: z.string().nullable(), parentId: z.string().nullable(), exists: z.boolean() }).nullable(),
-});
 
 export async function adminOverviewRoutes(app: ApiApp): Promise<void> {
   const { db } = app.ctx;

@@ -1,5 +1,4 @@
 import sanitizeHtml from 'sanitize-html';
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId } from '../db/ids.js';
 import { upsertSetting } from '../settings/settings.repository.js';
@@ -7,7 +6,7 @@ import { settingDefs, type SettingKey } from '../settings/settings.defaults.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { adminTx, errors, uploadErrors } from './admin.http.js';
 import { readSingleImage } from '../http/single-image.js';
-import { paymentSettingsBody, settingsBody, siteImageParams } from './admin.schemas.js';
+import { adminSettingsSchema, paymentSettingsBody, paymentView, settingsBody, siteImageParams } from '../../common/schemas/admin.js';
 import { announceSettingsChange } from './settings-sync.js';
 import { encryptSecret } from '../settings/secrets.js';
 import { renderSiteImage, settingKeyOf } from './site-images.js';
@@ -15,32 +14,6 @@ import { sandboxDisabled, sandboxEnabled } from '../payments/gateways.js';
 import { adminSettings, paymentSettingsView } from './settings.service.js';
 
 /** Site settings (docs/product.md): every public setting, the default commission, payment gateway settings, site images. */
-
-const menuItem = z.object({ title: z.string(), path: z.string(), section: z.string(), isNewTab: z.boolean().optional(), ordering: z.number().optional() });
-const secretState = z.object({ configured: z.boolean(), source: z.enum(['env', 'settings']).nullable() });
-const paymentView = z.object({
-  paymentGateway: z.enum(['sandbox', 'stripe']),
-  /** False in production unless SANDBOX_PAYMENTS=1: the sandbox cannot be chosen then. */
-  sandboxAvailable: z.boolean(),
-  checkoutExpiryMinutes: z.number(),
-  stockHoldMaxPerBuyer: z.number(),
-  stripeSecretKey: secretState,
-  stripeWebhookSecret: secretState,
-});
-export const adminSettingsSchema = z.object({
-  siteName: z.string(),
-  logoUrl: z.string(),
-  favicon: z.string(),
-  loginPlaceholderImage: z.string(),
-  menus: z.array(menuItem),
-  footerContent: z.string(),
-  currency: z.string(),
-  currencySymbol: z.string(),
-  maintenanceMode: z.boolean(),
-  commissionBps: z.number(),
-  unapprovedItemQuota: z.number(),
-  payment: paymentView,
-});
 
 /** Footer HTML is written by an admin and rendered as is, so it is cleaned first: no scripts, handlers or javascript: URLs. */
 export function cleanFooterHtml(html: string): string {

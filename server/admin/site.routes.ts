@@ -1,14 +1,14 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
-import { adminTx, errors, okSchema, uploadErrors } from './admin.http.js';
+import { listSchema } from '../../common/schemas/http.js';
+import { adminTx, errors, uploadErrors } from './admin.http.js';
 import { readSingleImage } from '../http/single-image.js';
 import {
-  adminPage, bannerBody, bannerPatch, categoryBody, categoryPatch, commissionBody, countryBlockBody, countryParams, couponBody, couponPatch, idParams,
-  packageBody, packagePatch,
-} from './admin.schemas.js';
+  adminPage, bannerBody, bannerPatch, bannerSchema, categoryBody, categoryListQuery, categoryPatch, categorySchema, commissionBody, commissionSchema,
+  countryBlockBody, countryBlockSchema, countryParams, couponBody, couponListQuery, couponPatch, couponSchema, idParams, okSchema, packageBody,
+  packagePatch, packageSchema,
+} from '../../common/schemas/admin.js';
 import {
   categoryView, couponAdminView, deleteSiteRow, findBanner, insertSiteRow, listBanners, listCategories, listCountryBlocks, listCoupons, listPackages, packageView,
   updateSiteRow,
@@ -21,24 +21,6 @@ import { findCommissionRate, setCommissionRate } from '../performers/performers.
 import { renderSiteImage } from './site-images.js';
 
 /** Site content the console manages: banners (site promo), categories, country blocks, coupons, packages, commission. */
-
-const bannerSchema = z.object({
-  _id: z.string(), title: z.string(), description: z.string().nullable(), link: z.string().nullable(), position: z.string(), ordering: z.number(),
-  status: z.enum(['active', 'inactive']), imageUrl: z.string().nullable(), imageFileId: z.string().nullable(), createdAt: z.string(), updatedAt: z.string(),
-});
-const categorySchema = z.object({
-  _id: z.string(), name: z.string(), slug: z.string(), group: z.string(), description: z.string().nullable(), ordering: z.number(), status: z.enum(['active', 'inactive']),
-  createdAt: z.string(), updatedAt: z.string(),
-});
-const couponSchema = z.object({
-  _id: z.string(), name: z.string(), code: z.string(), valueBps: z.number(), expiresAt: z.string().nullable(), maxUses: z.number(), usedCount: z.number(),
-  status: z.enum(['active', 'inactive']), createdAt: z.string(), updatedAt: z.string(),
-});
-const packageSchema = z.object({
-  _id: z.string(), name: z.string(), description: z.string().nullable(), type: z.string(), price: z.number(), durationDays: z.number(), ordering: z.number(),
-  status: z.enum(['active', 'inactive']), createdAt: z.string(), updatedAt: z.string(),
-});
-const countryBlockSchema = z.object({ countryCode: z.string(), createdAt: z.string() });
 
 const slugify = (s: string) =>
   s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || `category-${Date.now()}`;
@@ -115,7 +97,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   );
 
   // Categories ----------------------------------------------------------------------------------------------------
-  app.get('/admin/categories', { schema: { tags, summary: 'All categories, any status', querystring: adminPage.extend({ group: categoryBody.shape.group.optional() }), response: { 200: listSchema(categorySchema), ...errors } } }, async (request) =>
+  app.get('/admin/categories', { schema: { tags, summary: 'All categories, any status', querystring: categoryListQuery, response: { 200: listSchema(categorySchema), ...errors } } }, async (request) =>
     listCategories(db, request.query),
   );
   app.post('/admin/categories', { schema: { tags, summary: 'Create a category; the slug is made from the name when not given (409 when taken in its group)', body: categoryBody, response: { 201: categorySchema, ...errors } } }, async (request, reply) => {
@@ -171,7 +153,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   });
 
   // Coupons -------------------------------------------------------------------------------------------------------
-  app.get('/admin/coupons', { schema: { tags, summary: 'Coupons (search by code or name)', querystring: adminPage.extend({ q: z.string().trim().max(100).optional() }), response: { 200: listSchema(couponSchema), ...errors } } }, async (request) =>
+  app.get('/admin/coupons', { schema: { tags, summary: 'Coupons (search by code or name)', querystring: couponListQuery, response: { 200: listSchema(couponSchema), ...errors } } }, async (request) =>
     listCoupons(db, request.query),
   );
   app.post('/admin/coupons', { schema: { tags, summary: 'Create a coupon: code (unique, stored upper case), value in basis points, expiry, number of uses, active', body: couponBody, response: { 201: couponSchema, ...errors } } }, async (request, reply) => {
@@ -248,7 +230,7 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
         summary: "A performer's commission rate in basis points; null falls back to the site default (setting commissionBps)",
         params: idParams,
         body: commissionBody,
-        response: { 200: z.object({ _id: z.string(), commissionBps: z.number().nullable() }), ...errors },
+        response: { 200: commissionSchema, ...errors },
       },
     },
     async (request) => {

@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthTokensTable } from '../db/schema.js';
 import { newId, nowIso } from '../db/ids.js';
+import type { AccountStatus, Role } from '../../common/enums.js';
 
 /** Every SQL statement about sessions and mailed single-use tokens. Only SHA-256 hashes of tokens are stored. */
 
@@ -10,8 +11,8 @@ export interface SessionRow {
   sessionId: string;
   lastSeenAt: string | null;
   id: string;
-  role: 'user' | 'performer' | 'admin';
-  status: 'active' | 'suspended' | 'pending';
+  role: Role;
+  status: AccountStatus;
   email: string;
   name: string;
   username: string;

@@ -3,48 +3,12 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireUser, SESSION_COOKIE, sessionCookieOptions } from '../http/auth.js';
 import { byBodyField, byIp, limiter } from '../http/rate-limit.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { anyPassword, currentUserSchema, emailField, linkToken, messageSchema, nameField, newPassword, usernameField } from './auth.schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
+import {
+  changePasswordBody, emailBody, loginBody, loginResponse, messageSchema, registerBody, registerResponseSchema, resetPasswordBody, verifyEmailBody,
+} from '../../common/schemas/auth.js';
 import { messages } from './auth.service.js';
-import { NEXT_PATH_MAX, safeNextPath } from '../../common/next-path.js';
-
-export const registerBody = z.object({
-  name: nameField,
-  username: usernameField,
-  email: emailField,
-  password: newPassword,
-  role: z.enum(['user', 'performer'], { error: 'Role must be "user" or "performer"' }),
-  /** Both must be true: the person confirms being 18 or older and accepts the terms; the times are kept on the account. */
-  confirmAdult: z.literal(true, { error: 'Please confirm that you are 18 or older' }),
-  acceptTerms: z.literal(true, { error: 'Please accept the terms to create an account' }),
-  /** Where the visitor was going (a path on this site): the verification mail's link brings them back there. */
-  next: z
-    .string()
-    .max(NEXT_PATH_MAX, { message: 'next must be a path on this site', abort: true })
-    .refine((v) => safeNextPath(v) !== null, 'next must be a path on this site')
-    .optional(),
-  /** Required only when the site has reCAPTCHA configured. */
-  captchaToken: z.string().max(4000).optional(),
-});
-
-export const loginBody = z.object({
-  /** An email address or a username. */
-  email: z.string({ error: 'Email or username is required' }).trim().min(1, 'Email or username is required').max(254, 'Incorrect credentials!'),
-  password: anyPassword,
-  /** Off: the session and its cookie last 1 day instead of 365 (docs/product.md). */
-  remember: z.boolean().default(true),
-  /** Needed only when the answer was 400 CAPTCHA_REQUIRED (an account with many failed logins, on a site with reCAPTCHA). */
-  captchaToken: z.string().max(4000).optional(),
-});
-
-export const loginResponse = z.object({ token: z.string(), expiresAt: z.string(), user: currentUserSchema });
-
-export const changePasswordBody = z.object({
-  password: newPassword,
-  currentPassword: anyPassword,
-  /** Which settings screen the change comes from; see AuthService.changePassword. */
-  source: z.enum(['user', 'performer'], { error: 'Source must be "user" or "performer"' }).default('user'),
-});
+import { safeNextPath } from '../../common/next-path.js';
 
 // request.protocol honours X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
 const cookieOptions = (request: FastifyRequest, publicUrl: string) => sessionCookieOptions(publicUrl, request.protocol === 'https');
@@ -79,7 +43,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
         description:
           'Always answers 201 with the same message for a valid request. When the email already has an account, nothing is created and its owner is mailed instead, so this endpoint does not reveal whether an email is registered. A taken username answers 409. `confirmAdult` and `acceptTerms` must both be true (400 otherwise, nothing written); `next`, a path on this site, is carried by the verification link.',
         body: registerBody,
-        response: { 201: z.object({ message: z.string(), user: currentUserSchema }), ...errors },
+        response: { 201: registerResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
@@ -146,7 +110,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Verify an email address with the token from the mailed link (single use, 48 hours)',
-        body: z.object({ token: linkToken }),
+        body: verifyEmailBody,
         response: { 200: messageSchema, ...errors },
       },
     },
@@ -165,7 +129,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Mail a new verification link; the same answer whether or not the email exists or is verified',
-        body: z.object({ email: emailField }),
+        body: emailBody,
         response: { 200: messageSchema, ...errors },
       },
     },
@@ -184,7 +148,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Mail a password reset link (1 hour, single use); the same answer whether or not the email exists',
-        body: z.object({ email: emailField }),
+        body: emailBody,
         response: { 200: messageSchema, ...errors },
       },
     },
@@ -202,7 +166,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Set a new password with the token from the reset link; signs out every session of the account',
-        body: z.object({ token: linkToken, password: newPassword }),
+        body: resetPasswordBody,
         response: { 200: messageSchema, ...errors },
       },
     },

@@ -8,7 +8,9 @@ import { AppError, badRequest, conflict, isUniqueViolation, tooMany } from '../h
 import type { Mailer } from '../mail/mailer.js';
 import { passwordResetMail, registrationAttemptMail, verificationMail, type MailSite } from '../mail/templates.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { DEFAULT_AVATAR, type CurrentUser, type Role } from '../../common/api-types.js';
+import type { CurrentUser } from '../../common/schemas/auth.js';
+import type { AccountStatus, Role, SignupRole } from '../../common/enums.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { waitInWords } from '../../common/plural.js';
 import {
@@ -43,7 +45,7 @@ import {
 export interface SessionUser {
   id: string;
   role: Role;
-  status: 'active' | 'suspended' | 'pending';
+  status: AccountStatus;
   sessionId: string;
   email: string;
   name: string;
@@ -84,7 +86,7 @@ export interface RegisterInput {
   username: string;
   email: string;
   password: string;
-  role: 'user' | 'performer';
+  role: SignupRole;
 }
 
 export interface LoginInput {
@@ -296,7 +298,7 @@ export class AuthService {
    * are one login per person, so both change the same password, but 'performer' is refused for a
    * non-performer account so a confused client cannot act on the wrong kind of account.
    */
-  async changePassword(session: SessionUser, input: { currentPassword: string; password: string; source: 'user' | 'performer' }): Promise<void> {
+  async changePassword(session: SessionUser, input: { currentPassword: string; password: string; source: SignupRole }): Promise<void> {
     if (input.source === 'performer' && session.role !== 'performer') throw badRequest(messages.notPerformer);
     const user = await findUserById(this.db, session.id);
     if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {

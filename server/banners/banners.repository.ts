@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import { publicMediaUrl } from '../media/storage.js';
-import type { Banner } from '../../common/api-types.js';
+import type { Banner } from '../../common/schemas/site.js';
 
 export async function searchBanners(
   db: DbOrTrx,

@@ -1,16 +1,7 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { listSchema, pageQuery } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
+import { bannerSchema, bannerSearchQuery } from '../../common/schemas/site.js';
 import { searchBanners } from './banners.repository.js';
-
-export const bannerSchema = z.object({
-  _id: z.string(),
-  title: z.string(),
-  description: z.string().nullable(),
-  imageUrl: z.string().nullable(),
-  link: z.string().nullable(),
-  position: z.string(),
-});
 
 export async function bannersRoutes(app: ApiApp): Promise<void> {
   app.get(
@@ -20,7 +11,7 @@ export async function bannersRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['banners'],
         summary: 'Active site promo banners',
-        querystring: pageQuery.extend({ position: z.string().trim().max(32).regex(/^[a-z0-9_-]*$/).optional() }),
+        querystring: bannerSearchQuery,
         response: { 200: listSchema(bannerSchema) },
       },
     },

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
+import { captchaVerifyBody, captchaVerifySchema } from '../../common/schemas/site.js';
 
 export async function captchaRoutes(app: ApiApp): Promise<void> {
   app.post(
@@ -9,8 +9,8 @@ export async function captchaRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['captcha'],
         summary: 'Check a reCAPTCHA token with the provider (`enabled: false` when the site has no captcha)',
-        body: z.object({ token: z.string().min(1).max(4000) }),
-        response: { 200: z.object({ success: z.boolean(), enabled: z.boolean(), message: z.string().optional() }) },
+        body: captchaVerifyBody,
+        response: { 200: captchaVerifySchema },
       },
     },
     async (request) => {

@@ -5,8 +5,10 @@ import type { FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { DEFAULT_AVATAR, type PerformerSummary } from '../../common/api-types.js';
 import type { Audience } from './audience.js';
+import { nowIso } from '../db/ids.js';
+import type { PerformerSummary } from '../../common/schemas/catalogue.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 
 /**
  * SQL shared by the catalogue repositories (videos, galleries, photos, products, posts, categories):

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Viewer } from '../access/access.service.js';
 import { mediaSigner, type MediaUrlSigner, type ProtectedObjectType } from '../media/signed-urls.js';
-import type { SignedMedia } from '../../common/api-types.js';
+import type { SignedMedia } from '../../common/schemas/catalogue.js';
 import type { MediaFile } from './catalogue.repository.js';
 
 /** What the catalogue services need: the database, the media URL signer, and the visitor's country. */

@@ -1,4 +1,4 @@
-import type { CategoryItem } from '../../common/api-types.js';
+import type { CategoryItem } from '../../common/schemas/catalogue.js';
 import type { CategoryGroup } from '../db/schema.js';
 
 export function toCategoryItem(r: { id: string; name: string; slug: string; group: CategoryGroup; description: string | null; ordering: number }): CategoryItem {

@@ -1,23 +1,8 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { decodeCursor, listSchema, pageQuery } from '../http/pagination.js';
+import { listSchema } from '../../common/schemas/http.js';
+import { categoryItemSchema, categorySearchQuery } from '../../common/schemas/catalogue.js';
+import { decodeCursor } from '../http/pagination.js';
 import { searchCategories } from './categories.service.js';
-
-export const categoryGroupSchema = z.enum(['performer', 'video', 'gallery', 'product', 'post']);
-export const categoryItemSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  slug: z.string(),
-  group: categoryGroupSchema,
-  description: z.string().nullable(),
-  ordering: z.number().int(),
-});
-
-export const categorySearchQuery = pageQuery.extend({
-  group: categoryGroupSchema.optional(),
-  q: z.string().trim().max(100).optional(),
-  sort: z.enum(['ordering', 'name']).default('ordering'),
-});
 
 export async function categoriesRoutes(app: ApiApp): Promise<void> {
   app.get(

@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { CategoryItem, ListResult } from '../../common/api-types.js';
+import type { CategoryItem } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { listCategories, type CategoryFilters } from './categories.repository.js';
 import { toCategoryItem } from './categories.mapper.js';
 

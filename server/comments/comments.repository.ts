@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { CommentsTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import type { EngagementObjectType } from '../../common/api-types.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 
 /** SQL of comments. A comment row is joined with its author and its picture's storage key. */
 

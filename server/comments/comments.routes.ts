@@ -6,18 +6,11 @@ import { requireUser } from '../http/auth.js';
 import { AppError, badRequest } from '../http/errors.js';
 import { decodeCursor } from '../http/pagination.js';
 import { limiter } from '../http/rate-limit.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import {
-  commentIdParams,
-  commentItemSchema,
-  commentSearchQuery,
-  commentSearchSchema,
-  commentText,
-  createCommentBody,
-  createdCommentSchema,
-  deleteCommentSchema,
-  editCommentBody,
-} from './comments.schemas.js';
+  commentIdParams, commentItemSchema, commentSearchQuery, commentSearchSchema, commentText, createCommentBody, createdCommentSchema,
+  deleteCommentSchema, editCommentBody,
+} from '../../common/schemas/engagement.js';
 import { COMMENT_IMAGE_MAX_BYTES, commentMessages, createComment, editComment, removeComment, searchComments, type CommentDeps } from './comments.service.js';
 
 /** New comments per user (all objects together). */

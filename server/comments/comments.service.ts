@@ -15,13 +15,9 @@ import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
 import { adjustCounter, findTarget, type Target } from '../reactions/targets.repository.js';
 import { deleteFileRow } from '../media/pipeline/pipeline.repository.js';
-import {
-  DEFAULT_AVATAR,
-  type CommentItem,
-  type CommentSearchResult,
-  type DeleteCommentResponse,
-  type EngagementObjectType,
-} from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
+import type { CommentItem, CommentSearchResult, DeleteCommentResponse } from '../../common/schemas/engagement.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 import {
   deleteComment as deleteCommentRow,
   findComment,

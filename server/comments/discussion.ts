@@ -3,7 +3,8 @@ import { AppError, notFound } from '../http/errors.js';
 import { canManage, checkAccess, type AccessDecision, type Viewer } from '../access/access.service.js';
 import { findTarget, type Target } from '../reactions/targets.repository.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
-import type { EngagementObjectType, LockedDiscussion } from '../../common/api-types.js';
+import type { LockedDiscussion } from '../../common/schemas/engagement.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 
 /**
  * Who may take part in the discussion of an object (its comments, live or not): whoever may open the object

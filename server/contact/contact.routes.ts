@@ -1,15 +1,7 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
 import { insertContactMessage } from './contact.repository.js';
-
-export const contactBody = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100),
-  email: z.email('A valid email is required').max(254),
-  subject: z.string().trim().max(200).optional(),
-  message: z.string().trim().min(10, 'Message must be at least 10 characters').max(5000),
-  captchaToken: z.string().max(4000).optional(),
-});
+import { contactBody, contactSentSchema } from '../../common/schemas/site.js';
 
 export async function contactRoutes(app: ApiApp): Promise<void> {
   app.post(
@@ -21,7 +13,7 @@ export async function contactRoutes(app: ApiApp): Promise<void> {
         tags: ['contact'],
         summary: 'Send a message to the site (captcha when enabled; 5 per address every 10 minutes)',
         body: contactBody,
-        response: { 201: z.object({ success: z.literal(true) }) },
+        response: { 201: contactSentSchema },
       },
     },
     async (request, reply) => {

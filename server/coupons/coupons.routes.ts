@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireUser } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { limiter } from '../http/rate-limit.js';
-import { couponCodeField, couponViewSchema, keyField } from '../payments/money.schemas.js';
+import { applyCouponBody, applyCouponSchema, couponParams } from '../../common/schemas/money.js';
 import { productsForSale } from '../payments/fulfilment.repository.js';
 import { priceLines, discountedPrice } from '../payments/pricing.js';
 import { nowIso } from '../db/ids.js';
@@ -26,15 +25,10 @@ export async function couponsRoutes(app: ApiApp): Promise<void> {
         tags: ['payments'],
         summary: 'Check a coupon code (valid, active, not expired, uses left) and price the cart or an amount with it',
         description: 'price = original × (1 − value), the discount rounded down to the cent on each line. Nothing is taken here: a checkout with the coupon takes one use, given back if it ends unpaid.',
-        params: z.object({ id: couponCodeField }),
-        body: z
-          .object({
-            items: z.array(z.object({ _id: keyField, quantity: z.number().int().min(1).max(100).default(1) })).max(50).optional(),
-            amount: z.number().int().min(0).max(100_000_000).optional(),
-          })
-          .optional(),
+        params: couponParams,
+        body: applyCouponBody,
         response: {
-          200: z.object({ coupon: couponViewSchema, originalPrice: z.number().int().optional(), discount: z.number().int().optional(), price: z.number().int().optional() }),
+          200: applyCouponSchema,
           400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema,
         },
       },

@@ -1,4 +1,11 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type {
+  Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentStatus,
+  PaymentType, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus, SubscriptionType,
+} from '../../common/enums.js';
+
+/** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
+export type { Access, CategoryGroup, ContentStatus, ObjectType, PaymentStatus, ReactionAction };
 
 /** Row types as Kysely sees them through CamelCasePlugin (columns are snake_case in SQL). */
 type Flag = number; // 0 | 1 on both engines
@@ -11,8 +18,8 @@ export interface UsersTable extends Timestamps {
   username: string;
   name: string;
   passwordHash: string;
-  role: Defaulted<'user' | 'performer' | 'admin'>;
-  status: Defaulted<'active' | 'suspended' | 'pending'>;
+  role: Defaulted<Role>;
+  status: Defaulted<AccountStatus>;
   emailVerified: Defaulted<Flag>;
   avatarPath: string | null;
   coverPath: string | null;
@@ -55,7 +62,7 @@ export interface PerformersTable extends Timestamps {
   monthlyPrice: Defaulted<number>;
   yearlyPrice: Defaulted<number>;
   commissionBps: number | null;
-  status: Defaulted<'active' | 'inactive' | 'suspended'>;
+  status: Defaulted<PerformerStatus>;
   approved: Defaulted<Flag>;
   featured: Defaulted<Flag>;
   subscriberCount: Defaulted<number>;
@@ -78,7 +85,6 @@ export interface PerformerBlockedCountriesTable {
   countryCode: string;
 }
 
-export type CategoryGroup = 'performer' | 'video' | 'gallery' | 'product' | 'post';
 export interface CategoriesTable extends Timestamps {
   id: string;
   name: string;
@@ -86,10 +92,9 @@ export interface CategoriesTable extends Timestamps {
   group: CategoryGroup;
   description: string | null;
   ordering: Defaulted<number>;
-  status: Defaulted<'active' | 'inactive'>;
+  status: Defaulted<ActiveStatus>;
 }
 
-export type ObjectType = 'performer' | 'video' | 'gallery' | 'photo' | 'product' | 'post' | 'comment';
 export interface ContentCategoriesTable {
   categoryId: string;
   objectType: ObjectType;
@@ -138,8 +143,6 @@ export interface JobsTable extends Timestamps {
   finishedAt: string | null;
 }
 
-export type Access = 'free' | 'subscribers' | 'sale';
-export type ContentStatus = 'draft' | 'active' | 'inactive' | 'hidden';
 interface ContentColumns extends Timestamps {
   id: string;
   performerId: string;
@@ -161,7 +164,7 @@ export interface VideosTable extends ContentColumns {
   teaserFileId: string | null;
   thumbnailFileId: string | null;
   duration: number | null;
-  processingStatus: Defaulted<'processing' | 'ready' | 'failed'>;
+  processingStatus: Defaulted<ProcessingStatus>;
   scheduledAt: string | null;
   publishedAt: string | null;
   tags: Defaulted<string>;
@@ -185,7 +188,7 @@ export interface PhotosTable extends ContentColumns {
   title: string | null;
   fileId: string | null;
   thumbnailFileId: string | null;
-  processingStatus: Defaulted<'processing' | 'ready' | 'failed'>;
+  processingStatus: Defaulted<ProcessingStatus>;
   position: Defaulted<number>;
   publishedAt: string | null;
 }
@@ -194,7 +197,7 @@ export interface ProductsTable extends ContentColumns {
   name: string;
   slug: string;
   description: string | null;
-  type: Defaulted<'physical' | 'digital'>;
+  type: Defaulted<ProductType>;
   price: number;
   stock: number | null;
   imageFileId: string | null;
@@ -207,13 +210,13 @@ export interface PostsTable extends Timestamps {
   id: string;
   authorId: string | null;
   performerId: string | null;
-  type: Defaulted<'post' | 'page'>;
+  type: Defaulted<PostType>;
   title: string;
   slug: string;
   excerpt: string | null;
   content: string;
   imageFileId: string | null;
-  status: Defaulted<'draft' | 'published' | 'hidden'>;
+  status: Defaulted<PostStatus>;
   likeCount: Defaulted<number>;
   commentCount: Defaulted<number>;
   /** 0004_engagement */
@@ -230,7 +233,7 @@ export interface PostMediaTable extends Timestamps {
   id: string;
   postId: string;
   position: Defaulted<number>;
-  kind: 'image' | 'video';
+  kind: MediaKind;
   /** The upload, private. */
   fileId: string;
   /** Pictures: the picture shown in full (public while the post is free, private otherwise). */
@@ -239,7 +242,7 @@ export interface PostMediaTable extends Timestamps {
   previewFileId: string | null;
   /** A locked post's sharp thumbnail or poster, private (null for a free post: its preview is sharp). */
   thumbFileId: string | null;
-  processingStatus: Defaulted<'processing' | 'ready' | 'failed'>;
+  processingStatus: Defaulted<ProcessingStatus>;
   width: number | null;
   height: number | null;
   duration: number | null;
@@ -253,7 +256,7 @@ export interface BannersTable extends Timestamps {
   link: string | null;
   position: Defaulted<string>;
   ordering: Defaulted<number>;
-  status: Defaulted<'active' | 'inactive'>;
+  status: Defaulted<ActiveStatus>;
 }
 
 export interface CommentsTable extends Timestamps {
@@ -276,7 +279,6 @@ export interface VideoViewsTable {
   createdAt: string;
 }
 
-export type ReactionAction = 'like' | 'favourite' | 'watch_later';
 export interface ReactionsTable {
   id: string;
   objectType: ObjectType;
@@ -294,15 +296,15 @@ export interface SubscriptionPackagesTable extends Timestamps {
   price: number;
   durationDays: number;
   ordering: Defaulted<number>;
-  status: Defaulted<'active' | 'inactive'>;
+  status: Defaulted<ActiveStatus>;
 }
 
 export interface SubscriptionsTable extends Timestamps {
   id: string;
   userId: string;
   performerId: string;
-  type: 'monthly' | 'yearly';
-  status: 'pending' | 'active' | 'cancelled' | 'expired';
+  type: SubscriptionType;
+  status: SubscriptionStatus;
   startedAt: string | null;
   expiresAt: string | null;
   cancelledAt: string | null;
@@ -312,12 +314,11 @@ export interface SubscriptionsTable extends Timestamps {
   lastPaymentId: string | null;
 }
 
-export type PaymentStatus = 'pending' | 'success' | 'failed' | 'cancelled' | 'refunded' | 'chargeback';
 export interface PaymentsTable extends Timestamps {
   id: string;
   userId: string;
   performerId: string | null;
-  type: 'subscription_monthly' | 'subscription_yearly' | 'video' | 'products' | 'gallery' | 'post';
+  type: PaymentType;
   status: Defaulted<PaymentStatus>;
   gateway: string;
   gatewayRef: string | null;
@@ -382,8 +383,8 @@ export interface OrdersTable extends Timestamps {
   paymentId: string;
   buyerId: string;
   performerId: string;
-  status: Defaulted<'pending' | 'paid' | 'cancelled' | 'refunded'>;
-  deliveryStatus: Defaulted<'created' | 'processing' | 'shipping' | 'delivered' | 'cancelled'>;
+  status: Defaulted<OrderStatus>;
+  deliveryStatus: Defaulted<DeliveryStatus>;
   shippingAddress: string | null;
   trackingCode: string | null;
   totalPrice: number;
@@ -394,7 +395,7 @@ export interface OrderItemsTable {
   orderId: string;
   productId: string;
   name: string;
-  productType: 'physical' | 'digital';
+  productType: ProductType;
   quantity: number;
   unitPrice: number;
   totalPrice: number;
@@ -408,7 +409,7 @@ export interface CouponsTable extends Timestamps {
   expiresAt: string | null;
   maxUses: Defaulted<number>;
   usedCount: Defaulted<number>;
-  status: Defaulted<'active' | 'inactive'>;
+  status: Defaulted<ActiveStatus>;
 }
 
 export interface EarningsTable {
@@ -427,7 +428,7 @@ export interface EarningsTable {
   createdAt: string;
   /** 0005: earnings are per payment item: one 'credit' when paid, one negative 'reversal' on refund or chargeback. */
   paymentItemId: string | null;
-  entry: Defaulted<'credit' | 'reversal'>;
+  entry: Defaulted<EarningEntry>;
   /** 0009: 1 = credited by the sandbox gateway: shown as test money, never payable, never paid out. */
   testMoney: Defaulted<Flag>;
 }

@@ -1,9 +1,8 @@
 import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { listSchema } from '../http/pagination.js';
+import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { badRequest } from '../http/errors.js';
-import { earningQuery, earningSchema, earningStatsSchema } from '../payments/money.schemas.js';
+import { earningQuery, earningSchema, earningStatsSchema } from '../../common/schemas/money.js';
 import { performerEarningStats, searchEarnings } from './earnings.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };

@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
-import type { EarningItem, EarningStats, ListResult } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { EarningItem, EarningStats } from '../../common/schemas/money.js';
 import { loadUserSummaries } from '../payments/summaries.repository.js';
 import { earningStats, listEarnings, type EarningFilters } from './earnings.repository.js';
 

@@ -1,6 +1,6 @@
 import type { AccessDecision } from '../access/access.service.js';
 import { parseTags } from '../catalogue/catalogue.repository.js';
-import type { GalleryItem, PerformerSummary } from '../../common/api-types.js';
+import type { GalleryItem, PerformerSummary } from '../../common/schemas/catalogue.js';
 import type { GalleryRow } from './galleries.repository.js';
 
 export function toGalleryItem(r: GalleryRow, x: { performer: PerformerSummary | undefined; cover: string | null; decision: AccessDecision }): GalleryItem {

@@ -1,32 +1,9 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { decodeCursor, listSchema } from '../http/pagination.js';
+import { idParams, listSchema } from '../../common/schemas/http.js';
+import { decodeCursor } from '../http/pagination.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
-import { accessSchema, contentListQuery, contentStatusSchema, idParams, performerSummarySchema, statsSchema } from '../catalogue/catalogue.schemas.js';
+import { galleryItemSchema, gallerySearchQuery } from '../../common/schemas/catalogue.js';
 import { getGallery, searchGalleries } from './galleries.service.js';
-
-export const galleryItemSchema = z.object({
-  _id: z.string(),
-  slug: z.string(),
-  title: z.string(),
-  description: z.string().nullable(),
-  performerId: z.string(),
-  performer: performerSummarySchema.nullable(),
-  access: accessSchema,
-  isSale: z.boolean(),
-  price: z.number().int(),
-  locked: z.boolean(),
-  cover: z.string().nullable(),
-  photoCount: z.number().int(),
-  tags: z.array(z.string()),
-  status: contentStatusSchema,
-  publishedAt: z.string().nullable(),
-  createdAt: z.string(),
-  stats: statsSchema,
-});
-
-/** Without `sort`: best match first when `q` is given (relevance), else newest. */
-export const gallerySearchQuery = contentListQuery.extend({ sort: z.enum(['newest', 'popular', 'price', 'relevance']).optional() });
 
 export async function galleriesRoutes(app: ApiApp): Promise<void> {
   app.get(

@@ -2,7 +2,8 @@ import { notFound } from '../http/errors.js';
 import { canManage, gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
 import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
-import type { GalleryItem, ListResult } from '../../common/api-types.js';
+import type { GalleryItem } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
 import { toGalleryItem } from './galleries.mapper.js';
 

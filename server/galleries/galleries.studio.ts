@@ -8,7 +8,7 @@ import { checkCategories, linkNewItem, pricing, relinkItem, saleItemView, sentFi
 import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
 import type { PhotoRow } from '../studio/studio.repository.js';
-import type { GalleryInput, StudioGallery } from '../studio/studio.schemas.js';
+import type { GalleryInput, StudioGallery } from '../../common/schemas/studio.js';
 
 /**
  * The performer studio's galleries (server/studio/studio.routes.ts): create, edit, delete; their photos are in

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
+import { countryBlockCheckSchema } from '../../common/schemas/site.js';
 
 export async function geoRoutes(app: ApiApp): Promise<void> {
   app.get(
@@ -9,7 +9,7 @@ export async function geoRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['settings'],
         summary: "Whether the visitor's country is blocked site-wide",
-        response: { 200: z.object({ blocked: z.boolean(), country: z.string().nullable() }) },
+        response: { 200: countryBlockCheckSchema },
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import type { SwaggerTransform } from '@fastify/swagger';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 import { forbidden, unauthorized } from './errors.js';
 
 /**

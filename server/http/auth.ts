@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthService, SessionUser } from '../auth/auth.service.js';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { securitySchemes, withAccessSecurity } from './access.js';
 import { UNSAFE_METHODS } from './auth.js';
 import { isLimiter } from './rate-limit.js';
-import { apiErrorSchema } from './schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { API_GATE_EXEMPT } from './site-gates.js';
 
 /**

@@ -1,13 +1,6 @@
-import { z } from 'zod';
 import { badRequest } from './errors.js';
 
-/** Conventions for every list: `limit` (1..100), `offset`, or an opaque `cursor` for deep keyset paging. */
-export const pageQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(12),
-  offset: z.coerce.number().int().min(0).max(10_000).default(0),
-  cursor: z.string().max(300).optional(),
-});
-export type PageQuery = z.infer<typeof pageQuery>;
+/* The list query and answer shapes (`pageQuery`, `listSchema`) are in common/schemas/http.ts; this is the cursor's server side. */
 
 /**
  * A cursor is the last row's sort value and id, so the next page is `WHERE (sort, id) < (value, id)`. A list ordered by
@@ -41,8 +34,4 @@ export function decodeCursor(raw: string | undefined): Cursor | undefined {
     // fall through to the error below
   }
   throw badRequest('Invalid cursor');
-}
-
-export function listSchema<T extends z.ZodTypeAny>(item: T) {
-  return z.object({ items: z.array(item), total: z.number().int(), nextCursor: z.string().nullable().optional() });
 }

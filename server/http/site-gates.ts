@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 
 /**
  * The site's two gates, decided in ONE place for every way in: pages (src/middleware.ts), the JSON API (the hook

@@ -1,6 +1,7 @@
 import { countries, languages, getEmojiFlag, type TCountryCode } from 'countries-list';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
+import { countryItemSchema, languageItemSchema, phoneCodeItemSchema, profileOptionsSchema } from '../../common/schemas/site.js';
 import { profileOptions } from '../../common/profile-options.js';
 
 // Built once: the dataset is static for the life of the process.
@@ -19,7 +20,7 @@ const cacheHeader = 'public, max-age=86400';
 export async function listsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/countries/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every country: ISO code, English name and flag emoji, by name', response: { 200: z.array(z.object({ code: z.string(), name: z.string(), flag: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every country: ISO code, English name and flag emoji, by name', response: { 200: z.array(countryItemSchema) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return countryList;
@@ -27,7 +28,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/languages/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every language: ISO 639-1 code, English and native name, by name', response: { 200: z.array(z.object({ code: z.string(), name: z.string(), native: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every language: ISO 639-1 code, English and native name, by name', response: { 200: z.array(languageItemSchema) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return languageList;
@@ -35,7 +36,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/phone-codes/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Dialling codes by country (a country with several codes is listed once per code), by name', response: { 200: z.array(z.object({ code: z.string(), name: z.string(), dialCode: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Dialling codes by country (a country with several codes is listed once per code), by name', response: { 200: z.array(phoneCodeItemSchema) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return phoneCodeList;
@@ -48,7 +49,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['lists'],
         summary: 'Choices for the optional profile fields (gender, orientation, ethnicity, body type, hair, eyes, height, weight)',
-        response: { 200: z.record(z.string(), z.array(z.object({ value: z.string(), text: z.string() }))) },
+        response: { 200: profileOptionsSchema },
       },
     },
     async (_req, reply) => {

@@ -2,6 +2,7 @@ import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
+import type { ProductType } from '../../common/enums.js';
 
 /** SQL of product orders: one order per performer per payment (orders_payment_performer_uq). */
 
@@ -96,7 +97,7 @@ export async function listOrders(db: DbOrTrx, f: OrderFilters) {
 }
 
 /** A buyer's order lines across orders, newest first. */
-export async function listBuyerOrderItems(db: DbOrTrx, buyerId: string, f: { status?: OrderStatus; productType?: 'physical' | 'digital'; limit: number; offset: number }) {
+export async function listBuyerOrderItems(db: DbOrTrx, buyerId: string, f: { status?: OrderStatus; productType?: ProductType; limit: number; offset: number }) {
   let base = db.selectFrom('orderItems').innerJoin('orders', 'orders.id', 'orderItems.orderId').where('orders.buyerId', '=', buyerId);
   if (f.status) base = base.where('orders.status', '=', f.status);
   if (f.productType) base = base.where('orderItems.productType', '=', f.productType);

@@ -1,9 +1,7 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { listSchema, pageQuery } from '../http/pagination.js';
-import { idParams, keyField, orderLineViewSchema, orderListQuery, orderSchema, orderStatusSchema, updateOrderBody } from '../payments/money.schemas.js';
+import { apiErrorSchema, idParams, keyField, listSchema } from '../../common/schemas/http.js';
+import { orderLineListQuery, orderLineViewSchema, orderListQuery, orderSchema, updateOrderBody } from '../../common/schemas/money.js';
 import { getOrder, searchBuyerOrderLines, searchOrders, updateOrderDelivery } from './orders.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
@@ -43,7 +41,7 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags,
         summary: "The signed-in buyer's order lines across orders",
-        querystring: pageQuery.extend({ status: orderStatusSchema.optional(), productType: z.enum(['physical', 'digital']).optional() }),
+        querystring: orderLineListQuery,
         response: { 200: listSchema(orderLineViewSchema), ...errors },
       },
     },

@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { AppError, notFound } from '../http/errors.js';
-import type { ListResult, OrderLineView, OrderView } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { OrderLineView, OrderView } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import { currenciesOfPayments } from '../payments/payments.repository.js';
 import { findOrder, itemsOfOrders, listBuyerOrderItems, listOrders, updateDelivery, type DeliveryStatus, type OrderFilters, type OrderRow } from './orders.repository.js';

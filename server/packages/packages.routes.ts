@@ -1,18 +1,7 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { listSchema, pageQuery } from '../http/pagination.js';
+import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
+import { packageSchema, packageSearchQuery } from '../../common/schemas/money.js';
 import { listActivePackages } from './packages.repository.js';
-
-export const packageSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.string(),
-  price: z.number().int(),
-  durationDays: z.number().int(),
-  ordering: z.number().int(),
-});
 
 export async function packagesRoutes(app: ApiApp): Promise<void> {
   app.get(
@@ -22,7 +11,7 @@ export async function packagesRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['subscriptions'],
         summary: 'Active subscription packages (monthly, yearly)',
-        querystring: pageQuery.extend({ type: z.enum(['monthly', 'yearly']).optional() }),
+        querystring: packageSearchQuery,
         response: { 200: listSchema(packageSchema), 400: apiErrorSchema },
       },
     },

@@ -20,7 +20,8 @@ import { priceLines, type Priced } from './pricing.js';
 import { applyInternal, inTransaction, takeAllStock } from './settlement.service.js';
 import { sweepExpiredCheckouts } from './maintenance.service.js';
 import { assertSandboxEnabled } from './gateways.js';
-import type { CheckoutResponse } from '../../common/api-types.js';
+import type { CheckoutResponse } from '../../common/schemas/money.js';
+import type { ProductType, SubscriptionType } from '../../common/enums.js';
 
 /**
  * Checkout: validate and price what is bought, then in ONE transaction create the pending payment, its items,
@@ -39,7 +40,7 @@ export interface DraftLine {
   unitPrice: number;
   quantity: number;
   name: string;
-  productType?: 'physical' | 'digital';
+  productType?: ProductType;
 }
 
 export interface Draft {
@@ -231,7 +232,7 @@ export async function checkoutSubscription(
   money: Money,
   user: SessionUser,
   buyer: Audience,
-  input: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string | null },
+  input: { performerId: string; type: SubscriptionType; couponCode?: string | null },
   siteUrl: string,
 ) {
   const { db } = money.ctx;
@@ -258,7 +259,7 @@ export async function checkoutSubscription(
 export function subscriptionDraft(
   performer: { id: string; displayName: string; monthlyPrice: number; yearlyPrice: number },
   userId: string,
-  type: 'monthly' | 'yearly',
+  type: SubscriptionType,
   pkg: { price: number; durationDays: number } | null | undefined,
   couponCode?: string | null,
 ): Draft {

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { gatewaySchema, type GatewayName } from '../../common/enums.js';
 
 /**
  * The one interface every payment provider implements (server/payments/README.md). Checkout is always hosted by
@@ -6,8 +7,8 @@ import type { IncomingHttpHeaders } from 'node:http';
  * back as a signed webhook. Nothing here touches our tables except the sandbox's own provider-side records.
  */
 
-export type GatewayName = 'sandbox' | 'stripe';
-export const gatewayNames: readonly GatewayName[] = ['sandbox', 'stripe'];
+export type { GatewayName };
+export const gatewayNames: readonly GatewayName[] = gatewaySchema.options;
 
 /** What a provider event means for our payment, whatever the provider calls it. */
 export type SettlementAction = 'paid' | 'failed' | 'cancelled' | 'refunded' | 'chargeback';

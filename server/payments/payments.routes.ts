@@ -1,9 +1,7 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema, idParams, listSchema } from '../../common/schemas/http.js';
 import { AppError, notFound } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
 import { limiter } from '../http/rate-limit.js';
 import type { Money } from './money.js';
 import { checkoutGallery, checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
@@ -11,8 +9,9 @@ import { visitorSiteUrl } from '../http/site-url.js';
 import { buyersSandboxCheckout, paymentStatus, userTransactions } from './transactions.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import {
-  checkoutSchema, idParams, keyField, purchaseProductsBody, purchaseVideoBody, subscribeBody, transactionQuery, transactionSchema,
-} from './money.schemas.js';
+  checkoutSchema, purchaseProductsBody, purchaseVideoBody, sandboxCompleteBody, sandboxCompleteSchema, sandboxReverseBody, sandboxReverseSchema,
+  subscribeBody, transactionQuery, transactionSchema,
+} from '../../common/schemas/money.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema, 502: apiErrorSchema };
 const tags = ['payments'];
@@ -136,9 +135,9 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
       schema: {
         tags,
         summary: "Sandbox provider: the buyer approves, declines or cancels on the hosted page; the provider then posts a signed webhook",
-        params: z.object({ id: keyField }),
-        body: z.object({ outcome: z.enum(['approve', 'decline', 'cancel']) }),
-        response: { 200: z.object({ status: z.string(), delivered: z.boolean(), redirectUrl: z.string() }), ...errors },
+        params: idParams,
+        body: sandboxCompleteBody,
+        response: { 200: sandboxCompleteSchema, ...errors },
       },
     },
     async (request) => {
@@ -164,9 +163,9 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
       schema: {
         tags,
         summary: "Sandbox provider's back office (admins): refund or charge back a paid charge; the provider posts the webhook",
-        params: z.object({ id: keyField }),
-        body: z.object({ kind: z.enum(['refunded', 'chargeback']) }),
-        response: { 200: z.object({ delivered: z.boolean() }), ...errors },
+        params: idParams,
+        body: sandboxReverseBody,
+        response: { 200: sandboxReverseSchema, ...errors },
       },
     },
     async (request) => {

@@ -37,7 +37,7 @@ import { commissionRateFor, negate, splitCommission } from './pricing.js';
 
 type Trx = Transaction<Database>;
 
-/** Pushed to the buyer's browsers after the commit (ServerToClientEvents in common/api-types.ts). */
+/** Pushed to the buyer's browsers after the commit (ServerToClientEvents in common/realtime.ts). */
 export type Notification =
   | { userId: string; event: 'payment/success'; payload: { paymentId: string; type: string; targetId: string | null; amount: number; currency: string } }
   | { userId: string; event: 'subscription/success'; payload: { subscriptionId: string; performerId: string; paymentId: string; expiresAt: string | null } };

@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { DEFAULT_AVATAR, type UserSummary } from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
+import type { UserSummary } from '../../common/schemas/money.js';
 
 export { loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
 

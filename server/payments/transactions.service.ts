@@ -1,7 +1,8 @@
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
-import type { ListResult, TransactionItem } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { TransactionItem } from '../../common/schemas/money.js';
 import { findPayment, listUserPayments, type PaymentRow, type TransactionFilters } from './payments.repository.js';
 import { paymentDetails } from './settlement.service.js';
 import { loadPerformerSummaries } from './summaries.repository.js';

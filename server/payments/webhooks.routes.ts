@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { AppError } from '../http/errors.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { gatewayNames } from './gateway.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
+import { webhookParams, webhookResultSchema } from '../../common/schemas/money.js';
 import type { Money } from './money.js';
 import { applyGatewayEvent } from './settlement.service.js';
 import { WebhookSignatureError } from './signature.js';
@@ -35,8 +34,8 @@ export async function webhookRoutes(app: ApiApp, opts: { money: Money }): Promis
         summary: 'Payment provider webhooks (sandbox, stripe): verified over the raw body, idempotent by event id',
         // Any content type is read (the parser above), so no 415: the OpenAPI document reads this (server/http/openapi.ts).
         consumes: ['*/*'],
-        params: z.object({ gateway: z.enum(gatewayNames as ['sandbox', 'stripe']) }),
-        response: { 200: z.object({ received: z.literal(true), outcome: z.string() }), 400: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema },
+        params: webhookParams,
+        response: { 200: webhookResultSchema, 400: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import { canManage, isSubscribed, type Viewer } from '../access/access.service.js';
 import { categoriesOf } from '../categories/categories.repository.js';
-import type { PerformerProfile } from '../../common/api-types.js';
+import type { PerformerProfile } from '../../common/schemas/catalogue.js';
 import { findPerformerByKey, tagsOf, toCard } from './performers.repository.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 

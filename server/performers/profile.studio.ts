@@ -2,7 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Actor, StudioDeps } from '../studio/deps.js';
 import * as repo from '../studio/studio.repository.js';
-import type { ProfileInput, StudioProfile } from '../studio/studio.schemas.js';
+import type { ProfileInput, StudioProfile } from '../../common/schemas/studio.js';
 
 /** The performer studio's profile: bio, subscription prices and the countries the performer blocks. */
 

@@ -1,7 +1,7 @@
 import type { AccessDecision } from '../access/access.service.js';
 import { previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
 import type { Access } from '../db/schema.js';
-import type { PhotoItem, SignedMedia } from '../../common/api-types.js';
+import type { PhotoItem, SignedMedia } from '../../common/schemas/catalogue.js';
 import type { PhotoRow } from './photos.repository.js';
 
 export function toPhotoItem(

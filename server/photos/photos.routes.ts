@@ -1,34 +1,10 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { badRequest } from '../http/errors.js';
-import { decodeCursor, listSchema, pageQuery } from '../http/pagination.js';
+import { idParams, listSchema } from '../../common/schemas/http.js';
+import { decodeCursor } from '../http/pagination.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
-import { accessSchema, idParams, keyField, processingStatusSchema, signedMediaSchema } from '../catalogue/catalogue.schemas.js';
+import { galleryPhotosQuery, photoItemSchema, photoSearchQuery } from '../../common/schemas/catalogue.js';
 import { galleryPhotos, searchPhotos } from './photos.service.js';
-
-export const photoItemSchema = z.object({
-  _id: z.string(),
-  galleryId: z.string().nullable(),
-  performerId: z.string(),
-  title: z.string().nullable(),
-  position: z.number().int(),
-  access: accessSchema,
-  price: z.number().int(),
-  locked: z.boolean(),
-  thumbnail: z.string().nullable(),
-  photo: signedMediaSchema.nullable(),
-  processingStatus: processingStatusSchema,
-  publishedAt: z.string().nullable(),
-  createdAt: z.string(),
-});
-
-const photoFilters = pageQuery.extend({
-  q: z.string().trim().max(100).optional(),
-  tag: z.string().trim().toLowerCase().min(1).max(50).optional(),
-  categoryId: keyField.optional(),
-  sort: z.enum(['position', 'newest']).optional(),
-});
-export const photoSearchQuery = photoFilters.extend({ galleryId: keyField.optional(), performerId: keyField.optional() });
 
 export async function photosRoutes(app: ApiApp): Promise<void> {
   app.get(
@@ -61,7 +37,7 @@ export async function photosRoutes(app: ApiApp): Promise<void> {
         tags: ['photos', 'galleries'],
         summary: 'The photos of a gallery (id or slug), in gallery order by default',
         params: idParams,
-        querystring: photoFilters,
+        querystring: galleryPhotosQuery,
         response: { 200: listSchema(photoItemSchema) },
       },
     },

@@ -4,7 +4,8 @@ import { audienceOf, loadFiles, loadVariants } from '../catalogue/catalogue.repo
 import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../media/photo-thumbs.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import { findGalleryByKey } from '../galleries/galleries.repository.js';
-import type { ListResult, PhotoItem, SignedMedia } from '../../common/api-types.js';
+import type { PhotoItem, SignedMedia } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { galleryTerms, listPhotos, type PhotoFilters, type PhotoRow } from './photos.repository.js';
 import { toPhotoItem } from './photos.mapper.js';
 

@@ -7,7 +7,7 @@ import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../st
 import { draftsOnly, withinQuota } from '../studio/approval.js';
 import { deleteStored, fileFamily } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
-import type { PhotoInput, StudioPhoto } from '../studio/studio.schemas.js';
+import type { PhotoInput, StudioPhoto } from '../../common/schemas/studio.js';
 
 /** The performer studio's photos (server/studio/studio.routes.ts): uploaded to one of one's galleries, edited, deleted. */
 

@@ -2,7 +2,7 @@ import type { AccessDecision, Viewer } from '../access/access.service.js';
 import { previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
 import { fullMedia } from '../catalogue/catalogue.service.js';
 import type { MediaUrlSigner } from '../media/signed-urls.js';
-import type { PerformerSummary, PostCard, PostDetail, PostMediaItem } from '../../common/api-types.js';
+import type { PerformerSummary, PostCard, PostDetail, PostMediaItem } from '../../common/schemas/catalogue.js';
 import type { PostCardRow, PostMediaRow } from './posts.repository.js';
 
 /** What turns a post's rows into API items for one viewer. */

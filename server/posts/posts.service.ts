@@ -2,7 +2,8 @@ import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, postSubject, type Viewer } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
 import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
-import type { ListResult, PostCard, PostDetail } from '../../common/api-types.js';
+import type { PostCard, PostDetail } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { findPostByKey, listPublicPosts, postMediaOf, type PostCardRow, type PostFilters, type PostMediaRow } from './posts.repository.js';
 import { toPostCard, toPostDetail } from './posts.mapper.js';
 

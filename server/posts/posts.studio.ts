@@ -1,4 +1,4 @@
-import { POST_MAX_IMAGES } from '../../common/api-types.js';
+import { POST_MAX_IMAGES } from '../../common/limits.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
@@ -11,7 +11,7 @@ import { checkEdit, draftsOnly, initialStatus, withinQuota } from '../studio/app
 import { pricing, uniqueSlug } from '../studio/item-fields.js';
 import { deleteStored, fileFamily, imageState, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
-import type { PostInput, StudioPost, StudioPostMedia } from '../studio/studio.schemas.js';
+import type { PostInput, StudioPost, StudioPostMedia } from '../../common/schemas/studio.js';
 import { htmlToText, textToHtml } from './post-text.js';
 
 /**

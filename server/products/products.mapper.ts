@@ -1,6 +1,6 @@
 import type { AccessDecision } from '../access/access.service.js';
 import { parseTags, previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
-import type { PerformerSummary, ProductItem } from '../../common/api-types.js';
+import type { PerformerSummary, ProductItem } from '../../common/schemas/catalogue.js';
 import type { ProductRow } from './products.repository.js';
 
 export function toProductItem(r: ProductRow, x: { performer: PerformerSummary | undefined; image: MediaFile | undefined; decision: AccessDecision }): ProductItem {

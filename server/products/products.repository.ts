@@ -4,6 +4,7 @@ import type { ContentStatus, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
+import type { ProductType } from '../../common/enums.js';
 
 export type ProductSort = 'newest' | 'popular' | 'price';
 
@@ -22,7 +23,7 @@ export interface ProductFilters {
   performerId?: string;
   tag?: string;
   categoryId?: string;
-  type?: 'physical' | 'digital';
+  type?: ProductType;
   /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
   sort?: ProductSort | 'relevance';
   limit: number;

@@ -1,39 +1,10 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { decodeCursor, listSchema } from '../http/pagination.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { decodeCursor } from '../http/pagination.js';
+import { apiErrorSchema, idParams, listSchema } from '../../common/schemas/http.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
-import { contentListQuery, contentStatusSchema, idParams, performerSummarySchema, statsSchema } from '../catalogue/catalogue.schemas.js';
+import { downloadLinkSchema, ownProductSearchQuery, productItemSchema, productSearchQuery } from '../../common/schemas/catalogue.js';
 import { getOwnProduct, getProduct, productDownloadLink, searchOwnProducts, searchProducts } from './products.service.js';
-
-export const productItemSchema = z.object({
-  _id: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  performerId: z.string(),
-  performer: performerSummarySchema.nullable(),
-  type: z.enum(['physical', 'digital']),
-  price: z.number().int(),
-  stock: z.number().int().nullable(),
-  image: z.string().nullable(),
-  locked: z.boolean(),
-  tags: z.array(z.string()),
-  status: contentStatusSchema,
-  publishedAt: z.string().nullable(),
-  createdAt: z.string(),
-  stats: statsSchema,
-});
-
-export const productSearchQuery = contentListQuery.extend({
-  type: z.enum(['physical', 'digital']).optional(),
-  /** Without `sort`: best match first when `q` is given (relevance), else newest. */
-  sort: z.enum(['newest', 'popular', 'price', 'relevance']).optional(),
-});
-const ownProductSearchQuery = productSearchQuery.extend({ status: contentStatusSchema.optional() });
-
-export const downloadLinkSchema = z.object({ downloadLink: z.string(), expiresAt: z.string(), fileName: z.string().nullable() });
 
 export async function productsRoutes(app: ApiApp): Promise<void> {
   app.get(

@@ -3,7 +3,8 @@ import { forbidden, notFound } from '../http/errors.js';
 import { canManage, checkAccess, loadAccessView, productSubject, type Viewer } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
-import type { DownloadLink, ListResult, ProductItem } from '../../common/api-types.js';
+import type { DownloadLink, ProductItem } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { findProductByKey, listOwnProducts, listPublicProducts, type ProductFilters, type ProductRow } from './products.repository.js';
 import { toProductItem } from './products.mapper.js';
 

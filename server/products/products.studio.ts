@@ -9,7 +9,7 @@ import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
 import { checkCategories, linkNewItem, parseTags, relinkItem, sentFields, startCreate } from '../studio/item-fields.js';
 import { deleteStored, fileFamily, imageState, removeItem } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
-import type { ProductInput, StudioProduct } from '../studio/studio.schemas.js';
+import type { ProductInput, StudioProduct } from '../../common/schemas/studio.js';
 
 /**
  * The performer studio's products (server/studio/studio.routes.ts): physical with stock, or digital with their

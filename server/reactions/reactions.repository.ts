@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { galleryIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
-import type { EngagementObjectType, ReactionAction } from '../../common/api-types.js';
+import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
 
 /** SQL of reactions: one row per (user, object type, action, object), enforced by the `reactions_unique` index. */
 

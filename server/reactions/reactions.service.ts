@@ -10,17 +10,10 @@ import { getGallery } from '../galleries/galleries.service.js';
 import type { AppContext } from '../context.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
-import type {
-  EngagementObjectType,
-  GalleryItem,
-  ListResult,
-  ReactedGallery,
-  ReactedVideo,
-  ReactionAction,
-  ReactionItem,
-  ReactionResult,
-  VideoItem,
-} from '../../common/api-types.js';
+import type { GalleryItem, VideoItem } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { ReactedGallery, ReactedVideo, ReactionItem, ReactionResult } from '../../common/schemas/engagement.js';
+import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
 import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
 import { deleteReaction, insertReaction, listReactedContent, searchReactions, type ReactionFilters, type ReactionKey } from './reactions.repository.js';
 

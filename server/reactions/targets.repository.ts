@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { galleryIsPublic, performerIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { Access } from '../db/schema.js';
-import type { EngagementObjectType } from '../../common/api-types.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 
 /**
  * The objects users comment on and react to (videos, galleries, products, posts, performers): finding one

@@ -1,5 +1,6 @@
 import type { Server } from 'socket.io';
-import type { ClientToServerEvents, EngagementObjectType, ServerToClientEvents } from '../../common/api-types.js';
+import type { EngagementObjectType } from '../../common/enums.js';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../common/realtime.js';
 
 /** Room of one user's sockets (every tab, every instance). */
 export const userRoom = (userId: string) => `user:${userId}`;

@@ -3,8 +3,8 @@ import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import type { ClientToServerEvents, EngagementObjectType, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
-import { ENGAGEMENT_OBJECT_TYPES } from '../../common/api-types.js';
+import { engagementObjectTypeSchema, type EngagementObjectType } from '../../common/enums.js';
+import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '../../common/realtime.js';
 import { SESSION_COOKIE } from '../http/auth.js';
 import { siteGate } from '../http/site-gates.js';
 import { objectRoom, sessionRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
@@ -25,7 +25,7 @@ export const MAX_WATCHED_OBJECTS = 50;
 export const MAX_AUTH_PER_MINUTE = 20;
 
 const objectRef = z.object({
-  objectType: z.enum(ENGAGEMENT_OBJECT_TYPES as [EngagementObjectType, ...EngagementObjectType[]]),
+  objectType: engagementObjectTypeSchema,
   objectId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
 });
 const loginPayload = z.object({ token: z.string().max(512).optional() }).optional().nullable();

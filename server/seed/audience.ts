@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { Access } from '../db/schema.js';
-import type { EngagementObjectType } from '../../common/api-types.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 import { loadAccessView, postSubject, productSubject, videoSubject, gallerySubject, type AccessSubject } from '../access/access.service.js';
 import { insertReactions, type ReactionKey } from '../reactions/reactions.repository.js';
 import { adjustCounter, recountReactionCounters } from '../reactions/targets.repository.js';

@@ -1,4 +1,5 @@
-import type { MenuItem, PublicSettings } from '../../common/api-types.js';
+import type { GatewayName } from '../../common/enums.js';
+import type { MenuItem, PublicSettings } from '../../common/schemas/site.js';
 
 /** Every setting the site knows, with its default, group and whether guests may read it. */
 export interface SettingDef<T = unknown> {
@@ -38,7 +39,7 @@ export const settingDefs = {
   // STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET environment variables win over these), and how long an unpaid checkout
   // holds its stock before it expires (the hold time), and how many units of one product a buyer may hold in unpaid
   // checkouts at once (so nobody can empty the shelf by starting checkouts they never pay).
-  paymentGateway: { default: 'sandbox' as 'sandbox' | 'stripe', group: 'payment', public: false },
+  paymentGateway: { default: 'sandbox' as GatewayName, group: 'payment', public: false },
   stripeSecretKey: { default: '', group: 'payment', public: false },
   stripeWebhookSecret: { default: '', group: 'payment', public: false },
   checkoutExpiryMinutes: { default: 30, group: 'payment', public: false },

@@ -1,29 +1,5 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
-
-const menuItem = z.object({
-  title: z.string(),
-  path: z.string(),
-  section: z.string(),
-  isNewTab: z.boolean().optional(),
-  ordering: z.number().optional(),
-});
-
-const publicSettings = z
-  .object({
-    siteName: z.string(),
-    logoUrl: z.string(),
-    favicon: z.string(),
-    loginPlaceholderImage: z.string(),
-    menus: z.array(menuItem),
-    footerContent: z.string(),
-    currency: z.string(),
-    currencySymbol: z.string(),
-    maintenanceMode: z.boolean(),
-    captchaEnabled: z.boolean(),
-    captchaSiteKey: z.string(),
-  })
-  .partial();
+import { publicSettingsQuery, publicSettingsSchema } from '../../common/schemas/site.js';
 
 export async function settingsRoutes(app: ApiApp): Promise<void> {
   app.get(
@@ -33,8 +9,8 @@ export async function settingsRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['settings'],
         summary: 'Public site settings (all, or one group)',
-        querystring: z.object({ group: z.string().trim().min(1).max(64).regex(/^[a-zA-Z0-9_-]+$/).optional() }),
-        response: { 200: publicSettings },
+        querystring: publicSettingsQuery,
+        response: { 200: publicSettingsSchema.partial() },
       },
     },
     async (request) => app.ctx.settings.getPublic(request.query.group),

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import type { PublicSettings } from '../../common/api-types.js';
+import type { PublicSettings } from '../../common/schemas/site.js';
 import { readAllSettings, upsertSetting } from './settings.repository.js';
 import { settingDefs, type SettingKey, type SettingValue } from './settings.defaults.js';
 

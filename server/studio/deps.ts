@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 import type { Db } from '../db/database.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { JobQueue } from '../jobs/queue.js';

@@ -3,30 +3,17 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 import { badRequest } from '../http/errors.js';
-import { pageQuery } from '../http/pagination.js';
 import { receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { formatBytes } from '../media/pipeline/upload.js';
-import { POST_MAX_IMAGES } from '../../common/api-types.js';
+import { POST_MAX_IMAGES } from '../../common/limits.js';
+import { parseInput } from '../http/parse-input.js';
 import {
-  galleryInput,
-  idParams,
-  parseInput,
-  photoInput,
-  photoUploadInput,
-  postInput,
-  processingStateSchema,
-  productInput,
-  profileInput,
-  studioGallerySchema,
-  studioPhotoSchema,
-  studioPostSchema,
-  studioProductSchema,
-  studioProfileSchema,
-  studioVideoSchema,
+  galleryInput, idParams, ownListQuery, photoInput, photoUploadInput, postInput, processingStateSchema, productInput, profileInput,
+  studioGallerySchema, studioPhotoSchema, studioPostSchema, studioProductSchema, studioProfileSchema, studioVideoSchema, uploadedPhotosSchema,
   videoInput,
-} from './studio.schemas.js';
+} from '../../common/schemas/studio.js';
 import type { Actor, StudioDeps, Uploads } from './deps.js';
 import { listOwn } from './own-lists.js';
 import { createVideo, deleteVideo, retryVideo, updateVideo, videoProcessingState, videoView } from '../videos/videos.studio.js';
@@ -106,7 +93,6 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   // -- own listings -----------------------------------------------------------------------------------------------
 
-  const ownListQuery = pageQuery.omit({ cursor: true }).extend({ performerId: z.string().max(64).optional() });
   const ownLists = [
     ['/performer/assets/videos/search', 'videos', studioVideoSchema, videoView, 'Your videos in every state (draft, scheduled, processing, failed), newest first'],
     ['/performer/assets/galleries/search', 'galleries', studioGallerySchema, galleryView, 'Your galleries in every state, newest first'],
@@ -273,7 +259,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
           `(${formatBytes(limits.image)} each; JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF, sniffed from the bytes). Answers 201 ` +
           'with the photos, processing; their thumbnails follow.',
         consumes: ['multipart/form-data'],
-        response: { 201: z.object({ items: z.array(studioPhotoSchema) }), ...uploadErrors },
+        response: { 201: uploadedPhotosSchema, ...uploadErrors },
       },
     },
     async (request, reply) => {

@@ -3,6 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { SubscriptionsTable } from '../db/schema.js';
 import { performerOpenTo, type Audience } from '../catalogue/catalogue.repository.js';
+import type { SubscriptionType } from '../../common/enums.js';
 
 /**
  * SQL of subscriptions. One row per (user, performer) (subscriptions_user_performer). What the paywall reads
@@ -22,7 +23,7 @@ export function findSubscriptionById(db: DbOrTrx, id: string) {
 }
 
 /** The (user, performer) row, created 'pending' at checkout when the user never subscribed before. */
-export async function ensureSubscriptionRow(db: DbOrTrx, userId: string, performerId: string, type: 'monthly' | 'yearly', gateway: string): Promise<void> {
+export async function ensureSubscriptionRow(db: DbOrTrx, userId: string, performerId: string, type: SubscriptionType, gateway: string): Promise<void> {
   const now = nowIso();
   await db
     .insertInto('subscriptions')
@@ -47,7 +48,7 @@ export function isLive(s: Pick<SubscriptionRow, 'status' | 'expiresAt'>, now = n
  */
 export async function addPaidPeriod(
   db: DbOrTrx,
-  p: { userId: string; performerId: string; type: 'monthly' | 'yearly'; days: number; paymentId: string; gateway: string },
+  p: { userId: string; performerId: string; type: SubscriptionType; days: number; paymentId: string; gateway: string },
 ): Promise<SubscriptionRow> {
   const now = new Date();
   const nowText = now.toISOString();

@@ -1,9 +1,7 @@
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
-import { apiErrorSchema } from '../http/schemas.js';
-import { listSchema, pageQuery } from '../http/pagination.js';
-import { idParams, keyField, subscriptionListQuery, subscriptionSchema } from '../payments/money.schemas.js';
+import { apiErrorSchema, idParams, keyField, listSchema, pageQuery } from '../../common/schemas/http.js';
+import { cancelSubscriptionBody, subscriptionListQuery, subscriptionSchema } from '../../common/schemas/money.js';
 import { cancelSubscription, searchSubscriptions } from './subscriptions.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
@@ -66,9 +64,7 @@ export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags,
         summary: 'Cancel a subscription at the end of its paid period, named by subscriptionId or performerId',
-        body: z.object({ subscriptionId: keyField.optional(), performerId: keyField.optional() }).refine((b) => !!(b.subscriptionId || b.performerId), {
-          message: 'Send subscriptionId or performerId',
-        }),
+        body: cancelSubscriptionBody,
         response: { 200: subscriptionSchema, ...errors },
       },
     },

@@ -1,11 +1,13 @@
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import { badRequest, notFound } from '../http/errors.js';
-import type { ListResult, SubscriptionItem } from '../../common/api-types.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { SubscriptionItem } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
   cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, type SubscriptionFilters, type SubscriptionRow,
 } from './subscriptions.repository.js';
+import type { SubscriptionType } from '../../common/enums.js';
 
 /**
  * Subscriptions are prepaid periods (30 or 365 days) bought through a checkout. Cancelling stops the subscription
@@ -50,7 +52,7 @@ export async function cancelSubscription(db: DbOrTrx, viewer: { id: string; role
  */
 export function subscriptionPrice(
   performer: { monthlyPrice: number; yearlyPrice: number },
-  type: 'monthly' | 'yearly',
+  type: SubscriptionType,
   pkg: { price: number } | null | undefined,
 ): number {
   return (type === 'monthly' ? performer.monthlyPrice : performer.yearlyPrice) || pkg?.price || 0;

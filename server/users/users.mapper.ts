@@ -1,8 +1,9 @@
 import type { User } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { DEFAULT_AVATAR, type CurrentUser, type PublicUser } from '../../common/api-types.js';
+import type { CurrentUser, PublicUser } from '../../common/schemas/auth.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 
-/** Row → the shapes the API answers (common/api-types.ts). */
+/** Row → the shapes the API answers (common/schemas/auth.ts, users.ts). */
 
 export function toCurrentUser(u: User): CurrentUser {
   return {

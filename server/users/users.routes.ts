@@ -1,14 +1,12 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
 import { forbidden } from '../http/errors.js';
-import { listSchema } from '../http/pagination.js';
-import { apiErrorSchema } from '../http/schemas.js';
+import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { imageUploadLimits, readSingleImage } from '../http/single-image.js';
-import { currentUserSchema, publicUserSchema } from '../auth/auth.schemas.js';
-import { adminUserSchema, updateProfileBody, userRefParams, userSearchQuery } from './users.schemas.js';
+import { currentUserSchema, publicUserSchema } from '../../common/schemas/auth.js';
+import { adminUserSchema, updateProfileBody, userRefParams, userSearchQuery } from '../../common/schemas/users.js';
 import {
   getCurrentUser,
   getPublicUser,
@@ -141,7 +139,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
         summary: "Upload an account's avatar: the account itself or an admin; answers that account",
         description: uploadDescription,
         consumes: ['multipart/form-data'],
-        params: z.object({ id: z.string().trim().min(1, 'Id is required').max(64, 'Invalid id') }),
+        params: userRefParams,
         response: { 200: currentUserSchema, ...uploadErrors },
       },
     },

@@ -6,7 +6,7 @@ import { newId } from '../db/ids.js';
 import { AppError, conflict, isUniqueViolation, notFound, unauthorized } from '../http/errors.js';
 import { makeThumbnail, type ImageResult } from '../media/images.js';
 import type { Storage } from '../media/storage.js';
-import type { CurrentUser, PublicUser } from '../../common/api-types.js';
+import type { CurrentUser, PublicUser } from '../../common/schemas/auth.js';
 import { messages as authMessages } from '../auth/auth.service.js';
 import {
   deleteFileRecordsByKey,
@@ -19,7 +19,7 @@ import {
   type UserSearch,
 } from './users.repository.js';
 import { toAdminUser, toCurrentUser, toPublicUser } from './users.mapper.js';
-import type { UpdateProfileInput } from './users.schemas.js';
+import type { UpdateProfileInput } from '../../common/schemas/users.js';
 
 /** Profile rules: reading and editing one's own account, public profiles, the admin search, avatar and cover images. */
 

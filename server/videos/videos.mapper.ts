@@ -1,6 +1,6 @@
 import type { AccessDecision } from '../access/access.service.js';
 import { parseTags, previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
-import type { PerformerSummary, SignedMedia, VideoItem } from '../../common/api-types.js';
+import type { PerformerSummary, SignedMedia, VideoItem } from '../../common/schemas/catalogue.js';
 import type { VideoRow } from './videos.repository.js';
 
 /** Row → `VideoItem`. `video` (the full file) is passed in only when `decision` opened it. */

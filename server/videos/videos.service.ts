@@ -2,7 +2,8 @@ import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
-import type { ListResult, VideoItem } from '../../common/api-types.js';
+import type { VideoItem } from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
 import { toVideoItem } from './videos.mapper.js';
 

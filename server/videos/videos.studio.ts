@@ -10,7 +10,7 @@ import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
 import { checkCategories, linkNewItem, pricing, relinkItem, saleItemView, schedule, sentFields, startCreate } from '../studio/item-fields.js';
 import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
-import type { StudioVideo, VideoInput } from '../studio/studio.schemas.js';
+import type { StudioVideo, VideoInput } from '../../common/schemas/studio.js';
 
 /**
  * The performer studio's videos (server/studio/studio.routes.ts): upload, edit, delete, process again. The upload is

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { DEFAULT_AVATAR, type CurrentUser } from '../../common/api-types.js';
-import { ApiError, errorMessage } from '../lib/api.js';
+import type { CurrentUser } from '../../common/schemas/auth.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
+import { ApiError, errorMessage } from '../lib/api/error.js';
 import { currentUser, setCurrentUser, uploadUserImage, uploading } from '../lib/stores/user.js';
 import { GENERIC_ERROR } from './shared/useFormErrors.js';
 

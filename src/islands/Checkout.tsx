@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { ApplyCouponResponse } from '../../common/api-types.js';
-import { ApiError, errorMessage } from '../lib/api-error.js';
+import type { ApplyCouponResponse } from '../../common/schemas/money.js';
+import { ApiError, errorMessage } from '../lib/api/error.js';
 import { checkout as checkoutRequests } from '../lib/stores/payments.js';
 import { navigate } from '../lib/navigation.js';
 import { toast } from '../lib/stores/toast.js';

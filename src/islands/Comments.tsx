@@ -1,14 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import {
-  COMMENT_MAX_LENGTH,
-  DEFAULT_AVATAR,
-  type CommentItem,
-  type CommentSearchResult,
-  type EngagementObjectType,
-  type LockedDiscussion,
-  type Role,
-} from '../../common/api-types.js';
+import { COMMENT_MAX_LENGTH } from '../../common/limits.js';
+import type { Role, EngagementObjectType } from '../../common/enums.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
+import type { CommentItem, CommentSearchResult, LockedDiscussion } from '../../common/schemas/engagement.js';
 import {
   comments as commentsStore,
   createComment,

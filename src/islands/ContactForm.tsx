@@ -36,7 +36,7 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
     setRequesting(true);
     try {
       const subject = values.subject.trim();
-      const res = await account.contact({
+      await account.contact({
         name: values.name.trim(),
         email: values.email.trim(),
         message: values.message.trim(),
@@ -44,7 +44,7 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
         ...(withCaptcha ? { captchaToken } : {}),
       });
       setValues(EMPTY);
-      setSent(res?.message || CONTACT_SENT);
+      setSent(CONTACT_SENT);
     } catch (err) {
       fail(err);
     } finally {

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type {
-  GalleryCardData, ListResult, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
-} from '../../common/api-types.js';
-import type { ListQuery } from '../lib/api.js';
+  GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
+} from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import type { ListQuery } from '../lib/api/transport.js';
 import { catalogueListing, type CatalogueListKind } from '../lib/stores/listing.js';
 import { GalleryCardView, PerformerCardItem, PhotoCardView, PostCardView, ProductCardView, VideoCardView } from './catalogue/cards.tsx';
 import { NativeLazyImages } from './catalogue/LazyImage.tsx';

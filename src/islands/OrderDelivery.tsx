@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { DeliveryStatus, OrderView } from '../../common/api-types.js';
+import type { OrderView } from '../../common/schemas/money.js';
+import type { DeliveryStatus } from '../../common/enums.js';
 import { createOrderDeliveryStore } from '../lib/stores/payments.js';
 
 export interface OrderDeliveryProps {

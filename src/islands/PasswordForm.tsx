@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { SignupRole } from '../../common/api-types.js';
+import type { SignupRole } from '../../common/enums.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { updatePassword, updating } from '../lib/stores/user.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
@@ -46,10 +47,10 @@ export default function PasswordForm({ source }: PasswordFormProps) {
         )}
       </Field>
       <Field label="New password" error={fieldErrors.password} hint="At least 8 characters, with a letter and a digit">
-        {(p) => <input {...p} name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={values.password} onChange={set('password')} />}
+        {(p) => <input {...p} name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} value={values.password} onChange={set('password')} />}
       </Field>
       <Field label="Confirm new password" error={fieldErrors.confirm}>
-        {(p) => <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={128} value={values.confirm} onChange={set('confirm')} />}
+        {(p) => <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX} value={values.confirm} onChange={set('confirm')} />}
       </Field>
       <FormAlert message={formError} />
       <FormSuccess message={done} />

@@ -1,18 +1,19 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import type { PaymentStatusValue, TransactionItem } from '../../common/api-types.js';
+import type { TransactionItem } from '../../common/schemas/money.js';
+import type { PaymentStatus } from '../../common/enums.js';
 import { clearCart } from '../lib/stores/cart.js';
 import { createPaymentResultStore } from '../lib/stores/payments.js';
 
 export interface PaymentResultProps {
   paymentId: string;
-  status: PaymentStatusValue;
+  status: PaymentStatus;
   type: TransactionItem['type'];
   /** Where to look at what was bought. */
   next: { href: string; label: string };
 }
 
-const messages: Record<PaymentStatusValue, string> = {
+const messages: Record<PaymentStatus, string> = {
   pending: 'We are waiting for the payment provider to confirm your payment…',
   success: 'Payment received. Thank you!',
   failed: 'The payment was declined. Nothing was charged.',

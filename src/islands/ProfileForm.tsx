@@ -1,6 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { CountryItem, CurrentUser, UpdateProfileRequest } from '../../common/api-types.js';
+import type { CountryItem } from '../../common/schemas/site.js';
+import type { CurrentUser } from '../../common/schemas/auth.js';
+import type { UpdateProfileRequest } from '../../common/schemas/users.js';
+import { BIO_MAX } from '../../common/account-limits.js';
 import { account } from '../lib/stores/account.js';
 import { toast } from '../lib/stores/toast.js';
 import { currentUser, setCurrentUser, updateProfile, updating } from '../lib/stores/user.js';
@@ -12,7 +15,6 @@ export interface ProfileFormProps {
 }
 
 const FIELDS = ['name', 'username', 'bio', 'country'] as const;
-const BIO_MAX = 2000;
 
 type Values = { name: string; username: string; bio: string; country: string };
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
-import type { EngagementObjectType, ReactionAction } from '../../common/api-types.js';
+import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
 import { navigate } from '../lib/navigation.js';
 import { loadMyReactions, reactionKey, reactions as reactionsStore, seedReactions, subscribeReactionCounts, toggleReaction } from '../lib/stores/reactions.js';
 import { formatCount, nounFor } from '../../common/plural.js';

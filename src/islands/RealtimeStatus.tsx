@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import type { RealtimeStatus as Status } from '../../common/api-types.js';
+import type { RealtimeStatus as Status } from '../../common/realtime.js';
 import { realtimeStatus } from '../lib/stores/realtime.js';
 import { loggedIn as loggedInStore } from '../lib/stores/auth.js';
 import RealtimeConnection from './RealtimeConnection.js';

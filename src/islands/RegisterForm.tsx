@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { SignupRole } from '../../common/api-types.js';
+import type { SignupRole } from '../../common/enums.js';
 import { withNext } from '../../common/next-path.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { account } from '../lib/stores/account.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
@@ -128,12 +129,12 @@ export default function RegisterForm({ initialRole = 'user', next = null, termsH
       </Field>
       <Field label="Password" error={fieldErrors.password} hint="At least 8 characters, with a letter and a digit">
         {(p) => (
-          <input {...p} name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={values.password} onChange={set('password')} />
+          <input {...p} name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} value={values.password} onChange={set('password')} />
         )}
       </Field>
       <Field label="Confirm password" error={fieldErrors.confirm}>
         {(p) => (
-          <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={128} value={values.confirm} onChange={set('confirm')} />
+          <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX} value={values.confirm} onChange={set('confirm')} />
         )}
       </Field>
       <div className="form__consent">

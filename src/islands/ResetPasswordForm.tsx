@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
 
@@ -59,12 +60,12 @@ export default function ResetPasswordForm({ token: tokenProp }: ResetPasswordFor
     <form className="form" onSubmit={onSubmit} data-testid="reset-password-form" aria-busy={requesting}>
       <Field label="New password" error={fieldErrors.password} hint="At least 8 characters, with a letter and a digit">
         {(p) => (
-          <input {...p} name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input {...p} name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} value={password} onChange={(e) => setPassword(e.target.value)} />
         )}
       </Field>
       <Field label="Confirm new password" error={fieldErrors.confirm}>
         {(p) => (
-          <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={128} value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+          <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX} value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         )}
       </Field>
       <FormAlert message={formError ?? fieldErrors.token} />

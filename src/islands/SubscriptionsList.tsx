@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useStore } from '@nanostores/react';
-import type { SubscriptionItem } from '../../common/api-types.js';
+import type { SubscriptionItem } from '../../common/schemas/money.js';
 import { createSubscriptionsStore } from '../lib/stores/payments.js';
 
 export interface SubscriptionsListProps {

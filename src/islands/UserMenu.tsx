@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { DEFAULT_AVATAR } from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import { loggedIn, logout } from '../lib/stores/auth.js';
 import { currentUser, setCurrentUser, withDefaultAvatar, type UserInput } from '../lib/stores/user.js';
 import CartLink from './CartLink.js';

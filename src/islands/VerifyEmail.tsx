@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { errorMessage } from '../lib/api-error.js';
+import { errorMessage } from '../lib/api/error.js';
 import { account } from '../lib/stores/account.js';
 import { Field, FormAlert, FormSuccess } from './shared/Field.js';
 import { useFormErrors } from './shared/useFormErrors.js';

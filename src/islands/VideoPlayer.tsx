@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import type { SignedMedia } from '../../common/api-types.js';
+import type { SignedMedia } from '../../common/schemas/catalogue.js';
 import { freshVideoUrl, reportPlay } from '../lib/stores/player.js';
 
 export interface VideoPlayerProps {

@@ -1,4 +1,5 @@
-import type { PublicSettings, RuntimeConfig } from '../../common/api-types.js';
+import type { PublicSettings } from '../../common/schemas/site.js';
+import type { RuntimeConfig } from '../../common/runtime-config.js';
 
 /**
  * What the page hands to the browser: `src/components/Head.astro` renders the runtime config and the

@@ -1,5 +1,5 @@
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '../../common/api-types.js';
+import type { ClientToServerEvents, ServerToClientEvents } from '../../common/realtime.js';
 import { getRuntimeConfig } from './runtime.js';
 
 /**

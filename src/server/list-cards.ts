@@ -1,7 +1,8 @@
 import type {
-  GalleryCardData, GalleryItem, ListResult, PerformerCard, PerformerCardData, PhotoCardData, PhotoItem, PostCard, PostCardData,
-  ProductCardData, ProductItem, VideoCardData, VideoItem,
-} from '../../common/api-types.js';
+  GalleryCardData, GalleryItem, PerformerCard, PerformerCardData, PhotoCardData, PhotoItem, PostCard, PostCardData, ProductCardData, ProductItem,
+  VideoCardData, VideoItem,
+} from '../../common/schemas/catalogue.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import type { AnyCard, ListKind } from '../islands/LoadMoreList.tsx';
 
 type AnyItem = VideoItem | GalleryItem | ProductItem | PhotoItem | PostCard | PerformerCard;

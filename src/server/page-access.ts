@@ -1,4 +1,4 @@
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 
 /**
  * Who may open a page, keyed by the route Astro matched (`context.routePattern`: `/admin/users`,

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 import { registeredRoutes, type RouteAccess } from '../../server/http/access.js';
 import { PUBLIC_CACHE_ROUTES } from '../../server/routes.js';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';

@@ -5,7 +5,7 @@ import { newId, nowIso } from '../../server/db/ids.js';
 import { hashToken, newSecretToken } from '../../server/auth/tokens.js';
 import { hashPassword } from '../../server/auth/password.js';
 import { messages } from '../../server/auth/auth.service.js';
-import { DEFAULT_AVATAR } from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 
 /**
  * The account rules at their edges, over real HTTP on both engines: who gets a performer row, how a login reads its

@@ -8,7 +8,7 @@ import { ask, collect, nextEvent, sleep, socketsClosedAfterEach, type TestSocket
 import { postForm } from '../helpers/uploads.js';
 import { countComments } from '../../server/comments/comments.repository.js';
 import { hashPassword } from '../../server/auth/password.js';
-import type { EngagementObjectType } from '../../common/api-types.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 
 /**
  * Comments follow access, live too. A locked item's comments (subscribers-only, for sale, a digital product)

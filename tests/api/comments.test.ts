@@ -7,7 +7,7 @@ import { postForm } from '../helpers/uploads.js';
 import { COMMENT_CREATE_LIMIT } from '../../server/comments/comments.routes.js';
 import { countComments } from '../../server/comments/comments.repository.js';
 import { readCounter } from '../../server/reactions/targets.repository.js';
-import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/api-types.js';
+import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/enums.js';
 
 /**
  * Comments over real HTTP on every engine: create, search, edit (JSON and multipart with a picture), delete,

@@ -4,7 +4,7 @@ import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/
 import { makeGallery, makeVideo } from '../helpers/factories.js';
 import { countReactions } from '../../server/reactions/reactions.repository.js';
 import { readCounter } from '../../server/reactions/targets.repository.js';
-import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType, type ReactionAction } from '../../common/api-types.js';
+import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType, type ReactionAction } from '../../common/enums.js';
 
 /**
  * Reactions over real HTTP on every engine: like / favourite / watch later, idempotent add and remove,

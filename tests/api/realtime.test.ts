@@ -14,7 +14,8 @@ import {
   realtimeUserId,
   watchObject,
 } from '../../src/lib/stores/realtime.js';
-import type { CommentItem, RealtimeStatus } from '../../common/api-types.js';
+import type { CommentItem } from '../../common/schemas/engagement.js';
+import type { RealtimeStatus } from '../../common/realtime.js';
 
 /**
  * socket.io on every engine: authentication (cookie, query token, auth/login), rooms (user, object), the

@@ -6,7 +6,7 @@ import { payWithSandbox } from '../helpers/money-fixture.js';
 import { createSession, type TestUser } from '../helpers/sessions.js';
 import { seedDemo } from '../../server/seed/seed.js';
 import { decide, pageAccess } from '../../src/server/page-access.js';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 
 /**
  * Phone first: at 390×844 no page of the site scrolls sideways, for a guest, a fan, a performer and an admin. The

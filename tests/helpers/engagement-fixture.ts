@@ -1,5 +1,5 @@
 import type { AppContext } from '../../server/context.js';
-import type { EngagementObjectType } from '../../common/api-types.js';
+import type { EngagementObjectType } from '../../common/enums.js';
 import { makeGallery, makePost, makeProduct, makeVideo } from './factories.js';
 import { createUser, type TestUser } from './sessions.js';
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach } from 'vitest';
-import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '../../common/api-types.js';
+import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '../../common/realtime.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';

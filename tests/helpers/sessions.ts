@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../../server/db/database.js';
 import type { PerformersTable } from '../../server/db/schema.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import { hashToken, newSecretToken } from '../../server/auth/tokens.js';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 
 export interface TestUser {
   id: string;

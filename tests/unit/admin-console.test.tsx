@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../src/lib/api-error.js';
+import { ApiError } from '../../src/lib/api/error.js';
 import { LINK_MESSAGE, isSiteLink } from '../../common/links.js';
 import { toBody, type AdminField } from '../../src/islands/admin/AdminForm.js';
 import { auditTarget, auditVerb, detailRows, type AuditEntryView } from '../../src/pages/admin/_components/audit-words.js';

@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, apiFetch, ApiError, apiUrl, errorMessage, isAbsoluteUrl, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../src/lib/api.js';
+import { auth } from '../../src/lib/api/auth.js';
+import { ApiError, errorMessage, NETWORK_ERROR_MESSAGE, UNAUTHORIZED_MESSAGE } from '../../src/lib/api/error.js';
+import { apiFetch, apiUrl, isAbsoluteUrl } from '../../src/lib/api/transport.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { reply, setPageJson, stubFetch } from './client-helpers.js';
 
@@ -67,14 +69,14 @@ describe('apiFetch', () => {
   it('uses the configured base', async () => {
     setPageJson('runtime-config', { apiBase: '/custom-api', socketUrl: '', socketPath: '/socket.io', env: 'test' });
     const { calls } = stubFetch({ 'GET /custom-api/users/me': reply(200, { _id: 'u1' }) });
-    await api.me();
+    await auth.me();
     expect(calls[0]!.url).toBe('/custom-api/users/me');
   });
 
   it('a 401 sends the user to /login (saying why, and where to come back to) and throws "Forbidden in the action!"', async () => {
     window.history.replaceState(null, '', '/videos/v1?x=1');
     stubFetch({ 'GET /api/users/me': reply(401, { message: 'Please log in to continue', code: 'UNAUTHORIZED' }) });
-    const err = await api.me().catch((e: unknown) => e);
+    const err = await auth.me().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).message).toBe(UNAUTHORIZED_MESSAGE);
     expect((err as ApiError).status).toBe(401);
@@ -86,7 +88,7 @@ describe('apiFetch', () => {
   it('a 401 while already on /login does not reload the page', async () => {
     window.history.replaceState(null, '', '/login');
     stubFetch({ 'GET /api/users/me': reply(401, { message: 'x', code: 'UNAUTHORIZED' }) });
-    await expect(api.me()).rejects.toThrow(UNAUTHORIZED_MESSAGE);
+    await expect(auth.me()).rejects.toThrow(UNAUTHORIZED_MESSAGE);
     expect(navigate).not.toHaveBeenCalled();
   });
 
@@ -101,7 +103,7 @@ describe('apiFetch', () => {
       ],
     };
     stubFetch({ 'POST /api/auth/users/register': reply(400, body) });
-    const err = (await api.register({ name: 'A', username: 'abc', email: 'nope', password: '', role: 'user', confirmAdult: true, acceptTerms: true }).catch((e: unknown) => e)) as ApiError;
+    const err = (await auth.register({ name: 'A', username: 'abc', email: 'nope', password: '', role: 'user', confirmAdult: true, acceptTerms: true }).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(400);
     expect(err.body).toEqual(body);
@@ -113,7 +115,7 @@ describe('apiFetch', () => {
 
   it('a 409 with a { field } detail maps to that field', async () => {
     stubFetch({ 'PUT /api/users': reply(409, { message: 'This username is already taken.', code: 'CONFLICT', details: { field: 'username' } }) });
-    const err = (await api.updateProfile({ username: 'taken' }).catch((e: unknown) => e)) as ApiError;
+    const err = (await auth.updateProfile({ username: 'taken' }).catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(409);
     expect(err.fieldErrors()).toEqual({ username: 'This username is already taken.' });
   });
@@ -121,12 +123,12 @@ describe('apiFetch', () => {
   it.each([429, 403, 404, 500])('a %i rejects with its body', async (status) => {
     const body = { message: `failure ${status}`, code: 'X' };
     stubFetch({ 'POST /api/auth/login': reply(status, body) });
-    await expect(api.login({ email: 'a', password: 'b', remember: true })).rejects.toMatchObject({ status, body });
+    await expect(auth.login({ email: 'a', password: 'b', remember: true })).rejects.toMatchObject({ status, body });
   });
 
   it('a reply without a JSON message gets a made-up body, and errorMessage then prefers the fallback', async () => {
     stubFetch({ 'GET /api/users/me': reply(502, '<html>Bad gateway</html>') });
-    const err = (await api.me().catch((e: unknown) => e)) as ApiError;
+    const err = (await auth.me().catch((e: unknown) => e)) as ApiError;
     expect(err.status).toBe(502);
     expect(err.body).toEqual({ message: 'Request failed with status 502', code: 'HTTP_502' });
     expect(err.fromServer).toBe(false);
@@ -137,12 +139,12 @@ describe('apiFetch', () => {
 
   it.each([204, 205])('a %i resolves to undefined', async (status) => {
     stubFetch({ 'POST /api/auth/logout': reply(status) });
-    await expect(api.logout()).resolves.toBeUndefined();
+    await expect(auth.logout()).resolves.toBeUndefined();
   });
 
   it('a network failure rejects with status 0 and a readable message', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-    const err = (await api.me().catch((e: unknown) => e)) as ApiError;
+    const err = (await auth.me().catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(0);
     expect(err.message).toBe(NETWORK_ERROR_MESSAGE);
@@ -152,7 +154,7 @@ describe('apiFetch', () => {
   it('uploads send multipart FormData with the file field and no JSON content type', async () => {
     const { calls } = stubFetch({ 'POST /api/users/avatar/upload': reply(200, { _id: 'u1', avatar: '/media/public/a.webp' }) });
     const file = new File([new Uint8Array([1, 2, 3])], 'me.png', { type: 'image/png' });
-    await api.uploadAvatar(file);
+    await auth.uploadAvatar(file);
     const body = calls[0]!.init.body;
     expect(body).toBeInstanceOf(FormData);
     expect((body as FormData).get('file')).toBeInstanceOf(File);
@@ -170,13 +172,13 @@ describe('apiFetch', () => {
       'POST /api/contact': ok,
       'POST /api/users/cover/upload': reply(200, { _id: 'u1' }),
     });
-    await api.verifyEmail('tok');
-    await api.resendVerification('a@b.co');
-    await api.forgotPassword('a@b.co');
-    await api.resetPassword('tok', 'secret123');
-    await api.changePassword({ password: 'new12345', currentPassword: 'old', source: 'performer' });
-    await api.contact({ name: 'A', email: 'a@b.co', message: 'Hello there, long enough' });
-    await api.uploadCover(new Blob(['x'], { type: 'image/png' }));
+    await auth.verifyEmail('tok');
+    await auth.resendVerification('a@b.co');
+    await auth.forgotPassword('a@b.co');
+    await auth.resetPassword('tok', 'secret123');
+    await auth.changePassword({ password: 'new12345', currentPassword: 'old', source: 'performer' });
+    await auth.contact({ name: 'A', email: 'a@b.co', message: 'Hello there, long enough' });
+    await auth.uploadCover(new Blob(['x'], { type: 'image/png' }));
     expect(calls.map((c) => [c.method, c.url, c.body instanceof FormData ? 'FormData' : c.body])).toEqual([
       ['POST', '/api/auth/email-verification', { token: 'tok' }],
       ['POST', '/api/auth/email-verification/resend', { email: 'a@b.co' }],

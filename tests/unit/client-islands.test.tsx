@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { DEFAULT_AVATAR } from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import { loggedIn, loginStatus } from '../../src/lib/stores/auth.js';

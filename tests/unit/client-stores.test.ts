@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_AVATAR } from '../../common/api-types.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { forgotPassword, forgotStatus, loggedIn, login, loginError, loginStatus, logout, type RequestStatus } from '../../src/lib/stores/auth.js';
 import { currentUser, setCurrentUser, updatePassword, updateProfile, updating, uploadUserImage, uploading } from '../../src/lib/stores/user.js';

@@ -22,7 +22,7 @@ import { resetAll } from '../../src/lib/stores/reset.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import Comments from '../../src/islands/Comments.js';
 import ReactionButtons from '../../src/islands/ReactionButtons.js';
-import type { CommentItem } from '../../common/api-types.js';
+import type { CommentItem } from '../../common/schemas/engagement.js';
 
 vi.mock('socket.io-client', async () => (await import('./fake-socket.js')).socketIoMock);
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderToString } from 'react-dom/server';
 import LazyImage, { LAZY_DELAY_MS, NativeLazyImages } from '../../src/islands/catalogue/LazyImage.js';
 import LoadMoreList from '../../src/islands/LoadMoreList.js';
-import type { VideoCardData } from '../../common/api-types.js';
+import type { VideoCardData } from '../../common/schemas/catalogue.js';
 
 /** An IntersectionObserver whose visibility the test decides. */
 function stubIntersection() {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openApiOptions, operationIdOf } from '../../server/http/openapi.js';
 import { limiter } from '../../server/http/rate-limit.js';
-import { apiErrorSchema } from '../../server/http/schemas.js';
+import { apiErrorSchema } from '../../common/schemas/http.js';
 
 /**
  * What server/http/openapi.ts derives for an operation, on a small app with the real swagger options: each rule on a

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OrderView, SubscriptionItem } from '../../common/api-types.js';
+import type { OrderView, SubscriptionItem } from '../../common/schemas/money.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import {
   buyVideo,

@@ -18,7 +18,7 @@ import { RECONNECTION_DELAY_MAX_MS, RECONNECTION_DELAY_MS } from '../../src/lib/
 import { loggedIn } from '../../src/lib/stores/auth.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import RealtimeStatus from '../../src/islands/RealtimeStatus.js';
-import type { RealtimeStatus as Status } from '../../common/api-types.js';
+import type { RealtimeStatus as Status } from '../../common/realtime.js';
 
 vi.mock('socket.io-client', async () => (await import('./fake-socket.js')).socketIoMock);
 

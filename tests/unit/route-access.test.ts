@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Role } from '../../common/api-types.js';
+import type { Role } from '../../common/enums.js';
 import { declareGroupAccess, installAccessControl, installRouteRegistry, registeredRoutes, withAccessSecurity, type RouteAccess } from '../../server/http/access.js';
 import { installErrorHandler } from '../../server/http/error-handler.js';
 

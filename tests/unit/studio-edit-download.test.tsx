@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProductItem } from '../../common/api-types.js';
+import type { ProductItem } from '../../common/schemas/catalogue.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import { toasts } from '../../src/lib/stores/toast.js';
-import type { StudioPost, StudioVideo } from '../../src/lib/api.js';
+import type { StudioPost, StudioVideo } from '../../common/schemas/studio.js';
 import DownloadButton from '../../src/islands/DownloadButton.js';
 import StudioProducts from '../../src/islands/studio/StudioProducts.js';
 import StudioVideos from '../../src/islands/studio/StudioVideos.js';
@@ -67,8 +67,9 @@ describe('studio inline editors', () => {
 
   it('a video: turning it into a sale needs a price; the server\'s field errors show', async () => {
     const video: StudioVideo = {
-      _id: 'v1', title: 'Clip', slug: 'clip', description: null, visibility: 'subscribers', price: 0, tags: ['a'], status: 'active', processingStatus: 'ready', processingError: null,
-      duration: 3, thumbnailUrl: null, teaserUrl: null, scheduledAt: null, publishedAt: '2026-01-01T00:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z',
+      _id: 'v1', title: 'Clip', slug: 'clip', description: null, visibility: 'subscribers', price: 0, tags: ['a'], categoryIds: [], status: 'active', processingStatus: 'ready',
+      processingError: null, duration: 3, thumbnailUrl: null, posterUrl: null, teaserUrl: null, scheduledAt: null, publishedAt: '2026-01-01T00:00:00.000Z',
+      createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
     };
     const { calls } = stubFetch({
       'PUT /api/performer/assets/videos/v1': (c) =>
@@ -94,7 +95,10 @@ describe('studio inline editors', () => {
   });
 
   it('a post: an empty "new text" keeps the content; a cleared publish date is sent as null', async () => {
-    const post: StudioPost = { _id: 'po1', title: 'Hello', slug: 'hello', excerpt: 'Hi', status: 'published', publishedAt: '2026-01-01T10:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z' };
+    const post: StudioPost = {
+      _id: 'po1', title: 'Hello', slug: 'hello', excerpt: 'Hi', content: '<p>Hello</p>', status: 'published', visibility: 'free', price: 0, media: [], imageUrl: null,
+      imageStatus: 'none', publishedAt: '2026-01-01T10:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+    };
     const { calls } = stubFetch({ 'PUT /api/performer/assets/posts/po1': (c) => reply(200, { ...post, ...(c.body as object) }) });
     render(<StudioPosts initial={{ items: [post], total: 1 }} />);
     fireEvent.click(screen.getByTestId('post-edit'));

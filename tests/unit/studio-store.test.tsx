@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ProductItem } from '../../common/api-types.js';
-import { NETWORK_ERROR_MESSAGE, type StudioGallery, type StudioPost, type StudioProfile, type StudioVideo } from '../../src/lib/api.js';
+import type { ProductItem } from '../../common/schemas/catalogue.js';
+import type { StudioGallery, StudioPost, StudioProfile, StudioVideo } from '../../common/schemas/studio.js';
+import { NETWORK_ERROR_MESSAGE } from '../../src/lib/api/error.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import {
@@ -24,20 +25,25 @@ const toastTexts = () => toasts.get().map((t) => [t.type, t.message]);
 
 function video(id: string, over: Partial<StudioVideo> = {}): StudioVideo {
   return {
-    _id: id, title: `Clip ${id}`, slug: id, description: null, visibility: 'subscribers', price: 0, tags: [], status: 'active', processingStatus: 'ready',
-    processingError: null, duration: 3, thumbnailUrl: null, teaserUrl: null, scheduledAt: null, publishedAt: '2026-01-01T00:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z',
+    _id: id, title: `Clip ${id}`, slug: id, description: null, visibility: 'subscribers', price: 0, tags: [], categoryIds: [], status: 'active', processingStatus: 'ready',
+    processingError: null, duration: 3, thumbnailUrl: null, posterUrl: null, teaserUrl: null, scheduledAt: null, publishedAt: '2026-01-01T00:00:00.000Z',
+    createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
     ...over,
   };
 }
 const gallery = (id: string, photoCount = 0): StudioGallery => ({
-  _id: id, title: `Gallery ${id}`, slug: id, visibility: 'free', price: 0, status: 'active', photoCount, createdAt: '2026-01-01T00:00:00.000Z',
+  _id: id, title: `Gallery ${id}`, slug: id, description: null, visibility: 'free', price: 0, tags: [], categoryIds: [], status: 'active', photoCount, coverPhotoId: null,
+  publishedAt: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
 });
 const product = (id: string, over: Partial<ProductItem> = {}): ProductItem => ({
   _id: id, slug: id, name: `Product ${id}`, description: null, performerId: 'perf', performer: null, type: 'physical', price: 1500, stock: 3, image: null, locked: false,
   tags: [], status: 'active', publishedAt: null, createdAt: '2026-01-01T00:00:00.000Z', stats: { views: 0, likes: 0, favourites: 0, comments: 0 } as ProductItem['stats'],
   ...over,
 });
-const post = (id: string): StudioPost => ({ _id: id, title: `Post ${id}`, slug: id, excerpt: null, status: 'published', publishedAt: null, createdAt: '2026-01-01T00:00:00.000Z' });
+const post = (id: string): StudioPost => ({
+  _id: id, title: `Post ${id}`, slug: id, excerpt: null, content: '', status: 'published', visibility: 'free', price: 0, media: [], imageUrl: null, imageStatus: 'none',
+  publishedAt: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+});
 const validation = (path: string, message: string) => ({ message: 'Validation failed', code: 'VALIDATION_FAILED', details: [{ path, message }] });
 
 beforeEach(() => {

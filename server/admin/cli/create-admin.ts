@@ -4,7 +4,7 @@ import { loadConfig } from '../../config.js';
 import { openDatabase, type DbOrTrx } from '../../db/database.js';
 import { migrateToLatest } from '../../db/migrate.js';
 import { newId, nowIso } from '../../db/ids.js';
-import { emailField, newPassword } from '../../auth/auth.schemas.js';
+import { emailField, newPassword } from '../../../common/schemas/auth.js';
 import { hashPassword } from '../../auth/password.js';
 import { findUserByEmail, insertUser, updateUser, usernameTaken } from '../../users/users.repository.js';
 import { writeAudit } from '../../audit/audit.repository.js';

@@ -2,6 +2,7 @@ import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/database.js';
 import { nowIso } from '../../db/ids.js';
 import type { FilesTable, GalleriesTable, PhotosTable, PostMediaTable, PostsTable, VideosTable } from '../../db/schema.js';
+import type { ProcessingStatus } from '../../../common/enums.js';
 
 /** SQL of the media pipeline: `files` rows and the processing columns of the rows that use them. */
 
@@ -116,7 +117,7 @@ export async function setVideoProcessed(
     .execute();
 }
 
-export async function setVideoProcessingStatus(db: DbOrTrx, id: string, status: 'processing' | 'ready' | 'failed'): Promise<void> {
+export async function setVideoProcessingStatus(db: DbOrTrx, id: string, status: ProcessingStatus): Promise<void> {
   await db.updateTable('videos').set({ processingStatus: status, updatedAt: nowIso() }).where('id', '=', id).execute();
 }
 
@@ -151,7 +152,7 @@ export async function setPhotoProcessed(db: DbOrTrx, id: string, thumbnailFileId
   await db.updateTable('photos').set({ thumbnailFileId, processingStatus: 'ready', updatedAt: nowIso() }).where('id', '=', id).execute();
 }
 
-export async function setPhotoProcessingStatus(db: DbOrTrx, id: string, status: 'processing' | 'ready' | 'failed'): Promise<void> {
+export async function setPhotoProcessingStatus(db: DbOrTrx, id: string, status: ProcessingStatus): Promise<void> {
   await db.updateTable('photos').set({ processingStatus: status, updatedAt: nowIso() }).where('id', '=', id).execute();
 }
 
@@ -191,7 +192,7 @@ export async function setPostMediaProcessed(
   await db.updateTable('postMedia').set({ ...values, processingStatus: 'ready', updatedAt: nowIso() }).where('id', '=', id).execute();
 }
 
-export async function setPostMediaStatus(db: DbOrTrx, id: string, status: 'processing' | 'ready' | 'failed'): Promise<void> {
+export async function setPostMediaStatus(db: DbOrTrx, id: string, status: ProcessingStatus): Promise<void> {
   await db.updateTable('postMedia').set({ processingStatus: status, updatedAt: nowIso() }).where('id', '=', id).execute();
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { AdminMethod } from '../../lib/api.js';
-import { errorMessage } from '../../lib/api-error.js';
+import type { AdminMethod } from '../../lib/api/admin.js';
+import { errorMessage } from '../../lib/api/error.js';
 import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { GENERIC_ERROR } from '../shared/useFormErrors.js';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MONEY_HINT, moneyInput, parseMoney, parsePercent, PERCENT_HINT, percentInput } from '../../../common/money.js';
-import type { AdminMethod } from '../../lib/api.js';
+import type { AdminMethod } from '../../lib/api/admin.js';
 import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { Field, FormAlert } from '../shared/Field.js';

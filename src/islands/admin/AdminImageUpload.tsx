@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent } from 'react';
-import { errorMessage } from '../../lib/api-error.js';
+import { errorMessage } from '../../lib/api/error.js';
 import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { GENERIC_ERROR } from '../shared/useFormErrors.js';

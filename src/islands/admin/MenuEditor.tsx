@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { MenuItem } from '../../../common/api-types.js';
+import type { MenuItem } from '../../../common/schemas/site.js';
 import { isSiteLink, LINK_MESSAGE } from '../../../common/links.js';
-import { ApiError, errorMessage } from '../../lib/api-error.js';
+import { ApiError, errorMessage } from '../../lib/api/error.js';
 import { admin } from '../../lib/stores/admin.js';
 import { toast } from '../../lib/stores/toast.js';
 import { FormAlert } from '../shared/Field.js';
@@ -26,7 +26,7 @@ const SECTIONS: Array<{ id: Section; label: string }> = [
   { id: 'header', label: 'Header links' },
   { id: 'footer', label: 'Footer links' },
 ];
-/** The API's limits (server/admin/admin.schemas.ts menuItemSchema / settingsBody). */
+/** The API's limits (common/schemas/admin.ts menuItemSchema / settingsBody). */
 const MAX_ITEMS = 50;
 const MAX_TITLE = 60;
 

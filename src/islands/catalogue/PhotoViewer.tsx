@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type TouchEvent as ReactTouchEvent } from 'react';
 import { createPortal } from 'react-dom';
-import type { PhotoCardData } from '../../../common/api-types.js';
+import type { PhotoCardData } from '../../../common/schemas/catalogue.js';
 import { formatMoney } from '../../../common/money.js';
 
 /**

@@ -1,4 +1,6 @@
-import type { GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData } from '../../../common/api-types.js';
+import type {
+  GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
+} from '../../../common/schemas/catalogue.js';
 import { formatMoney } from '../../../common/money.js';
 import { countOf, formatCount } from '../../../common/plural.js';
 import type { MouseEvent } from 'react';

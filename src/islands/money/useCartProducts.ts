@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import type { ProductItem } from '../../../common/api-types.js';
-import { ApiError } from '../../lib/api-error.js';
+import type { ProductItem } from '../../../common/schemas/catalogue.js';
+import { ApiError } from '../../lib/api/error.js';
 import { checkout } from '../../lib/stores/payments.js';
 import { cart, type CartItem } from '../../lib/stores/cart.js';
 

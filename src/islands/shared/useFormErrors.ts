@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { ApiError, errorMessage } from '../../lib/api-error.js';
+import { ApiError, errorMessage } from '../../lib/api/error.js';
 
 export const GENERIC_ERROR = 'Something went wrong, please try again';
 

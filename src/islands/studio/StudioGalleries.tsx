@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { StudioGallery } from '../../lib/api.js';
+import type { StudioGallery } from '../../../common/schemas/studio.js';
 import { createGalleryStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
 import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';

@@ -1,9 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { POST_MAX_IMAGES } from '../../../common/api-types.js';
+import { POST_MAX_IMAGES } from '../../../common/limits.js';
 import { formatMoney } from '../../../common/money.js';
 import { countOf } from '../../../common/plural.js';
-import type { StudioPost } from '../../lib/api.js';
+import type { StudioPost } from '../../../common/schemas/studio.js';
 import { createPostStudio, type PostStudio } from '../../lib/stores/studio.js';
 import ItemEditor, { VISIBILITY_OPTIONS } from './ItemEditor.tsx';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';

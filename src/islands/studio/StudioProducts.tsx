@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { ProductItem } from '../../../common/api-types.js';
+import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import { createProductStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMajor, toMinor } from './UploadProgress.tsx';
 import ItemEditor, { STATUS_OPTIONS } from './ItemEditor.tsx';

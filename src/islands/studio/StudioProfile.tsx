@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { StudioProfile as Profile } from '../../lib/api.js';
+import type { StudioProfile as Profile } from '../../../common/schemas/studio.js';
 import { createProfileStudio } from '../../lib/stores/studio.js';
 import { toMajor, toMinor } from './UploadProgress.tsx';
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import type { StudioVideo } from '../../lib/api.js';
+import type { Access } from '../../../common/enums.js';
+import type { StudioVideo } from '../../../common/schemas/studio.js';
 import { createVideoStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { StatusBadge, toMajor, toMinor } from './UploadProgress.tsx';
 import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';
@@ -18,7 +19,7 @@ export interface StudioVideosProps {
 export default function StudioVideos({ initial, currencySymbol }: StudioVideosProps) {
   const [studio] = useState(() => createVideoStudio(initial));
   const { items: videos, total, upload: { progress, error, fieldErrors } } = useStore(studio.store);
-  const [visibility, setVisibility] = useState<'free' | 'subscribers' | 'sale'>('subscribers');
+  const [visibility, setVisibility] = useState<Access>('subscribers');
   const [editing, setEditing] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 

@@ -1,4 +1,4 @@
-/** An upload's progress bar (XMLHttpRequest upload progress, see `upload()` in src/lib/api.ts). */
+/** An upload's progress bar (XMLHttpRequest upload progress, see `upload()` in src/lib/api/upload.ts). */
 export default function UploadProgress({ fraction, label = 'Uploading' }: { fraction: number | null; label?: string }) {
   if (fraction === null) return null;
   const pct = Math.round(fraction * 100);

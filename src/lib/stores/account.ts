@@ -1,4 +1,4 @@
-import { viaApi } from './client.js';
+import { via } from './client.js';
 
 /**
  * The requests of the account forms (sign-up, e-mail verification, password reset, contact) and the country list of
@@ -6,10 +6,10 @@ import { viaApi } from './client.js';
  * reaches the server goes through here. The signed-in user's own data lives in `user.ts`, sign-in in `auth.ts`.
  */
 export const account = {
-  register: viaApi('register'),
-  verifyEmail: viaApi('verifyEmail'),
-  resendVerification: viaApi('resendVerification'),
-  resetPassword: viaApi('resetPassword'),
-  contact: viaApi('contact'),
-  countries: viaApi('countries'),
+  register: via('auth', 'register'),
+  verifyEmail: via('auth', 'verifyEmail'),
+  resendVerification: via('auth', 'resendVerification'),
+  resetPassword: via('auth', 'resetPassword'),
+  contact: via('auth', 'contact'),
+  countries: via('auth', 'countries'),
 };

@@ -1,6 +1,6 @@
 import { atom } from 'nanostores';
-import type { LoginRequest } from '../../../common/api-types.js';
-import { ApiError, errorMessage } from '../api-error.js';
+import type { LoginRequest } from '../../../common/schemas/auth.js';
+import { ApiError, errorMessage } from '../api/error.js';
 import { call } from './client.js';
 import { navigate, sameSitePath } from '../navigation.js';
 import { toast, toastOnNextPage } from './toast.js';
@@ -40,7 +40,7 @@ export async function login(credentials: LoginRequest): Promise<boolean> {
   loginStatus.set('requesting');
   loginError.set(null);
   try {
-    const res = await call(({ api }) => api.login(credentials));
+    const res = await call(({ auth }) => auth.login(credentials));
     loggedIn.set(true);
     setCurrentUser(res.user);
     try {
@@ -65,7 +65,7 @@ export async function login(credentials: LoginRequest): Promise<boolean> {
 /** Ends the session on the server (which clears the cookie), then resets auth and user state. */
 export async function logout(): Promise<void> {
   try {
-    await call(({ api }) => api.logout());
+    await call(({ auth }) => auth.logout());
   } catch {
     // Even if the call fails the local state is cleared; the next page render re-checks the cookie.
   }
@@ -80,7 +80,7 @@ export async function logout(): Promise<void> {
 export async function forgotPassword(email: string): Promise<string> {
   forgotStatus.set('requesting');
   try {
-    const { message } = await call(({ api }) => api.forgotPassword(email));
+    const { message } = await call(({ auth }) => auth.forgotPassword(email));
     forgotStatus.set('success');
     return message;
   } catch (err) {

@@ -1,6 +1,7 @@
 import { map } from 'nanostores';
-import type { CommentItem, CommentSearchResult, EngagementObjectType, LockedDiscussion } from '../../../common/api-types.js';
-import { ApiError } from '../api-error.js';
+import type { CommentItem, CommentSearchResult, LockedDiscussion } from '../../../common/schemas/engagement.js';
+import type { EngagementObjectType } from '../../../common/enums.js';
+import { ApiError } from '../api/error.js';
 import { call } from './client.js';
 import { toast } from './toast.js';
 import { onRealtime, watchObject } from './realtime-events.js';
@@ -88,7 +89,7 @@ export async function loadComments(objectType: EngagementObjectType, objectId: s
   if (before.requesting) return;
   patch(objectId, { requesting: true, error: null });
   try {
-    const page = await call(({ api }) => api.searchComments({
+    const page = await call(({ engagement }) => engagement.searchComments({
       objectType,
       objectId,
       limit: opts.limit ?? COMMENTS_PAGE_SIZE,
@@ -135,7 +136,7 @@ export function dropComment(objectId: string, commentId: string): boolean {
 export async function createComment(objectType: EngagementObjectType, objectId: string, content: string): Promise<CommentItem | null> {
   patch(objectId, { posting: true });
   try {
-    const created = await call(({ api }) => api.createComment({ objectType, objectId, content }));
+    const created = await call(({ engagement }) => engagement.createComment({ objectType, objectId, content }));
     const { commentCount: _count, ...comment } = created;
     addComment(comment);
     toast.success(COMMENTED);
@@ -153,7 +154,7 @@ export async function createComment(objectType: EngagementObjectType, objectId: 
 
 export async function deleteComment(objectId: string, commentId: string): Promise<boolean> {
   try {
-    await call(({ api }) => api.deleteComment(commentId));
+    await call(({ engagement }) => engagement.deleteComment(commentId));
     dropComment(objectId, commentId);
     toast.success(REMOVED);
     return true;
@@ -165,7 +166,7 @@ export async function deleteComment(objectId: string, commentId: string): Promis
 
 export async function editComment(comment: CommentItem, changes: { content?: string; image?: Blob; removeImage?: boolean }): Promise<CommentItem | null> {
   try {
-    const updated = await call(({ api }) => api.editComment(comment._id, changes));
+    const updated = await call(({ engagement }) => engagement.editComment(comment._id, changes));
     replaceComment(updated);
     return updated;
   } catch (err) {

@@ -1,7 +1,7 @@
 import { map, type MapStore } from 'nanostores';
-import type { ListResult } from '../../../common/api-types.js';
-import type { ListQuery } from '../api.js';
-import { errorMessage } from '../api-error.js';
+import type { ListResult } from '../../../common/schemas/http.js';
+import type { ListQuery } from '../api/transport.js';
+import { errorMessage } from '../api/error.js';
 import { call } from './client.js';
 import { registerReset } from './reset.js';
 

@@ -1,7 +1,8 @@
 import { atom, map } from 'nanostores';
-import type { DeliveryStatus, OrderView, PaymentStatusValue, SubscriptionItem } from '../../../common/api-types.js';
-import { ApiError, errorMessage } from '../api-error.js';
-import { call, viaApi } from './client.js';
+import type { OrderView, SubscriptionItem } from '../../../common/schemas/money.js';
+import type { DeliveryStatus, PaymentStatus } from '../../../common/enums.js';
+import { ApiError, errorMessage } from '../api/error.js';
+import { call, via } from './client.js';
 import { navigate } from '../navigation.js';
 import { registerReset } from './reset.js';
 import { toast } from './toast.js';
@@ -51,22 +52,22 @@ async function redirectAfter(key: string, label: string, send: () => Promise<str
 }
 
 export function startSubscription(performerId: string, type: 'monthly' | 'yearly'): Promise<boolean> {
-  return redirectAfter(pendingKey.subscribe(performerId), type, async () => (await call(({ api }) => api.subscribe({ performerId, type }))).redirectUrl, SUBSCRIBE_ERROR, true);
+  return redirectAfter(pendingKey.subscribe(performerId), type, async () => (await call(({ money }) => money.subscribe({ performerId, type }))).redirectUrl, SUBSCRIBE_ERROR, true);
 }
 
 export function buyVideo(videoId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
-  return redirectAfter(pendingKey.video(videoId), 'buy', async () => (await call(({ api }) => api.purchaseVideo(videoId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
+  return redirectAfter(pendingKey.video(videoId), 'buy', async () => (await call(({ money }) => money.purchaseVideo(videoId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
 }
 
 export function buyPost(postId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
-  return redirectAfter(pendingKey.post(postId), 'buy', async () => (await call(({ api }) => api.purchasePost(postId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
+  return redirectAfter(pendingKey.post(postId), 'buy', async () => (await call(({ money }) => money.purchasePost(postId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
 }
 
 export function buyGallery(galleryId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
-  return redirectAfter(pendingKey.gallery(galleryId), 'buy', async () => (await call(({ api }) => api.purchaseGallery(galleryId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
+  return redirectAfter(pendingKey.gallery(galleryId), 'buy', async () => (await call(({ money }) => money.purchaseGallery(galleryId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
 }
 
 /** Asks for a short-lived signed link and goes there (the file downloads, the page stays). */
@@ -90,7 +91,7 @@ export function createSubscriptionsStore(initial: SubscriptionItem[]) {
       if (store.get().busy) return false;
       store.setKey('busy', id);
       try {
-        const updated = await call(({ api }) => api.cancelSubscription(id));
+        const updated = await call(({ money }) => money.cancelSubscription(id));
         store.setKey('items', store.get().items.map((x) => (x._id === updated._id ? updated : x)));
         toast.success(`Cancelled. You keep access until ${day(updated.expiresAt)}.`);
         return true;
@@ -114,7 +115,7 @@ export function createOrderDeliveryStore(order: Pick<OrderView, '_id'>) {
       if (store.get().busy) return null;
       store.setKey('busy', true);
       try {
-        const updated = await call(({ api }) => api.updateOrder(order._id, { deliveryStatus, trackingCode }));
+        const updated = await call(({ money }) => money.updateOrder(order._id, { deliveryStatus, trackingCode }));
         toast.success(`Order ${updated.orderNumber} updated`);
         return updated;
       } catch (err) {
@@ -135,8 +136,8 @@ export const PAYMENT_POLL_MS = 1500;
 export const PAYMENT_POLL_MAX = 40;
 
 /** A payment's status on the result page; `follow` polls while it is pending (a failed ask waits for the next tick). */
-export function createPaymentResultStore(paymentId: string, initial: PaymentStatusValue) {
-  const status = atom<PaymentStatusValue>(initial);
+export function createPaymentResultStore(paymentId: string, initial: PaymentStatus) {
+  const status = atom<PaymentStatus>(initial);
   return {
     status,
     /** Starts polling when pending; answers the stop function (the island's effect cleanup). */
@@ -146,7 +147,7 @@ export function createPaymentResultStore(paymentId: string, initial: PaymentStat
       const timer = setInterval(() => {
         polls += 1;
         if (polls > PAYMENT_POLL_MAX) return clearInterval(timer);
-        call(({ api }) => api.paymentStatus(paymentId)).then((p) => status.set(p.status), () => {});
+        call(({ money }) => money.paymentStatus(paymentId)).then((p) => status.set(p.status), () => {});
       }, PAYMENT_POLL_MS);
       return () => clearInterval(timer);
     },
@@ -166,7 +167,7 @@ export function createSandboxPayStore(chargeId: string) {
       if (store.get().busy) return;
       store.set({ busy: outcome, error: null });
       try {
-        const res = await call(({ api }) => api.sandboxComplete(chargeId, outcome));
+        const res = await call(({ money }) => money.sandboxComplete(chargeId, outcome));
         navigate(res.redirectUrl);
       } catch (err) {
         // A checkout already over answers where its result is: show why, then go there.
@@ -180,7 +181,7 @@ export function createSandboxPayStore(chargeId: string) {
 
 /** The cart's and the checkout form's requests: a cart line's product, a coupon's price, placing the order. */
 export const checkout = {
-  product: viaApi('product'),
-  applyCoupon: viaApi('applyCoupon'),
-  purchaseProducts: viaApi('purchaseProducts'),
+  product: via('catalogue', 'product'),
+  applyCoupon: via('money', 'applyCoupon'),
+  purchaseProducts: via('money', 'purchaseProducts'),
 };

@@ -1,6 +1,6 @@
 import { map } from 'nanostores';
-import type { EngagementObjectType, ReactionAction } from '../../../common/api-types.js';
-import { errorMessage } from '../api-error.js';
+import type { EngagementObjectType, ReactionAction } from '../../../common/enums.js';
+import { errorMessage } from '../api/error.js';
 import { call } from './client.js';
 import { toast } from './toast.js';
 import { onRealtime, watchObject } from './realtime-events.js';
@@ -51,7 +51,7 @@ export function seedReactions(
 export async function loadMyReactions(objectType: EngagementObjectType, objectIds: string[]): Promise<void> {
   if (!objectIds.length) return;
   try {
-    const { items } = await call(({ api }) => api.searchReactions({ objectType, objectIds, limit: 100 }));
+    const { items } = await call(({ engagement }) => engagement.searchReactions({ objectType, objectIds, limit: 100 }));
     for (const r of items) patch(r.objectType, r.objectId, r.action, { reacted: true });
   } catch {
     // the buttons keep their rendered state
@@ -65,7 +65,7 @@ export async function toggleReaction(objectType: EngagementObjectType, objectId:
   patch(objectType, objectId, action, { pending: true });
   try {
     const body = { objectType, objectId, action };
-    const res = before.reacted ? await call(({ api }) => api.unreact(body)) : await call(({ api }) => api.react(body));
+    const res = before.reacted ? await call(({ engagement }) => engagement.unreact(body)) : await call(({ engagement }) => engagement.react(body));
     patch(objectType, objectId, action, { reacted: res.reacted, count: res.count, pending: false });
     return res.reacted;
   } catch (err) {

@@ -1,4 +1,5 @@
-import type { EngagementObjectType, ServerToClientEvents } from '../../../common/api-types.js';
+import type { EngagementObjectType } from '../../../common/enums.js';
+import type { ServerToClientEvents } from '../../../common/realtime.js';
 
 /**
  * The subscription side of the realtime connection, free of socket.io: islands that show live data (comments,

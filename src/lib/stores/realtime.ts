@@ -1,5 +1,5 @@
 import { atom } from 'nanostores';
-import type { RealtimeAck, RealtimeStatus } from '../../../common/api-types.js';
+import type { RealtimeAck, RealtimeStatus } from '../../../common/realtime.js';
 import { getRuntimeConfig } from '../runtime.js';
 import { createSocket, type RealtimeSocket, type SocketTarget } from '../socket.js';
 import { bindRealtimeSocket, onRealtime, watchedObjects, watchObject, type BoundSocket } from './realtime-events.js';

@@ -1,20 +1,13 @@
 import { map, type MapStore } from 'nanostores';
-import type { ListResult, ProductItem } from '../../../common/api-types.js';
+import type { ProductItem } from '../../../common/schemas/catalogue.js';
+import type { ListResult } from '../../../common/schemas/http.js';
 import { countOf } from '../../../common/plural.js';
-import {
-  ApiError,
-  errorMessage,
-  type GalleryChanges,
-  type PostChanges,
-  type ProductChanges,
-  type StudioGallery,
-  type StudioPost,
-  type StudioProduct,
-  type StudioProfile,
-  type StudioVideo,
-  type VideoChanges,
-} from '../api.js';
-import { studioApi, upload } from '../api-studio.js';
+import type {
+  GalleryChanges, PostChanges, ProductChanges, StudioGallery, StudioPost, StudioProduct, StudioProfile, StudioVideo, VideoChanges,
+} from '../../../common/schemas/studio.js';
+import { ApiError, errorMessage } from '../api/error.js';
+import { studioApi } from '../api/studio.js';
+import { upload } from '../api/upload.js';
 import { toast } from './toast.js';
 
 /**

@@ -1,5 +1,5 @@
 import { persistentMap } from '@nanostores/persistent';
-import type { MenuItem, PublicSettings } from '../../../common/api-types.js';
+import type { MenuItem, PublicSettings } from '../../../common/schemas/site.js';
 import { getPublicSettings } from '../runtime.js';
 import { registerReset } from './reset.js';
 

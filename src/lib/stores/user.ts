@@ -1,6 +1,8 @@
 import { atom } from 'nanostores';
-import { DEFAULT_AVATAR, type ChangePasswordRequest, type CurrentUser, type UpdateProfileRequest } from '../../../common/api-types.js';
-import { errorMessage } from '../api-error.js';
+import type { ChangePasswordRequest, CurrentUser } from '../../../common/schemas/auth.js';
+import type { UpdateProfileRequest } from '../../../common/schemas/users.js';
+import { DEFAULT_AVATAR } from '../../../common/avatar.js';
+import { errorMessage } from '../api/error.js';
 import { call } from './client.js';
 import { toast } from './toast.js';
 import { registerReset } from './reset.js';
@@ -32,7 +34,7 @@ export function setCurrentUser(user: UserInput | null): void {
 }
 
 export async function fetchCurrentUser(): Promise<KnownUser> {
-  const me = withDefaultAvatar(await call(({ api }) => api.me()));
+  const me = withDefaultAvatar(await call(({ auth }) => auth.me()));
   currentUser.set(me);
   return me;
 }
@@ -41,7 +43,7 @@ export async function fetchCurrentUser(): Promise<KnownUser> {
 export async function updateProfile(changes: UpdateProfileRequest): Promise<KnownUser> {
   updating.set(true);
   try {
-    const user = withDefaultAvatar(await call(({ api }) => api.updateProfile(changes)));
+    const user = withDefaultAvatar(await call(({ auth }) => auth.updateProfile(changes)));
     currentUser.set(user);
     toast.success(PROFILE_UPDATED);
     return user;
@@ -57,7 +59,7 @@ export async function updateProfile(changes: UpdateProfileRequest): Promise<Know
 export async function updatePassword(body: ChangePasswordRequest): Promise<string> {
   updating.set(true);
   try {
-    const { message } = await call(({ api }) => api.changePassword(body));
+    const { message } = await call(({ auth }) => auth.changePassword(body));
     toast.success(message);
     return message;
   } catch (err) {
@@ -72,7 +74,7 @@ export async function updatePassword(body: ChangePasswordRequest): Promise<strin
 export async function uploadUserImage(kind: 'avatar' | 'cover', file: Blob): Promise<KnownUser> {
   uploading.set(kind);
   try {
-    const user = withDefaultAvatar(kind === 'avatar' ? await call(({ api }) => api.uploadAvatar(file)) : await call(({ api }) => api.uploadCover(file)));
+    const user = withDefaultAvatar(kind === 'avatar' ? await call(({ auth }) => auth.uploadAvatar(file)) : await call(({ auth }) => auth.uploadCover(file)));
     currentUser.set(user);
     toast.success(kind === 'avatar' ? 'Your avatar has been updated.' : 'Your cover image has been updated.');
     return user;

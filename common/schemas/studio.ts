@@ -1,6 +1,10 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
-import { AppError } from '../http/errors.js';
+import {
+  accessSchema, contentStatusSchema, imageStatusSchema, mediaKindSchema, performerContentStatusSchema, postStatusSchema, processingStatusSchema,
+  productTypeSchema,
+} from '../enums.js';
+import { pageQuery } from './http.js';
 
 /**
  * Request and response shapes of the performer studio (server/studio/studio.routes.ts). Inputs accept
@@ -10,12 +14,17 @@ import { AppError } from '../http/errors.js';
 
 const MAX_PRICE = 100_000_000; // minor units: 1,000,000.00
 
+/*
+ * The input types (`z.input`, what a client sends) are written on the preprocessing functions: a typed client sends
+ * numbers and lists, a form sends the same as text.
+ */
+
 /** Form text "" means "not given". */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 function intField(min: number, max: number, what: string) {
   return z.preprocess(
-    (v) => {
+    (v: number | string | undefined) => {
       const b = blankToUndefined(v);
       return typeof b === 'string' && /^-?\d+$/.test(b.trim()) ? Number(b.trim()) : b;
     },
@@ -30,7 +39,7 @@ function intField(min: number, max: number, what: string) {
 
 function listField<T extends z.ZodTypeAny>(item: T, max: number, what: string) {
   return z.preprocess(
-    (v) => {
+    (v: Array<z.input<T>> | string | null | undefined) => {
       if (v === undefined || v === null) return undefined;
       const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => {
         if (typeof x !== 'string') return [x];
@@ -69,7 +78,7 @@ const categoryIdsField = listField(z.string({ error: 'A category id must be text
 
 const textField = (max: number, what: string) =>
   z.preprocess(
-    (v) => (v === null ? null : v),
+    (v: string | null | undefined) => (v === null ? null : v),
     z
       .string({ error: `${what} must be text` })
       .trim()
@@ -84,7 +93,7 @@ const titleField = (what = 'Title', max = 200) =>
 
 /** An ISO-8601 date-time (any offset), normalised to UTC; "" or null clears it. */
 const dateTimeField = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+  (v: string | null | undefined) => (typeof v === 'string' && v.trim() === '' ? null : v),
   z
     .string({ error: 'Must be an ISO-8601 date-time, e.g. 2030-01-31T18:00:00Z' })
     .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), 'Must be an ISO-8601 date-time with a time zone, e.g. 2030-01-31T18:00:00Z')
@@ -93,33 +102,30 @@ const dateTimeField = z.preprocess(
     .optional(),
 );
 
-export const visibilitySchema = z.enum(['free', 'subscribers', 'sale'], { error: 'Visibility must be free, subscribers or sale' });
-export const contentStatusSchema = z.enum(['active', 'inactive', 'draft'], { error: 'Status must be active, inactive or draft' });
+export const visibilityField = z.enum(accessSchema.options, { error: 'Visibility must be free, subscribers or sale' });
+/** A performer sets active, inactive or draft; `hidden` is an admin's (the answers may carry it). */
+export const statusField = z.enum(performerContentStatusSchema.options, { error: 'Status must be active, inactive or draft' });
 
-const withEnum = <T extends z.ZodTypeAny>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+const withEnum = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v: z.input<T> | undefined) => blankToUndefined(v), schema.optional());
 
-export const videoInput = z.object({
+/** What a video and a gallery both have. */
+const itemInput = z.object({
   title: titleField(),
   description: textField(5000, 'Description'),
-  visibility: withEnum(visibilitySchema),
+  visibility: withEnum(visibilityField),
   price: intField(0, MAX_PRICE, 'Price'),
   tags: tagsField,
   categoryIds: categoryIdsField,
-  scheduledAt: dateTimeField,
-  status: withEnum(contentStatusSchema),
 });
-export type VideoInput = z.infer<typeof videoInput>;
 
-export const galleryInput = z.object({
-  title: titleField(),
-  description: textField(5000, 'Description'),
-  visibility: withEnum(visibilitySchema),
-  price: intField(0, MAX_PRICE, 'Price'),
-  tags: tagsField,
-  categoryIds: categoryIdsField,
-  status: withEnum(contentStatusSchema),
-});
-export type GalleryInput = z.infer<typeof galleryInput>;
+export const videoInput = itemInput.extend({ scheduledAt: dateTimeField, status: withEnum(statusField) });
+export type VideoInput = z.output<typeof videoInput>;
+/** `PUT /performer/assets/videos/{id}`: what is left out keeps its value. */
+export type VideoChanges = z.input<typeof videoInput>;
+
+export const galleryInput = itemInput.extend({ status: withEnum(statusField) });
+export type GalleryInput = z.output<typeof galleryInput>;
+export type GalleryChanges = z.input<typeof galleryInput>;
 
 export const photoUploadInput = z.object({
   galleryId: z.string({ error: 'galleryId is required' }).min(1, 'galleryId is required').max(64),
@@ -129,38 +135,41 @@ export const photoUploadInput = z.object({
 export const photoInput = z.object({
   title: textField(200, 'Title'),
   position: intField(0, 1_000_000, 'Position'),
-  status: withEnum(contentStatusSchema),
+  status: withEnum(statusField),
 });
-export type PhotoInput = z.infer<typeof photoInput>;
+export type PhotoInput = z.output<typeof photoInput>;
+export type PhotoChanges = z.input<typeof photoInput>;
 
-export const productTypeSchema = z.enum(['physical', 'digital'], { error: 'Type must be physical or digital' });
+export const productTypeField = z.enum(productTypeSchema.options, { error: 'Type must be physical or digital' });
 export const productInput = z.object({
   name: titleField('Name'),
   description: textField(5000, 'Description'),
-  type: withEnum(productTypeSchema),
+  type: withEnum(productTypeField),
   price: intField(1, MAX_PRICE, 'Price'),
   stock: intField(0, 1_000_000, 'Stock'),
   tags: tagsField,
   categoryIds: categoryIdsField,
-  status: withEnum(contentStatusSchema),
+  status: withEnum(statusField),
 });
-export type ProductInput = z.infer<typeof productInput>;
+export type ProductInput = z.output<typeof productInput>;
+export type ProductChanges = z.input<typeof productInput>;
 
-export const postStatusSchema = z.enum(['draft', 'published', 'hidden'], { error: 'Status must be draft, published or hidden' });
+export const postStatusField = z.enum(postStatusSchema.options, { error: 'Status must be draft, published or hidden' });
 export const postInput = z.object({
   title: titleField(),
   excerpt: textField(500, 'Excerpt'),
   /** Plain text; blank lines separate paragraphs. Stored as escaped HTML paragraphs. */
-  content: z.preprocess(blankToUndefined, z.string({ error: 'Content must be text' }).trim().min(1, 'Content is required').max(50_000, 'Content must be at most 50000 characters').optional()),
-  status: withEnum(postStatusSchema),
+  content: z.preprocess((v: string | undefined) => blankToUndefined(v), z.string({ error: 'Content must be text' }).trim().min(1, 'Content is required').max(50_000, 'Content must be at most 50000 characters').optional()),
+  status: withEnum(postStatusField),
   publishedAt: dateTimeField,
   /** Who may open it (default free): its text in full, its pictures and video. */
-  visibility: withEnum(visibilitySchema),
+  visibility: withEnum(visibilityField),
   price: intField(0, MAX_PRICE, 'Price'),
   /** Edits: ids of the post's pictures or video to remove. */
   removeMedia: listField(z.string({ error: 'A media id must be text' }).min(1).max(64), 20, 'media ids to remove').transform((ids) => (ids ? [...new Set(ids)] : ids)),
 });
-export type PostInput = z.infer<typeof postInput>;
+export type PostInput = z.output<typeof postInput>;
+export type PostChanges = z.input<typeof postInput>;
 
 const COUNTRY_MESSAGE = 'Blocked countries must be two-letter ISO 3166 country codes, e.g. "US"';
 export const profileInput = z.object({
@@ -179,35 +188,32 @@ export const profileInput = z.object({
     .transform((codes) => [...new Set(codes)])
     .optional(),
 });
-export type ProfileInput = z.infer<typeof profileInput>;
+export type ProfileInput = z.output<typeof profileInput>;
+export type ProfileChanges = z.input<typeof profileInput>;
 
 export const idParams = z.object({ id: z.string().min(1).max(64) });
 
-/** Validates form fields (multipart) the way route schemas validate JSON: 400 VALIDATION_FAILED with details. */
-export function parseInput<T extends z.ZodTypeAny>(schema: T, data: unknown): z.infer<T> {
-  const result = schema.safeParse(data ?? {});
-  if (result.success) return result.data;
-  const details = result.error.issues.map((i) => ({ path: ['body', ...i.path.map(String)].join('.'), message: i.message }));
-  const first = details[0]!;
-  throw new AppError(400, 'VALIDATION_FAILED', `Invalid ${first.path}: ${first.message}`, details);
-}
+/** `GET /performer/assets/{videos,galleries,posts}/search` */
+export const ownListQuery = pageQuery.omit({ cursor: true }).extend({ performerId: z.string().max(64).optional() });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Responses.
 
-const processing = z.enum(['processing', 'ready', 'failed']);
-
-export const studioVideoSchema = z.object({
+/** What the studio shows of a video and of a gallery alike. */
+const studioItemSchema = z.object({
   _id: z.string(),
   title: z.string(),
   slug: z.string(),
   description: z.string().nullable(),
-  visibility: visibilitySchema,
+  visibility: accessSchema,
   price: z.number().int(),
   tags: z.array(z.string()),
   categoryIds: z.array(z.string()),
-  status: z.string(),
-  processingStatus: processing,
+  status: contentStatusSchema,
+});
+
+export const studioVideoSchema = studioItemSchema.extend({
+  processingStatus: processingStatusSchema,
   /** Why processing failed (or why the last attempt failed while it is retried). */
   processingError: z.string().nullable(),
   duration: z.number().nullable(),
@@ -219,11 +225,11 @@ export const studioVideoSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type StudioVideo = z.infer<typeof studioVideoSchema>;
+export type StudioVideo = z.output<typeof studioVideoSchema>;
 
 export const processingStateSchema = z.object({
   _id: z.string(),
-  processingStatus: processing,
+  processingStatus: processingStatusSchema,
   processingError: z.string().nullable(),
   /** Attempts made by the latest processing job, and its limit. */
   attempts: z.number().int(),
@@ -234,39 +240,33 @@ export const processingStateSchema = z.object({
   thumbnailUrl: z.string().nullable(),
   teaserUrl: z.string().nullable(),
 });
+export type ProcessingState = z.output<typeof processingStateSchema>;
 
-export const studioGallerySchema = z.object({
-  _id: z.string(),
-  title: z.string(),
-  slug: z.string(),
-  description: z.string().nullable(),
-  visibility: visibilitySchema,
-  price: z.number().int(),
-  tags: z.array(z.string()),
-  categoryIds: z.array(z.string()),
-  status: z.string(),
+export const studioGallerySchema = studioItemSchema.extend({
   photoCount: z.number().int(),
   coverPhotoId: z.string().nullable(),
   publishedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type StudioGallery = z.infer<typeof studioGallerySchema>;
+export type StudioGallery = z.output<typeof studioGallerySchema>;
 
 export const studioPhotoSchema = z.object({
   _id: z.string(),
   galleryId: z.string().nullable(),
   title: z.string().nullable(),
   position: z.number().int(),
-  status: z.string(),
-  processingStatus: processing,
+  status: contentStatusSchema,
+  processingStatus: processingStatusSchema,
   processingError: z.string().nullable(),
   thumbnailUrl: z.string().nullable(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   createdAt: z.string(),
 });
-export type StudioPhoto = z.infer<typeof studioPhotoSchema>;
+export type StudioPhoto = z.output<typeof studioPhotoSchema>;
+/** `POST /performer/assets/photos/upload` */
+export const uploadedPhotosSchema = z.object({ items: z.array(studioPhotoSchema) });
 
 export const studioProductSchema = z.object({
   _id: z.string(),
@@ -278,28 +278,28 @@ export const studioProductSchema = z.object({
   stock: z.number().int().nullable(),
   tags: z.array(z.string()),
   categoryIds: z.array(z.string()),
-  status: z.string(),
+  status: contentStatusSchema,
   /** Public picture once processed; null while processing or without one. */
   imageUrl: z.string().nullable(),
-  imageStatus: z.enum(['none', 'processing', 'ready', 'failed']),
+  imageStatus: imageStatusSchema,
   digitalFile: z.object({ name: z.string().nullable(), size: z.number().int(), mime: z.string() }).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type StudioProduct = z.infer<typeof studioProductSchema>;
+export type StudioProduct = z.output<typeof studioProductSchema>;
 
 export const studioPostMediaSchema = z.object({
   _id: z.string(),
-  kind: z.enum(['image', 'video']),
+  kind: mediaKindSchema,
   /** Public preview once processed (blurred while the post is locked: what everyone sees). */
   previewUrl: z.string().nullable(),
-  processingStatus: processing,
+  processingStatus: processingStatusSchema,
   processingError: z.string().nullable(),
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   duration: z.number().nullable(),
 });
-export type StudioPostMedia = z.infer<typeof studioPostMediaSchema>;
+export type StudioPostMedia = z.output<typeof studioPostMediaSchema>;
 
 export const studioPostSchema = z.object({
   _id: z.string(),
@@ -308,17 +308,17 @@ export const studioPostSchema = z.object({
   excerpt: z.string().nullable(),
   content: z.string(),
   status: postStatusSchema,
-  visibility: visibilitySchema,
+  visibility: accessSchema,
   price: z.number().int(),
   media: z.array(studioPostMediaSchema),
   /** The card's picture: the first media's preview (or an older post's own picture). */
   imageUrl: z.string().nullable(),
-  imageStatus: z.enum(['none', 'processing', 'ready', 'failed']),
+  imageStatus: imageStatusSchema,
   publishedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type StudioPost = z.infer<typeof studioPostSchema>;
+export type StudioPost = z.output<typeof studioPostSchema>;
 
 export const studioProfileSchema = z.object({
   _id: z.string(),
@@ -329,4 +329,4 @@ export const studioProfileSchema = z.object({
   yearlyPrice: z.number().int(),
   blockedCountries: z.array(z.string()),
 });
-export type StudioProfile = z.infer<typeof studioProfileSchema>;
+export type StudioProfile = z.output<typeof studioProfileSchema>;

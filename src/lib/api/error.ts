@@ -1,7 +1,7 @@
-import type { ApiErrorBody, ValidationIssue } from '../../common/api-types.js';
+import type { ApiErrorBody, ValidationIssue } from '../../../common/schemas/http.js';
 
 /*
- * The client's error type and messages, apart from the client itself (src/lib/api.ts): stores and islands that only
+ * The client's error type and messages, apart from the clients (src/lib/api/*.ts): stores and islands that only
  * recognise or word an error import this small module, and the client loads with the first request.
  */
 

@@ -1,11 +1,12 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
-import { currentUserSchema, nameField, roleSchema, usernameField } from '../auth/auth.schemas.js';
-import { pageQuery } from '../http/pagination.js';
+import { accountStatusSchema, roleSchema } from '../enums.js';
+import { BIO_MAX } from '../account-limits.js';
+import { pageQuery } from './http.js';
+import { currentUserSchema, nameField, usernameField } from './auth.js';
 
 /** Request and response shapes of the users routes (server/users/users.routes.ts). */
 
-export const BIO_MAX = 2000;
 export const COUNTRY_MESSAGE = 'Country must be a two-letter ISO 3166 country code, e.g. "US"';
 
 /** ISO 3166-1 alpha-2 code known to countries-list (the same list `GET /countries/list` serves), upper-cased; "" or null clears it. */
@@ -32,16 +33,17 @@ export const updateProfileBody = z.object({
   bio: bioField.optional(),
   country: countryField.optional(),
 });
-export type UpdateProfileInput = z.infer<typeof updateProfileBody>;
+export type UpdateProfileRequest = z.input<typeof updateProfileBody>;
+export type UpdateProfileInput = z.output<typeof updateProfileBody>;
 
-export const statusSchema = z.enum(['active', 'suspended', 'pending']);
-
-export const adminUserSchema = currentUserSchema.extend({ status: statusSchema, updatedAt: z.string() });
+/** `GET /users/search` (admins): the account with its status. */
+export const adminUserSchema = currentUserSchema.extend({ status: accountStatusSchema, updatedAt: z.string() });
+export type AdminUser = z.output<typeof adminUserSchema>;
 
 export const userSearchQuery = pageQuery.omit({ cursor: true }).extend({
   q: z.string().trim().max(100, 'Search text must be at most 100 characters').optional(),
   role: roleSchema.optional(),
-  status: statusSchema.optional(),
+  status: accountStatusSchema.optional(),
 });
 
 /** An account id, or a username (`GET /users/view/{id}` accepts either). */

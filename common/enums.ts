@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * Every enumeration of the API, once: the zod enum the schemas (common/schemas/*) and the database row types
+ * (server/db/schema.ts) use, and its type. A subset is made from its set (`.extract`), a wider set spreads it
+ * (`.options`), and a schema that words its own error re-uses the values (`z.enum(accessSchema.options, { error })`). Browser code imports the types only
+ * (`import type`): zod stays out of the pages' JavaScript.
+ */
+
+/** Accounts (docs/product.md, Who uses it). */
+export const roleSchema = z.enum(['user', 'performer', 'admin']);
+export type Role = z.output<typeof roleSchema>;
+/** The roles one may sign up as (an admin is made with `npm run admin:create`). */
+export const signupRoleSchema = roleSchema.extract(['user', 'performer']);
+export type SignupRole = z.output<typeof signupRoleSchema>;
+export const accountStatusSchema = z.enum(['active', 'suspended', 'pending']);
+export type AccountStatus = z.output<typeof accountStatusSchema>;
+export const performerStatusSchema = z.enum(['active', 'inactive', 'suspended']);
+export type PerformerStatus = z.output<typeof performerStatusSchema>;
+
+/** Who may open an item: everyone, subscribers of its performer, or buyers (docs/product.md, Content and access). */
+export const accessSchema = z.enum(['free', 'subscribers', 'sale']);
+export type Access = z.output<typeof accessSchema>;
+
+/** Videos, galleries, photos and products: `hidden` is set by an admin, the other three by the performer. */
+export const contentStatusSchema = z.enum(['draft', 'active', 'inactive', 'hidden']);
+export type ContentStatus = z.output<typeof contentStatusSchema>;
+/** The statuses a performer may give their own video, gallery, photo or product in the studio (not `hidden`). */
+export const performerContentStatusSchema = contentStatusSchema.extract(['active', 'inactive', 'draft']);
+export type PerformerContentStatus = z.output<typeof performerContentStatusSchema>;
+export const postStatusSchema = z.enum(['draft', 'published', 'hidden']);
+export type PostStatus = z.output<typeof postStatusSchema>;
+export const postTypeSchema = z.enum(['post', 'page']);
+export type PostType = z.output<typeof postTypeSchema>;
+export const productTypeSchema = z.enum(['physical', 'digital']);
+export type ProductType = z.output<typeof productTypeSchema>;
+/** A video's, photo's or post media's processing (server/media/pipeline). */
+export const processingStatusSchema = z.enum(['processing', 'ready', 'failed']);
+export type ProcessingStatus = z.output<typeof processingStatusSchema>;
+/** A studio item's picture: none yet, or its processing. */
+export const imageStatusSchema = z.enum(['none', ...processingStatusSchema.options]);
+export type ImageStatus = z.output<typeof imageStatusSchema>;
+export const mediaKindSchema = z.enum(['image', 'video']);
+export type MediaKind = z.output<typeof mediaKindSchema>;
+/** Banners, categories, coupons, packages. */
+export const activeStatusSchema = z.enum(['active', 'inactive']);
+export type ActiveStatus = z.output<typeof activeStatusSchema>;
+
+/** What a performer publishes, apart from photos (which belong to galleries). */
+export const contentTypeSchema = z.enum(['video', 'gallery', 'product', 'post']);
+export type ContentType = z.output<typeof contentTypeSchema>;
+/** What may be commented on and reacted to. */
+export const engagementObjectTypeSchema = z.enum([...contentTypeSchema.options, 'performer']);
+export type EngagementObjectType = z.output<typeof engagementObjectTypeSchema>;
+export const ENGAGEMENT_OBJECT_TYPES: readonly EngagementObjectType[] = engagementObjectTypeSchema.options;
+export const categoryGroupSchema = z.enum(['performer', ...contentTypeSchema.options]);
+export type CategoryGroup = z.output<typeof categoryGroupSchema>;
+/** Everything tags, categories, comments and reactions point at (their `object_type` column). */
+export const objectTypeSchema = z.enum(['performer', 'video', 'gallery', 'photo', 'product', 'post', 'comment']);
+export type ObjectType = z.output<typeof objectTypeSchema>;
+/** `watch_later` is for videos and galleries only; `like` and `favourite` for every engagement object type. */
+export const reactionActionSchema = z.enum(['like', 'favourite', 'watch_later']);
+export type ReactionAction = z.output<typeof reactionActionSchema>;
+
+/** Money (docs/product.md, Money). */
+export const subscriptionTypeSchema = z.enum(['monthly', 'yearly']);
+export type SubscriptionType = z.output<typeof subscriptionTypeSchema>;
+/** `active` while it opens content (also after a cancellation, until it expires). */
+export const subscriptionStatusSchema = z.enum(['pending', 'active', 'cancelled', 'expired']);
+export type SubscriptionStatus = z.output<typeof subscriptionStatusSchema>;
+export const paymentStatusSchema = z.enum(['pending', 'success', 'failed', 'cancelled', 'refunded', 'chargeback']);
+export type PaymentStatus = z.output<typeof paymentStatusSchema>;
+export const paymentTypeSchema = z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post']);
+export type PaymentType = z.output<typeof paymentTypeSchema>;
+export const gatewaySchema = z.enum(['sandbox', 'stripe']);
+export type GatewayName = z.output<typeof gatewaySchema>;
+export const orderStatusSchema = z.enum(['pending', 'paid', 'cancelled', 'refunded']);
+export type OrderStatus = z.output<typeof orderStatusSchema>;
+export const deliveryStatusSchema = z.enum(['created', 'processing', 'shipping', 'delivered', 'cancelled']);
+export type DeliveryStatus = z.output<typeof deliveryStatusSchema>;
+/** `reversal` rows are negative (a refund, a chargeback). */
+export const earningEntrySchema = z.enum(['credit', 'reversal']);
+export type EarningEntry = z.output<typeof earningEntrySchema>;
+export const earningSourceSchema = z.enum(['subscription', 'video', 'product', 'gallery', 'post']);
+export type EarningSource = z.output<typeof earningSourceSchema>;

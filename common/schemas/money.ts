@@ -1,0 +1,294 @@
+import { z } from 'zod';
+import {
+  deliveryStatusSchema, earningEntrySchema, earningSourceSchema, gatewaySchema, orderStatusSchema, paymentStatusSchema, paymentTypeSchema,
+  productTypeSchema, subscriptionStatusSchema, subscriptionTypeSchema,
+} from '../enums.js';
+import { keyField, pageQuery } from './http.js';
+import { performerSummarySchema } from './catalogue.js';
+
+/**
+ * Money (issue #5): checkouts, subscriptions, coupons, orders, transactions, earnings, packages, and the payment
+ * providers' webhooks and sandbox (server/payments, subscriptions, orders, coupons, earnings, packages). Amounts are
+ * integer minor units (cents) in `currency`; rates are basis points (10 000 = 100 %).
+ */
+
+const money = z.number().int();
+const iso = z.string().datetime({ offset: true });
+
+/** A user as shown on a performer's subscriber list, an order or an earning. */
+export const userSummarySchema = z.object({ _id: z.string(), username: z.string(), name: z.string(), avatar: z.string() });
+export type UserSummary = z.output<typeof userSummarySchema>;
+
+export const couponCodeField = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, "-" and "_" only');
+
+// ---------------------------------------------------------------------------------------------------------------
+// Checkouts
+
+/** The answer of every checkout (`POST /payment/subscribe`, `/payment/purchase-video/{id}`, `/payment/purchase-products`): go to `redirectUrl`. */
+export const checkoutSchema = z.object({
+  paymentId: z.string(),
+  status: z.literal('pending'),
+  gateway: gatewaySchema,
+  /** The provider's hosted payment page. */
+  redirectUrl: z.string(),
+  originalPrice: money,
+  discount: money,
+  amount: money,
+  currency: z.string(),
+  /** Unpaid after this, the checkout (and the stock it holds) expires. */
+  expiresAt: z.string(),
+  /** Product purchases: one order per performer. */
+  orderIds: z.array(z.string()),
+});
+export type CheckoutResponse = z.output<typeof checkoutSchema>;
+
+export const subscribeBody = z.object({
+  performerId: keyField,
+  type: subscriptionTypeSchema,
+  couponCode: couponCodeField.optional(),
+});
+export type SubscribeRequest = z.input<typeof subscribeBody>;
+
+/** `POST /payment/purchase-video/{id}`, `-gallery/{id}`, `-post/{id}` */
+export const purchaseVideoBody = z.object({ couponCode: couponCodeField.optional() }).default({});
+export type PurchaseRequest = z.input<typeof purchaseVideoBody>;
+
+const cartLine = z
+  .object({
+    /** The product id (`productId` is accepted too). */
+    _id: keyField.optional(),
+    productId: keyField.optional(),
+    quantity: z.number().int().min(1).max(100).default(1),
+  })
+  .refine((l) => !!(l._id ?? l.productId), { message: 'Each item needs the product id (_id)', path: ['_id'] });
+export type CartLineRequest = z.input<typeof cartLine>;
+
+export const purchaseProductsBody = z.object({
+  items: z.array(cartLine).min(1, 'The cart is empty').max(50, 'At most 50 different products per order'),
+  /** Required when a physical product is in the cart. */
+  shippingAddress: z.string().trim().min(5, 'Enter a full shipping address').max(500).optional(),
+  couponCode: couponCodeField.optional(),
+});
+export type PurchaseProductsRequest = z.input<typeof purchaseProductsBody>;
+
+/** `GET /payment/transactions`, `GET /transactions/user/search`, `GET /payment/status/{id}` */
+export const transactionSchema = z.object({
+  _id: z.string(),
+  type: paymentTypeSchema,
+  status: paymentStatusSchema,
+  gateway: z.string(),
+  description: z.string(),
+  originalPrice: money,
+  discount: money,
+  amount: money,
+  currency: z.string(),
+  couponCode: z.string().nullable(),
+  performer: performerSummarySchema.nullable(),
+  targetId: z.string().nullable(),
+  /** The hosted page, while the payment is pending and its checkout open. */
+  checkoutUrl: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TransactionItem = z.output<typeof transactionSchema>;
+
+export const transactionQuery = pageQuery.extend({
+  type: z.enum(['subscription', ...paymentTypeSchema.options]).optional(),
+  status: paymentStatusSchema.optional(),
+  from: iso.optional(),
+  to: iso.optional(),
+});
+
+/** The sandbox provider's hosted page: the buyer's choice, and where to go next. */
+export const sandboxCompleteBody = z.object({ outcome: z.enum(['approve', 'decline', 'cancel']) });
+export type SandboxOutcome = z.output<typeof sandboxCompleteBody>['outcome'];
+export const sandboxCompleteSchema = z.object({ status: z.string(), delivered: z.boolean(), redirectUrl: z.string() });
+export type SandboxCompleteResponse = z.output<typeof sandboxCompleteSchema>;
+/** The sandbox provider's back office (admins). */
+export const sandboxReverseBody = z.object({ kind: z.enum(['refunded', 'chargeback']) });
+export const sandboxReverseSchema = z.object({ delivered: z.boolean() });
+
+/** `POST /payment/webhooks/{gateway}` */
+export const webhookParams = z.object({ gateway: gatewaySchema });
+export const webhookResultSchema = z.object({ received: z.literal(true), outcome: z.string() });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Subscriptions and packages
+
+/** `GET /subscriptions/current`, `/subscriptions/user/search`, `/subscriptions/performer/search` */
+export const subscriptionSchema = z.object({
+  _id: z.string(),
+  userId: z.string(),
+  performerId: z.string(),
+  user: userSummarySchema.nullable(),
+  performer: performerSummarySchema.nullable(),
+  type: subscriptionTypeSchema,
+  /** 'active' while it opens content (also after a cancellation, until `expiresAt`). */
+  status: subscriptionStatusSchema,
+  /** True while it opens the performer's subscriber content. */
+  isLive: z.boolean(),
+  cancelAtPeriodEnd: z.boolean(),
+  startedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type SubscriptionItem = z.output<typeof subscriptionSchema>;
+
+export const subscriptionListQuery = pageQuery.extend({
+  status: z.enum(['live', 'active', 'cancelled', 'expired', 'all']).default('all'),
+});
+
+/** `POST /subscriptions/cancel` */
+export const cancelSubscriptionBody = z.object({ subscriptionId: keyField.optional(), performerId: keyField.optional() }).refine((b) => !!(b.subscriptionId || b.performerId), {
+  message: 'Send subscriptionId or performerId',
+});
+
+/** `GET /package/subscription/search` */
+export const packageSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.string(),
+  price: z.number().int(),
+  durationDays: z.number().int(),
+  ordering: z.number().int(),
+});
+export type SubscriptionPackageItem = z.output<typeof packageSchema>;
+export const packageSearchQuery = pageQuery.extend({ type: subscriptionTypeSchema.optional() });
+
+// ---------------------------------------------------------------------------------------------------------------
+// Coupons
+
+/** `POST /coupons/{code}/apply-coupon` */
+export const couponViewSchema = z.object({
+  _id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  valueBps: z.number().int(),
+  /** The same rate as a fraction: price = original × (1 − value). */
+  value: z.number(),
+  expiresAt: z.string().nullable(),
+  usesLeft: z.number().int(),
+});
+export type CouponView = z.output<typeof couponViewSchema>;
+
+export const couponParams = z.object({ id: couponCodeField });
+export const applyCouponBody = z
+  .object({
+    items: z.array(z.object({ _id: keyField, quantity: z.number().int().min(1).max(100).default(1) })).max(50).optional(),
+    amount: z.number().int().min(0).max(100_000_000).optional(),
+  })
+  .optional();
+export type ApplyCouponRequest = z.input<typeof applyCouponBody>;
+/** `originalPrice`, `discount` and `price` are there when items or an amount were sent. */
+export const applyCouponSchema = z.object({ coupon: couponViewSchema, originalPrice: z.number().int().optional(), discount: z.number().int().optional(), price: z.number().int().optional() });
+export type ApplyCouponResponse = z.output<typeof applyCouponSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Orders
+
+export const orderLineSchema = z.object({
+  _id: z.string(),
+  productId: z.string(),
+  name: z.string(),
+  productType: productTypeSchema,
+  quantity: z.number().int(),
+  unitPrice: money,
+  /** After the coupon. */
+  totalPrice: money,
+});
+export type OrderLine = z.output<typeof orderLineSchema>;
+
+/** `GET /orders/users/search`, `/orders/details/search`, `/orders/details/{id}` */
+export const orderSchema = z.object({
+  _id: z.string(),
+  orderNumber: z.string(),
+  paymentId: z.string(),
+  buyer: userSummarySchema.nullable(),
+  performer: performerSummarySchema.nullable(),
+  status: orderStatusSchema,
+  deliveryStatus: deliveryStatusSchema,
+  shippingAddress: z.string().nullable(),
+  trackingCode: z.string().nullable(),
+  totalPrice: money,
+  currency: z.string(),
+  items: z.array(orderLineSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type OrderView = z.output<typeof orderSchema>;
+
+/** `GET /orders/users/details/search`: one line of one of the buyer's orders. */
+export const orderLineViewSchema = orderLineSchema.extend({
+  orderId: z.string(),
+  orderNumber: z.string(),
+  status: orderStatusSchema,
+  deliveryStatus: deliveryStatusSchema,
+  performer: performerSummarySchema.nullable(),
+  createdAt: z.string(),
+});
+export type OrderLineView = z.output<typeof orderLineViewSchema>;
+
+export const orderListQuery = pageQuery.extend({
+  status: orderStatusSchema.optional(),
+  deliveryStatus: deliveryStatusSchema.optional(),
+  q: z.string().trim().min(1).max(40).optional(),
+});
+export const orderLineListQuery = pageQuery.extend({ status: orderStatusSchema.optional(), productType: productTypeSchema.optional() });
+
+/** `PUT /orders/{id}/update` */
+export const updateOrderBody = z
+  .object({
+    deliveryStatus: deliveryStatusSchema.optional(),
+    trackingCode: z.string().trim().max(100).nullable().optional(),
+  })
+  .refine((b) => b.deliveryStatus !== undefined || b.trackingCode !== undefined, { message: 'Send deliveryStatus or trackingCode' });
+export type UpdateOrderRequest = z.input<typeof updateOrderBody>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Earnings
+
+/** `GET /earning/performer/search` */
+export const earningSchema = z.object({
+  _id: z.string(),
+  paymentId: z.string(),
+  performerId: z.string(),
+  user: userSummarySchema.nullable(),
+  sourceType: z.string(),
+  /** 'reversal' rows are negative (refund, chargeback). */
+  entry: earningEntrySchema,
+  gross: money,
+  commission: money,
+  net: money,
+  commissionBps: z.number().int(),
+  isPaid: z.boolean(),
+  /** Credited by the sandbox gateway: test money, never paid out. */
+  test: z.boolean(),
+  createdAt: z.string(),
+});
+export type EarningItem = z.output<typeof earningSchema>;
+
+export const earningQuery = pageQuery.extend({
+  sourceType: earningSourceSchema.optional(),
+  entry: earningEntrySchema.optional(),
+  from: iso.optional(),
+  to: iso.optional(),
+  performerId: keyField.optional(),
+});
+
+const totals = z.object({ gross: money, commission: money, net: money, count: z.number().int() });
+export type EarningTotals = z.output<typeof totals>;
+/** `GET /earning/performer/stats` */
+export const earningStatsSchema = z.object({
+  currency: z.string(),
+  from: z.string(),
+  to: z.string(),
+  /** unpaid: what is still owed (real money only); test: net of sandbox earnings, never paid out. */
+  totals: totals.extend({ paid: money, unpaid: money, test: money }),
+  bySource: z.array(totals.extend({ sourceType: z.string() })),
+  /** One point per day with earnings, oldest first (ISO date). */
+  series: z.array(totals.extend({ date: z.string() })),
+});
+export type EarningStats = z.output<typeof earningStatsSchema>;
