@@ -16,7 +16,7 @@ import { insertPayment, setCheckout } from '../payments/payments.repository.js';
 import { priceLines } from '../payments/pricing.js';
 import { SandboxGateway, sandboxWebhookSecret } from '../payments/sandbox.gateway.js';
 import { applyGatewayEventIn } from '../payments/settlement.service.js';
-import { seededRandom } from '../media/images.js';
+import { seededRandom } from '../../common/random.js';
 
 /**
  * The demo site's audience: demo fans who subscribe, watch, like, favourite and comment, so that every number the
