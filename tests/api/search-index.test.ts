@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser } from '../helpers/sessions.js';
-import { daysFromNow, makeVideo, tagObject } from '../helpers/factories.js';
+import { daysFromNow, makeVideo, tagObject } from '../../server/seed/factories.js';
 import { nowIso } from '../../server/db/ids.js';
 
 /**

@@ -4,7 +4,7 @@ import { newId } from '../../server/db/ids.js';
 import { sql } from 'kysely';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { daysFromNow } from '../helpers/factories.js';
+import { daysFromNow } from '../../server/seed/factories.js';
 import { buildMoneyWorld, chargeOf, ledger, payWithSandbox, postWebhook, sandboxEvent, type MoneyWorld } from '../helpers/money-fixture.js';
 import { priceLines, splitCommission } from '../../server/payments/pricing.js';
 import { reconcilePending, sweepExpiredCheckouts } from '../../server/payments/maintenance.service.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { makeProduct, makeVideo } from '../helpers/factories.js';
+import { makePackage, makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import { readableTime } from '../../src/lib/local-time.js';
@@ -47,12 +47,7 @@ describe.skipIf(!hasChromium)('admin console in human units, in chromium', () =>
     lockedVideoId = (await makeVideo(t.ctx, plain.id, { title: 'Members only clip', access: 'subscribers' })).id;
     const mug = await makeProduct(t.ctx, performer.id, { name: 'Stage mug', type: 'physical', price: 2000, stock: 50 });
     product = { id: mug.id, name: mug.name, price: 2000 };
-    monthlyPackageId = newId();
-    const now = nowIso();
-    await db
-      .insertInto('subscriptionPackages')
-      .values({ id: monthlyPackageId, name: 'Monthly', description: null, type: 'monthly', price: 999, durationDays: 30, ordering: 0, status: 'active', createdAt: now, updatedAt: now })
-      .execute();
+    monthlyPackageId = (await makePackage(db, { name: 'Monthly', type: 'monthly', price: 999, durationDays: 30 })).id;
     ({ browser, close: closeBrowser } = await launchBrowser());
   }, 60_000);
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
-import { makeVideo } from '../helpers/factories.js';
+import { makeVideo } from '../../server/seed/factories.js';
 import { payWithSandbox } from '../helpers/money-fixture.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeTestMedia, type TestMedia } from '../helpers/uploads.js';

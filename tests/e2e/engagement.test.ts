@@ -5,7 +5,7 @@ import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
 import { buildEngagement, type Engagement } from '../helpers/engagement-fixture.js';
 import { startInstance } from '../helpers/realtime-client.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { subscribe } from '../helpers/factories.js';
+import { subscribe } from '../../server/seed/factories.js';
 import { objectRoom } from '../../server/realtime/hub.js';
 
 /**

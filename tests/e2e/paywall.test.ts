@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
-import { makeGallery } from '../helpers/factories.js';
+import { makeGallery } from '../../server/seed/factories.js';
 import { MailCatcher } from '../helpers/mail-catcher.js';
 import { hashPassword } from '../../server/auth/password.js';
 

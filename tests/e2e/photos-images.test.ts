@@ -5,8 +5,9 @@ import { axeProblems, hasChromium, launchBrowser, saveScreen, waitForIsland } fr
 import { postForm, waitFor } from '../helpers/uploads.js';
 import { createSession } from '../helpers/sessions.js';
 import { seedDemo, type DemoCredentials } from '../../server/seed/seed.js';
+import { subscribe } from '../../server/seed/factories.js';
 import { renderArt } from '../../server/media/images.js';
-import { newId, nowIso } from '../../server/db/ids.js';
+import { nowIso } from '../../server/db/ids.js';
 
 /**
  * Issue #17, points 1 and 10, in chromium over the demo site (desktop 1366x900, phone 390x844):
@@ -57,15 +58,7 @@ beforeAll(async () => {
 
   // The demo fan subscribes to the performer (the row the paywall reads).
   const fan = await db.selectFrom('users').select('id').where('email', '=', creds.fan.email).executeTakeFirstOrThrow();
-  const now = new Date();
-  await db
-    .insertInto('subscriptions')
-    .values({
-      id: newId(), userId: fan.id, performerId: performer.id, type: 'monthly', status: 'active', startedAt: nowIso(now),
-      expiresAt: nowIso(new Date(now.getTime() + 30 * 86_400_000)), cancelledAt: null, cancelAtPeriodEnd: 0, gateway: null,
-      gatewaySubscriptionId: null, lastPaymentId: null, createdAt: nowIso(now), updatedAt: nowIso(now),
-    } as never)
-    .execute();
+  await subscribe(db, fan.id, performer.id, { startedAt: nowIso() });
   fanToken = await createSession(db, fan.id);
   const video = await db.selectFrom('videos').select('id').where('performerId', '=', performer.id).where('status', '=', 'active').orderBy('publishedAt', 'desc').executeTakeFirstOrThrow();
   videoId = video.id;
