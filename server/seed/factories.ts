@@ -41,9 +41,21 @@ export function fileBytes(size: number, seed = 0): Buffer {
   return b;
 }
 
+/** Slugs and file names of made rows: ASCII, "&" as "and", at most 80 characters (the seed makes its own unique). */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+}
+
 let slugCounter = 0;
-/** A slug no other factory-made row has (the seed passes its own). */
-const nextSlug = (base: string) => `${base.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${++slugCounter}`;
+/** A slug no other factory-made row has. */
+const nextSlug = (base: string) => `${slugify(base) || 'item'}-${++slugCounter}`;
 let userCounter = 0;
 
 type Row<T> = Insertable<T> & { id: string };
