@@ -10,6 +10,7 @@ import { generateLargeCatalogue } from '../bench/generate.js';
 import { createSession } from '../helpers/sessions.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import { seededRandom } from '../../common/random.js';
+import { userRow } from '../../server/seed/factories.js';
 
 export interface LoadFixture {
   videoIds: string[];
@@ -30,9 +31,8 @@ export async function prepareLoad(db: Kysely<Database>, opts: { users: number; p
   for (let i = 0; i < ids.length; i += 200) {
     await db
       .insertInto('users')
-      .values(ids.slice(i, i + 200).map((id, k) => ({
-        id, email: `load${i + k}_${id.slice(-6)}@load.test`, username: `load${i + k}_${id.slice(-6)}`, name: `Load user ${i + k}`,
-        passwordHash: 'not-a-real-hash', role: 'user' as const, status: 'active' as const, emailVerified: 1 as const, createdAt: now, updatedAt: now,
+      .values(ids.slice(i, i + 200).map((id, k) => userRow({
+        id, email: `load${i + k}_${id.slice(-6)}@load.test`, username: `load${i + k}_${id.slice(-6)}`, name: `Load user ${i + k}`, createdAt: now,
       })))
       .execute();
   }
