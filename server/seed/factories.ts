@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type {
-  BannersTable, CategoriesTable, CategoryGroup, CouponsTable, FilesTable, GalleriesTable, ObjectType, PerformersTable, PhotosTable, PostMediaTable,
+  Access, BannersTable, CategoriesTable, CategoryGroup, CouponsTable, FilesTable, GalleriesTable, ObjectType, PerformersTable, PhotosTable, PostMediaTable,
   PostsTable, ProductsTable, SubscriptionPackagesTable, SubscriptionsTable, UsersTable, VideosTable,
 } from '../db/schema.js';
 import { newId, nowIso } from '../db/ids.js';
@@ -85,25 +85,26 @@ export function performerRow(o: Input<PerformersTable> & { id: string; username:
   return { status: 'active', approved: 1, updatedAt: createdAt, ...defined(o), createdAt };
 }
 
-export function videoRow(o: Input<VideosTable> & { performerId: string }): Row<VideosTable> {
+/** What videos and galleries share: a title (or `<noun> <id end>`) and its slug, free unless told, at `salePrice` on sale. */
+function saleItem(o: { id?: string; title?: string; slug?: string; access?: Access }, noun: string, salePrice: number) {
   const id = o.id ?? newId();
-  const title = o.title ?? `Video ${id.slice(-5)}`;
+  const title = o.title ?? `${noun} ${id.slice(-5)}`;
   const access = o.access ?? 'free';
+  const sale = access === 'sale';
   return {
-    id, title, slug: o.slug ?? nextSlug(title), description: null, access, isSale: access === 'sale' ? 1 : 0, price: access === 'sale' ? 999 : 0, status: 'active',
-    fileId: null, teaserFileId: null, thumbnailFileId: null, duration: null, processingStatus: 'ready', scheduledAt: null,
-    publishedAt: daysFromNow(-1), tags: '[]', createdAt: daysFromNow(-2), updatedAt: nowIso(), ...defined(o),
+    id, title, slug: o.slug ?? nextSlug(title), description: null, access, isSale: sale ? (1 as const) : (0 as const), price: sale ? salePrice : 0, status: 'active' as const,
+    publishedAt: daysFromNow(-1), tags: '[]', createdAt: daysFromNow(-2), updatedAt: nowIso(),
+  };
+}
+
+export function videoRow(o: Input<VideosTable> & { performerId: string }): Row<VideosTable> {
+  return {
+    ...saleItem(o, 'Video', 999), fileId: null, teaserFileId: null, thumbnailFileId: null, duration: null, processingStatus: 'ready', scheduledAt: null, ...defined(o),
   };
 }
 
 export function galleryRow(o: Input<GalleriesTable> & { performerId: string }): Row<GalleriesTable> {
-  const id = o.id ?? newId();
-  const title = o.title ?? `Gallery ${id.slice(-5)}`;
-  const access = o.access ?? 'free';
-  return {
-    id, title, slug: o.slug ?? nextSlug(title), description: null, access, isSale: access === 'sale' ? 1 : 0, price: access === 'sale' ? 699 : 0, status: 'active',
-    coverPhotoId: null, photoCount: 0, publishedAt: daysFromNow(-1), tags: '[]', createdAt: daysFromNow(-2), updatedAt: nowIso(), ...defined(o),
-  };
+  return { ...saleItem(o, 'Gallery', 699), coverPhotoId: null, photoCount: 0, ...defined(o) };
 }
 
 export function photoRow(o: Input<PhotosTable> & { performerId: string }): Row<PhotosTable> {
