@@ -193,7 +193,7 @@ describe('gallery studio store', () => {
     expect(sent.get('galleryId')).toBe('g2');
     expect(sent.getAll('file')).toHaveLength(2);
     expect(studio.store.get().items.map((g) => g.photoCount)).toEqual([2, 8]);
-    expect(toastTexts()).toEqual([['success', '3 photo(s) uploaded, processing']]);
+    expect(toastTexts()).toEqual([['success', '3 photos uploaded, processing']]);
 
     stubXhr({ 'POST /api/performer/assets/photos/upload': { status: 413, body: { message: 'Too large', code: 'PAYLOAD_TOO_LARGE' } } });
     expect(await studio.uploadPhotos('g1', files)).toBe(false);
@@ -300,7 +300,7 @@ describe('studio islands on their stores', () => {
     await waitFor(() => expect(screen.getByTestId('studio-gallery').textContent).toContain('5'));
     expect(screen.getByTestId('upload-percent').textContent).toBe('Uploaded');
     expect((calls[0]!.body as FormData).get('galleryId')).toBe('g1');
-    expect(toastTexts()).toEqual([['success', '1 photo(s) uploaded, processing']]);
+    expect(toastTexts()).toEqual([['success', '1 photo uploaded, processing']]);
   });
 
   it('StudioVideos: a form without a file sends nothing and says so', async () => {
