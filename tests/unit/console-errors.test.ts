@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consoleErrorProblems, expectConsoleError } from '../helpers/console-errors.js';
+import { failedRequest } from '../helpers/browser.js';
 
 /**
  * The rule of tests/setup/console-errors.ts: a console.error a test did not declare fails it. Each case reads the
@@ -28,5 +29,20 @@ describe('console errors in tests', () => {
   it('declared errors pass without help from the test', () => {
     expectConsoleError('left for the setup file to check');
     console.error('left for the setup file to check');
+  });
+});
+
+describe('browser errors declared in e2e tests', () => {
+  const logged = (status: string, url: string) => `guest /auth/login: console error: Failed to load resource: the server responded with a status of ${status} (${url})`;
+
+  it('failedRequest matches the line chromium logs for that status and path only', () => {
+    const login = failedRequest(400, '/api/auth/login');
+    expect(login.test(logged('400 (Bad Request)', 'http://127.0.0.1:41783/api/auth/login'))).toBe(true);
+    expect(login.test(logged('500 (Internal Server Error)', 'http://127.0.0.1:41783/api/auth/login'))).toBe(false);
+    expect(login.test(logged('400 (Bad Request)', 'http://127.0.0.1:41783/api/auth/login/other'))).toBe(false);
+    const home = failedRequest(503, '/');
+    expect(home.test(logged('503 (OK)', 'http://127.0.0.1:38879/'))).toBe(true);
+    expect(home.test(logged('503 (OK)', 'http://127.0.0.1:38879/performers'))).toBe(false);
+    expect(failedRequest(404, '/search?q=a+b').test(logged('404 (Not Found)', 'http://127.0.0.1:1/search?q=a+b'))).toBe(true);
   });
 });
