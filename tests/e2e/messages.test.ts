@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { failedRequest, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { hashPassword } from '../../server/auth/password.js';
 
@@ -115,6 +115,8 @@ describe.skipIf(!hasChromium)('messages in their place, in chromium', () => {
   }, 60_000);
 
   it('the login page greets a first visit normally; only an ended session or a 401 says the session has ended', async () => {
+    // The API refuses the ended session on purpose.
+    chromium.expectErrors(failedRequest(401, '/api/users'));
     for (const viewport of [DESKTOP, PHONE]) {
       const page = await open(viewport);
       await page.goto(`${t.url}/login`);

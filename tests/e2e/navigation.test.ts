@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { failedRequest, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 import type { TestUser } from '../helpers/sessions.js';
 import { pageAccess } from '../../src/server/page-access.js';
@@ -178,10 +178,12 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
   }, 90_000);
 
   it.each(VIEWPORTS)('shows the designed 404 page for an unknown address, with the site around it (%s)', async (name, viewport) => {
+    const missing = ['/no-such-page', '/account/no-such-tab', '/studio/nothing/here'];
+    chromium.expectErrors(...missing.map((path) => failedRequest(404, path)));
     for (const who of [null, w.fan]) {
       const { context, page } = await open(who, viewport);
       try {
-        for (const path of ['/no-such-page', '/account/no-such-tab', '/studio/nothing/here']) {
+        for (const path of missing) {
           const res = await page.goto(t.url + path);
           expect(res?.status(), path).toBe(404);
           expect(await page.title(), path).toBe('Page not found | Fanstage');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser } from '../helpers/browser.js';
+import { failedRequest, hasChromium, saveScreen, useBrowser } from '../helpers/browser.js';
 import { payWithSandbox } from '../helpers/money-fixture.js';
 import { createSession, type TestUser } from '../helpers/sessions.js';
 import { seedDemo } from '../../server/seed/seed.js';
@@ -170,6 +170,13 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
       .filter(([route, access]) => !NOT_PAGES.has(route) && decide(access, role) === 'render')
       .map(([route]) => pathOf(route));
     expect(todo.length).toBeGreaterThan(20);
+    // Pages that answer an error status by design (the browser logs each), a link with a token that is no good, and
+    // the fan's own payment and order pages, which are not found for anyone else.
+    chromium.expectErrors(
+      failedRequest(403, '/403'), failedRequest(404, '/404'), failedRequest(451, '/blocked'), failedRequest(503, '/maintenance'),
+      failedRequest(400, '/api/auth/email-verification'),
+      ...(who === 'fan' ? [] : ['/payments/result/[id]', '/payments/sandbox/[id]', '/account/orders/[id]'].map((route) => failedRequest(404, pathOf(route)))),
+    );
     const context = await contextFor(who);
     const page = await context.newPage();
     const wrong: string[] = [];
