@@ -21,3 +21,9 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
 export function nounFor(n: number, singular: string, plural = `${singular}s`): string {
   return Math.abs(Math.trunc(n)) === 1 ? singular : plural;
 }
+
+/** A wait in words, rounded up to whole minutes past a minute: 1 → "1 second", 59 → "59 seconds", 61 → "2 minutes". */
+export function waitInWords(seconds: number): string {
+  if (seconds < 60) return countOf(seconds, 'second');
+  return countOf(Math.ceil(seconds / 60), 'minute');
+}

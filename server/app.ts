@@ -7,7 +7,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import pino, { type Logger } from 'pino';
@@ -36,7 +36,8 @@ import { Mailer } from './mail/mailer.js';
 import { AuthService } from './auth/auth.service.js';
 import { LoginFailures } from './auth/login-failures.js';
 import { installAuthHook } from './http/auth.js';
-import { installAccessControl, installRouteRegistry, securitySchemes, withAccessSecurity } from './http/access.js';
+import { installAccessControl, installRouteRegistry } from './http/access.js';
+import { openApiOptions } from './http/openapi.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { installSiteGates } from './http/site-gates.js';
 
@@ -147,11 +148,8 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
       code: 'RATE_LIMITED',
     }),
   });
-  await app.register(swagger, {
-    openapi: { info: { title: 'Site API', version: '1.0.0' }, servers: [{ url: config.apiBase }], components: { securitySchemes } },
-    // Each operation documents the access its route declares (server/http/access.ts).
-    transform: withAccessSecurity(jsonSchemaTransform),
-  });
+  // The document, and what each operation says beyond its own schemas, is derived in server/http/openapi.ts.
+  await app.register(swagger, openApiOptions({ apiBase: config.apiBase }));
 
   // 2. The JSON API under its base.
   await app.register(

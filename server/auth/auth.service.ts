@@ -10,6 +10,7 @@ import { passwordResetMail, registrationAttemptMail, verificationMail, type Mail
 import type { SettingsService } from '../settings/settings.service.js';
 import { DEFAULT_AVATAR, type CurrentUser, type Role } from '../../common/api-types.js';
 import { publicMediaUrl } from '../media/storage.js';
+import { waitInWords } from '../../common/plural.js';
 import {
   findUserByEmail,
   findUserById,
@@ -210,7 +211,7 @@ export class AuthService {
     // Failures of an existing account are counted per account, whichever identifier (email or username) is used.
     const failureKey = user ? `user:${user.id}` : `login:${identifier}`;
     const gate = await this.deps.failures.check(failureKey, ip);
-    if (gate.waitSec > 0) throw tooMany(`Too many failed login attempts. Please try again in ${formatWait(gate.waitSec)}.`, gate.waitSec);
+    if (gate.waitSec > 0) throw tooMany(`Too many failed login attempts. Please try again in ${waitInWords(gate.waitSec)}.`, gate.waitSec);
     if (gate.accountFailures >= this.deps.config.authLimits.loginFailures.max && this.deps.captcha && (await this.deps.captcha.enabled())) {
       if (!meta.captchaToken) throw new AppError(400, 'CAPTCHA_REQUIRED', messages.captchaRequired);
       if (!(await this.deps.captcha.verify(meta.captchaToken, ip || undefined)).success) throw new AppError(400, 'CAPTCHA_REQUIRED', messages.captchaFailed);
@@ -332,10 +333,4 @@ export class AuthService {
     this.dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
     return this.dummyHash;
   }
-}
-
-function formatWait(sec: number): string {
-  if (sec < 60) return `${sec} second${sec === 1 ? '' : 's'}`;
-  const min = Math.ceil(sec / 60);
-  return `${min} minute${min === 1 ? '' : 's'}`;
 }

@@ -8,6 +8,7 @@ export async function captchaRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public' },
       schema: {
         tags: ['captcha'],
+        summary: 'Check a reCAPTCHA token with the provider (`enabled: false` when the site has no captcha)',
         body: z.object({ token: z.string().min(1).max(4000) }),
         response: { 200: z.object({ success: z.boolean(), enabled: z.boolean(), message: z.string().optional() }) },
       },

@@ -106,26 +106,27 @@ export function inCategory(objectType: ObjectType, idColumn: string, categoryId:
   return sql<SqlBool>`${ref(idColumn)} in (select cc.object_id from content_categories cc where cc.category_id = ${categoryId} and cc.object_type = ${objectType})`;
 }
 
-/** Case-insensitive substring match, LIKE wildcards in the keyword taken literally. */
+/** The LIKE pattern of a case-insensitive substring test for `q` (compare with lower(column)): wildcards in it are literal. */
+export function likePattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `lower(column) like pattern` with the escape character likePattern uses. */
+export function likeTest(column: string, pattern: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`lower(${ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/**
+ * Case-insensitive substring match of one column, LIKE wildcards in the keyword taken literally. The keyword search of
+ * the searchable kinds (performers, videos, galleries, products, posts) is `keywordFilter` in search.repository.ts.
+ */
 export function matches(column: string, q: string): RawBuilder<SqlBool> {
-  const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql<SqlBool>`lower(${ref(column)}) like ${like} escape '\\'`;
+  return likeTest(column, likePattern(q));
 }
 
 /** The database handle is SQLite (some indexes differ per engine: FTS5 there, pg_trgm on PostgreSQL). */
 export function isSqlite(db: DbOrTrx): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
-}
-
-/**
- * SQLite: the videos whose title may contain `q` (FTS5 trigram index `video_search`, migration 0007), a superset of
- * what `matches` accepts (the trigram index folds case at least as widely as lower() and LIKE), so `matches` stays the
- * exact test. Null when the index cannot help: keywords under 3 characters have no trigram.
- */
-export function videoTitleCandidates(q: string): RawBuilder<SqlBool> | null {
-  if ([...q].length < 3) return null;
-  const phrase = `"${q.replaceAll('"', '""')}"`;
-  return sql<SqlBool>`${ref('videos.id')} in (select vsi.video_id from video_search vs join video_search_ids vsi on vsi.n = vs.rowid where video_search match ${phrase})`;
 }
 
 /** An item by id, or by slug when no item has that id (detail endpoints accept both). */
@@ -136,35 +137,49 @@ export function idOrSlug(idColumn: string, slugColumn: string, key: string): Raw
 // ---------------------------------------------------------------------------------------------------------------
 // Sorting and keyset paging.
 
-/** A named order of a list: one column plus the id as tie-breaker, in the same direction. */
+/**
+ * A named order of a list: one column plus the id as tie-breaker, in the same direction. `relevance`: a keyword
+ * list's best-match order, the row's rank first (ascending; search.repository.ts `keywordRank`), then this column and
+ * the id; its cursors carry the rank.
+ */
 export interface SortSpec {
   column: string;
   dir: 'asc' | 'desc';
   kind: 'string' | 'number';
+  relevance?: boolean;
 }
 
 /** Rejects a cursor whose value does not fit the sort (e.g. a text value for a price order), before any SQL. */
 export function checkCursor(cursor: Cursor | undefined, sort: SortSpec): Cursor | undefined {
   if (!cursor) return undefined;
   if (typeof cursor.v !== sort.kind || !/^[A-Za-z0-9_.-]{1,100}$/.test(cursor.id)) throw badRequest('Invalid cursor');
+  // A rank belongs to a relevance order's cursor and only there (a cursor of another order would skip rows).
+  if (Boolean(sort.relevance) !== (cursor.r !== undefined)) throw badRequest('Invalid cursor');
   // Every numeric sort column is a 32-bit `integer`: PostgreSQL refuses a fraction or a larger number as a 500.
   if (typeof cursor.v === 'number' && !(Number.isInteger(cursor.v) && Math.abs(cursor.v) <= 2_147_483_647)) throw badRequest('Invalid cursor');
   return cursor;
 }
 
-/** Applies the order, the cursor (which replaces the offset) and the page size. */
+/**
+ * Applies the order, the cursor (which replaces the offset) and the page size. A relevance order needs `rank`, the
+ * rank expression of its keyword: rows of a lower rank come first, and a cursor resumes within its rank.
+ */
 export function page<DB, TB extends keyof DB, O>(
   qb: SelectQueryBuilder<DB, TB, O>,
   sort: SortSpec,
   idColumn: string,
   p: { limit: number; offset: number; cursor?: Cursor },
+  rank?: RawBuilder<number>,
 ): SelectQueryBuilder<DB, TB, O> {
+  if (Boolean(sort.relevance) !== Boolean(rank)) throw new Error('A relevance order needs its rank expression, and only it');
   let q = qb;
   if (p.cursor) {
     const op = sql.raw(sort.dir === 'desc' ? '<' : '>');
-    const { v, id } = p.cursor;
-    q = q.where(sql<SqlBool>`(${ref(sort.column)} ${op} ${v} or (${ref(sort.column)} = ${v} and ${ref(idColumn)} ${op} ${id}))`);
+    const { v, id, r } = p.cursor;
+    const keyset = sql<SqlBool>`(${ref(sort.column)} ${op} ${v} or (${ref(sort.column)} = ${v} and ${ref(idColumn)} ${op} ${id}))`;
+    q = q.where(rank ? sql<SqlBool>`(${rank} > ${r ?? 0} or (${rank} = ${r ?? 0} and ${keyset}))` : keyset);
   }
+  if (rank) q = q.orderBy(rank, 'asc');
   return q
     .orderBy(ref(sort.column), sort.dir)
     .orderBy(ref(idColumn), sort.dir)
@@ -178,6 +193,13 @@ export function countQuery<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB
 }
 
 /**
+ * Keyword lists with at most `minMatches` matches skip the walk (search.repository.ts): measured on 100k videos
+ * (SQLite, tests/bench/explain.ts), a rare word's page from the index took 0.6 ms and a walk that found nothing 7.6 ms;
+ * 8,333 matches took 135 ms to sort and a walk found their first page in 0.6 ms. (Tests lower it to exercise the walk.)
+ */
+export const keywordWalk = { minMatches: 500 };
+
+/**
  * Runs a list's page and count queries; the next cursor is the last row's sort value (the field named like the
  * sort column) and id, or null when this page was the last.
  */
@@ -186,19 +208,31 @@ export async function runList<R extends { id: string }>(
     page: { execute(): Promise<R[]> };
     count: { executeTakeFirst(): Promise<{ n: number | string } | undefined>; compile(): CompiledQuery };
     sort: SortSpec;
+    /**
+     * Keyword lists: the same page looked for in a bounded walk of the order's index (search.repository.ts
+     * `keywordListQueries`), used when it finds a full page; otherwise `page` answers.
+     */
+    walk?: { execute(): Promise<R[]> };
   },
   limit: number,
   /** Public lists reuse their total briefly (see count-cache.ts); an owner's own list is always counted. */
   opts: { cacheTotal?: boolean } = {},
 ): Promise<{ rows: R[]; total: number; nextCursor: string | null }> {
   const count = async () => Number((await q.count.executeTakeFirst())?.n ?? 0);
-  const [rows, total] = await Promise.all([q.page.execute(), opts.cacheTotal === false ? count() : listCounts.get(q.count.compile(), count)]);
+  const counted = opts.cacheTotal === false ? count() : listCounts.get(q.count.compile(), count);
+  const rowsOf = async () => {
+    // The walk pays off for many matches only (usually a cached total): a few are cheaper to sort than to look for.
+    const walked = q.walk && (await counted) > keywordWalk.minMatches ? await q.walk.execute() : [];
+    return walked.length === limit ? walked : q.page.execute();
+  };
+  const [rows, total] = await Promise.all([rowsOf(), counted]);
   const field = q.sort.column.slice(q.sort.column.indexOf('.') + 1) as keyof R;
-  const last = rows.at(-1);
+  const last = rows.at(-1) as (R & { searchRank?: number | string }) | undefined;
+  const r = q.sort.relevance ? Number(last?.searchRank) : undefined;
   return {
     rows,
     total,
-    nextCursor: last && rows.length === limit ? encodeCursor({ v: last[field] as Cursor['v'], id: last.id }) : null,
+    nextCursor: last && rows.length === limit ? encodeCursor({ v: last[field] as Cursor['v'], id: last.id, ...(r === undefined ? {} : { r }) }) : null,
   };
 }
 

@@ -18,6 +18,7 @@ export async function contactRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public', rateLimit: { max: 5, timeWindow: '10 minutes' } },
       schema: {
         tags: ['contact'],
+        summary: 'Send a message to the site (captcha when enabled; 5 per address every 10 minutes)',
         body: contactBody,
         response: { 201: z.object({ success: z.literal(true) }) },
       },

@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_coupon_holds.js';
 import * as m0011 from './migrations/0011_post_media.js';
 import * as m0012 from './migrations/0012_signup_consent.js';
 import * as m0013 from './migrations/0013_video_views.js';
+import * as m0014 from './migrations/0014_search_documents.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0011_post_media': m0011,
   '0012_signup_consent': m0012,
   '0013_video_views': m0013,
+  '0014_search_documents': m0014,
 };
 
 class StaticProvider implements MigrationProvider {

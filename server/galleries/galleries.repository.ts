@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, matches, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
 
@@ -17,7 +19,8 @@ export interface GalleryFilters {
   performerId?: string;
   tag?: string;
   categoryId?: string;
-  sort: GallerySort;
+  /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
+  sort?: GallerySort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -32,12 +35,16 @@ const galleryColumns = [
 
 /** The page and count queries of the public gallery list (exported for the EXPLAIN test). */
 export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
-  let base = db.selectFrom('galleries').where(galleryIsPublic(a));
-  if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
-  if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
-  if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
-  if (f.q) base = base.where(matches('galleries.title', f.q));
-  const sort = gallerySorts[f.sort];
+  const filter = (qb: SelectQueryBuilder<Database, 'galleries', object>) => {
+    let base = qb.where(galleryIsPublic(a));
+    if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
+    if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
+    if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
+    return base;
+  };
+  const sort = listOrder(gallerySorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
+  if (f.q) return keywordListQueries(db, 'gallery', f.q, filter, (qb) => qb.select(galleryColumns), sort, f);
+  const base = filter(db.selectFrom('galleries'));
   return { page: page(base.select(galleryColumns), sort, 'galleries.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 

@@ -25,7 +25,8 @@ export const galleryItemSchema = z.object({
   stats: statsSchema,
 });
 
-export const gallerySearchQuery = contentListQuery.extend({ sort: z.enum(['newest', 'popular', 'price']).default('newest') });
+/** Without `sort`: best match first when `q` is given (relevance), else newest. */
+export const gallerySearchQuery = contentListQuery.extend({ sort: z.enum(['newest', 'popular', 'price', 'relevance']).optional() });
 
 export async function galleriesRoutes(app: ApiApp): Promise<void> {
   app.get(
@@ -34,7 +35,7 @@ export async function galleriesRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public' },
       schema: {
         tags: ['galleries'],
-        summary: 'Public galleries, filtered by performer, tag, category or keyword',
+        summary: 'Public galleries, filtered by performer, tag, category or keyword (title, description, tags, categories; best match first unless sorted)',
         querystring: gallerySearchQuery,
         response: { 200: listSchema(galleryItemSchema) },
       },

@@ -84,17 +84,24 @@ export const securitySchemes = {
   cookieAuth: { type: 'apiKey', in: 'cookie', name: 'token', description: 'The session cookie set by POST /auth/login' },
 } as const;
 
+/** A session, by either of the schemes above. */
+const SESSION_SECURITY = [{ bearerAuth: [] }, { cookieAuth: [] }];
+
 /**
  * Wraps the OpenAPI transform so each operation documents its declared access: `x-access` (the declaration itself)
- * and, when a session is needed, `security` (bearer or cookie).
+ * and `security`, always, so a client (and a linter) knows what to send:
+ *  - 'session' and roles: a session is required (bearer or cookie);
+ *  - 'public': a session is optional (`{}` first): the answer may depend on who asks (a locked video's price, a
+ *    signed URL for a subscriber), so a client that has a session should send it;
+ *  - 'signed': none (`[]`): the request is authenticated by its own signature and a session changes nothing.
  */
 export function withAccessSecurity<S extends FastifySchema>(transform: SwaggerTransform<S>): SwaggerTransform<S> {
   return (args) => {
     const result = transform(args);
     const access = args.route.config?.access;
     if (access === undefined) return result;
-    const needsSession = access === 'session' || typeof access === 'object';
-    const schema = { ...(result.schema ?? {}), 'x-access': access, ...(needsSession ? { security: [{ bearerAuth: [] }, { cookieAuth: [] }] } : {}) };
+    const security = access === 'signed' ? [] : access === 'public' ? [{}, ...SESSION_SECURITY] : SESSION_SECURITY;
+    const schema = { ...(result.schema ?? {}), 'x-access': access, security };
     return { ...result, schema };
   };
 }

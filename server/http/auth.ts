@@ -27,7 +27,8 @@ export function sessionCookieOptions(publicUrl: string, requestIsHttps: boolean)
     secure: requestIsHttps || publicUrl.startsWith('https:'),
   };
 }
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Methods that change state: a cookie session on one must come from the site itself (CSRF). */
+export const UNSAFE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * The session token of a request: `Authorization: Bearer <token>` (a bare `Authorization: <token>` is

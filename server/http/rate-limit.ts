@@ -17,7 +17,7 @@ export function limiter(
   message = 'Too many requests, please try again later',
 ) {
   const check = sharedCheck(app, name, limit);
-  return async (request: FastifyRequest): Promise<void> => {
+  const hook = async (request: FastifyRequest): Promise<void> => {
     const value = key(request);
     if (!value) return;
     // Hooks of one request run one after another, so this slot is read by this check's keyGenerator only.
@@ -25,6 +25,15 @@ export function limiter(
     const result = await check(request);
     if (!result.isAllowed && result.isExceeded) throw tooMany(message, Math.max(1, result.ttlInSeconds ?? 1));
   };
+  // Marked so the OpenAPI document can tell which routes may answer 429 (server/http/openapi.ts).
+  return Object.assign(hook, { [RATE_LIMITED]: true as const });
+}
+
+const RATE_LIMITED = Symbol('rateLimited');
+
+/** Whether a route hook is one of `limiter`'s. */
+export function isLimiter(hook: unknown): boolean {
+  return typeof hook === 'function' && (hook as { [RATE_LIMITED]?: true })[RATE_LIMITED] === true;
 }
 
 const limiterKey = Symbol('limiterKey');

@@ -19,7 +19,7 @@ const cacheHeader = 'public, max-age=86400';
 export async function listsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/countries/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), flag: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every country: ISO code, English name and flag emoji, by name', response: { 200: z.array(z.object({ code: z.string(), name: z.string(), flag: z.string() })) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return countryList;
@@ -27,7 +27,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/languages/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), native: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every language: ISO 639-1 code, English and native name, by name', response: { 200: z.array(z.object({ code: z.string(), name: z.string(), native: z.string() })) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return languageList;
@@ -35,7 +35,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/phone-codes/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], response: { 200: z.array(z.object({ code: z.string(), name: z.string(), dialCode: z.string() })) } } },
+    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Dialling codes by country (a country with several codes is listed once per code), by name', response: { 200: z.array(z.object({ code: z.string(), name: z.string(), dialCode: z.string() })) } } },
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return phoneCodeList;

@@ -64,7 +64,8 @@ export async function sendStoredObject(
 export const PUBLIC_MEDIA_CACHE = 'public, max-age=31536000, immutable';
 
 export async function publicMediaRoutes(app: FastifyInstance, opts: { storage: Storage }): Promise<void> {
-  app.get<{ Params: { '*': string } }>('/media/public/*', { config: { access: 'public' } }, async (request, reply) => {
+  // Files, outside the API base the OpenAPI document's server names: left out of it, like protected media and /health.
+  app.get<{ Params: { '*': string } }>('/media/public/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const rest = request.params['*'];
     if (!rest || rest.includes('..') || rest.includes('\0')) return reply.status(404).send({ message: 'File not found', code: 'NOT_FOUND' });
     return sendStoredObject(opts.storage, `public/${rest}`, request.headers.range, reply, PUBLIC_MEDIA_CACHE);

@@ -33,6 +33,8 @@ export async function webhookRoutes(app: ApiApp, opts: { money: Money }): Promis
       schema: {
         tags: ['payments'],
         summary: 'Payment provider webhooks (sandbox, stripe): verified over the raw body, idempotent by event id',
+        // Any content type is read (the parser above), so no 415: the OpenAPI document reads this (server/http/openapi.ts).
+        consumes: ['*/*'],
         params: z.object({ gateway: z.enum(gatewayNames as ['sandbox', 'stripe']) }),
         response: { 200: z.object({ received: z.literal(true), outcome: z.string() }), 400: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema },
       },

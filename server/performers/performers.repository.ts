@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { DEFAULT_AVATAR, type PerformerCard } from '../../common/api-types.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, matches, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';
 
@@ -13,20 +15,18 @@ export interface PerformerQuery {
   featured?: boolean;
   /** Whom the list is for: performers blocking the visitor's country are left out (catalogue.repository.ts). */
   audience: Audience;
-  sort: PerformerSort;
+  /** Unset: best match first when there is a keyword (search.repository.ts; ties: most subscribers), else newest. */
+  sort?: PerformerSort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
 }
 
-function baseQuery(db: DbOrTrx, q: PerformerQuery) {
+/** The directory's conditions but the keyword, on a query of performers. */
+function filtered(qb: SelectQueryBuilder<Database, 'performers', object>, q: PerformerQuery) {
   // Only active, approved performers are listed (registration creates approved = 0).
-  let query = db.selectFrom('performers').where('performers.status', '=', 'active').where('performers.approved', '=', 1);
+  let query = qb.where('performers.status', '=', 'active').where('performers.approved', '=', 1);
   if (q.audience.country) query = query.where(performerOpenTo('performers.id', q.audience));
-  if (q.q) {
-    const keyword = q.q;
-    query = query.where((eb) => eb.or([matches('performers.displayName', keyword), matches('performers.username', keyword)]));
-  }
   if (q.featured) query = query.where('performers.featured', '=', 1);
   if (q.categoryId) {
     const categoryId = q.categoryId;
@@ -53,15 +53,17 @@ const sortSpecs: Record<PerformerSort, SortSpec> = {
 
 /** The page and count queries of the performer directory (exported for the EXPLAIN test). */
 export function performerListQueries(db: DbOrTrx, q: PerformerQuery) {
-  const sort = sortSpecs[q.sort];
-  const rows = baseQuery(db, q)
-    .innerJoin('users', 'users.id', 'performers.id')
-    .select([
+  const sort = listOrder(sortSpecs, q.sort, q.q, { fallback: 'newest', tie: 'popular' });
+  const filter = (qb: SelectQueryBuilder<Database, 'performers', object>) => filtered(qb, q);
+  const select = (qb: SelectQueryBuilder<Database, 'performers', object>) =>
+    qb.innerJoin('users', 'users.id', 'performers.id').select([
       'performers.id', 'performers.username', 'performers.displayName', 'performers.bio', 'performers.monthlyPrice',
       'performers.yearlyPrice', 'performers.subscriberCount', 'performers.videoCount', 'performers.featured',
       'performers.createdAt', 'users.avatarPath', 'users.coverPath',
     ]);
-  return { page: page(rows, sort, 'performers.id', { ...q, cursor: checkCursor(q.cursor, sort) }), count: countQuery(baseQuery(db, q)), sort };
+  if (q.q) return keywordListQueries(db, 'performer', q.q, filter, select, sort, q);
+  const base = filter(db.selectFrom('performers'));
+  return { page: page(select(base), sort, 'performers.id', { ...q, cursor: checkCursor(q.cursor, sort) }), count: countQuery(base), sort };
 }
 
 export async function searchPerformers(db: DbOrTrx, q: PerformerQuery): Promise<{ items: PerformerCard[]; total: number; nextCursor: string | null }> {

@@ -38,7 +38,8 @@ export const performerSearchQuery = pageQuery.extend({
   q: z.string().trim().max(100).optional(),
   categoryId: z.string().max(64).optional(),
   featured: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-  sort: z.enum(['newest', 'popular', 'price']).default('newest'),
+  /** Without `sort`: best match first when `q` is given (relevance; ties: most subscribers), else newest. */
+  sort: z.enum(['newest', 'popular', 'price', 'relevance']).optional(),
 });
 
 export async function performersRoutes(app: ApiApp): Promise<void> {
@@ -48,7 +49,7 @@ export async function performersRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public' },
       schema: {
         tags: ['performers'],
-        summary: 'Search performers by name or category, sorted by newest, popular or price',
+        summary: 'Search performers by keyword (name, username, bio, tags, categories) or category; best match first for a keyword, or sorted by newest, popular or price',
         querystring: performerSearchQuery,
         response: { 200: listSchema(performerCardSchema) },
       },

@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
 
@@ -23,7 +25,8 @@ export interface PostFilters {
   scope?: 'site' | 'all';
   tag?: string;
   categoryId?: string;
-  sort: PostSort;
+  /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
+  sort?: PostSort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -36,13 +39,17 @@ const cardColumns = [
 
 /** The page and count queries of the public post list (exported for the EXPLAIN test). */
 export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
-  let base = db.selectFrom('posts').where('posts.type', '=', f.type).where(postIsPublic(a));
-  if (f.performerId) base = base.where('posts.performerId', '=', f.performerId);
-  else if (f.scope === 'site') base = base.where('posts.performerId', 'is', null);
-  if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
-  if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
-  if (f.q) base = base.where(matches('posts.title', f.q));
-  const sort = postSorts[f.sort];
+  const filter = (qb: SelectQueryBuilder<Database, 'posts', object>) => {
+    let base = qb.where('posts.type', '=', f.type).where(postIsPublic(a));
+    if (f.performerId) base = base.where('posts.performerId', '=', f.performerId);
+    else if (f.scope === 'site') base = base.where('posts.performerId', 'is', null);
+    if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
+    if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
+    return base;
+  };
+  const sort = listOrder(postSorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
+  if (f.q) return keywordListQueries(db, 'post', f.q, filter, (qb) => qb.select(cardColumns), sort, f);
+  const base = filter(db.selectFrom('posts'));
   return { page: page(base.select(cardColumns), sort, 'posts.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 

@@ -44,7 +44,8 @@ export const postDetailSchema = postCardSchema.extend({ content: z.string().null
 
 export const postSearchQuery = contentListQuery.extend({
   type: z.enum(['post', 'page']).default('post'),
-  sort: z.enum(['newest', 'popular']).default('newest'),
+  /** Without `sort`: best match first when `q` is given (relevance), else newest. */
+  sort: z.enum(['newest', 'popular', 'relevance']).optional(),
   scope: z.enum(['site', 'all']).default('all'),
 });
 
@@ -55,7 +56,7 @@ export async function postsRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public' },
       schema: {
         tags: ['posts'],
-        summary: "Published posts (or pages, type=page), newest or most liked first: one performer's (performerId), the site's own (scope=site, the blog) or all",
+        summary: "Published posts (or pages, type=page), newest or most liked first, or best match first for a keyword (title, excerpt, tags, categories): one performer's (performerId), the site's own (scope=site, the blog) or all",
         querystring: postSearchQuery,
         response: { 200: listSchema(postCardSchema) },
       },

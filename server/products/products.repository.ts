@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { ContentStatus } from '../db/schema.js';
+import type { ContentStatus, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, matches, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type ProductSort = 'newest' | 'popular' | 'price';
 
@@ -22,7 +23,8 @@ export interface ProductFilters {
   tag?: string;
   categoryId?: string;
   type?: 'physical' | 'digital';
-  sort: ProductSort;
+  /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
+  sort?: ProductSort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -34,29 +36,36 @@ const productColumns = [
   'products.createdAt', 'products.viewCount', 'products.likeCount', 'products.favouriteCount', 'products.commentCount',
 ] as const;
 
-function filtered(db: DbOrTrx, f: ProductFilters) {
-  let base = db.selectFrom('products');
+/** The list's conditions but the keyword, on a query of products. */
+type ProductQuery = SelectQueryBuilder<Database, 'products', object>;
+function filtered(qb: ProductQuery, f: ProductFilters): ProductQuery {
+  let base = qb;
   if (f.performerId) base = base.where('products.performerId', '=', f.performerId);
   if (f.type) base = base.where('products.type', '=', f.type);
   if (f.tag) base = base.where(hasTag('product', 'products.id', f.tag));
   if (f.categoryId) base = base.where(inCategory('product', 'products.id', f.categoryId));
-  if (f.q) base = base.where(matches('products.name', f.q));
   return base;
+}
+
+function productQueries(db: DbOrTrx, filter: (qb: ProductQuery) => ProductQuery, sorts: Record<ProductSort, SortSpec>, f: Omit<ProductFilters, 'performerId'>) {
+  const sort = listOrder(sorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
+  if (f.q) return keywordListQueries(db, 'product', f.q, filter, (qb) => qb.select(productColumns), sort, f);
+  const base = filter(db.selectFrom('products'));
+  return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
 /** The page and count queries of the public product list (exported for the EXPLAIN test). */
 export function publicProductQueries(db: DbOrTrx, f: ProductFilters, a: Audience) {
-  const base = filtered(db, f).where(productIsPublic(a));
-  const sort = productSorts[f.sort];
-  return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  return productQueries(db, (qb) => filtered(qb, f).where(productIsPublic(a)), productSorts, f);
 }
 
 /** The page and count queries of a performer's own products, every state (exported for the EXPLAIN test). */
 export function ownProductQueries(db: DbOrTrx, performerId: string, f: Omit<ProductFilters, 'performerId'> & { status?: ContentStatus }) {
-  let base = filtered(db, { ...f, performerId });
-  if (f.status) base = base.where('products.status', '=', f.status);
-  const sort = ownProductSorts[f.sort];
-  return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  const filter = (qb: ProductQuery) => {
+    const base = filtered(qb, { ...f, performerId });
+    return f.status ? base.where('products.status', '=', f.status) : base;
+  };
+  return productQueries(db, filter, ownProductSorts, f);
 }
 
 export function listPublicProducts(db: DbOrTrx, f: ProductFilters, a: Audience) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
 import { decodeCursor, listSchema } from '../http/pagination.js';
+import { apiErrorSchema } from '../http/schemas.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { contentListQuery, contentStatusSchema, idParams, performerSummarySchema, statsSchema } from '../catalogue/catalogue.schemas.js';
 import { getOwnProduct, getProduct, productDownloadLink, searchOwnProducts, searchProducts } from './products.service.js';
@@ -27,7 +28,8 @@ export const productItemSchema = z.object({
 
 export const productSearchQuery = contentListQuery.extend({
   type: z.enum(['physical', 'digital']).optional(),
-  sort: z.enum(['newest', 'popular', 'price']).default('newest'),
+  /** Without `sort`: best match first when `q` is given (relevance), else newest. */
+  sort: z.enum(['newest', 'popular', 'price', 'relevance']).optional(),
 });
 const ownProductSearchQuery = productSearchQuery.extend({ status: contentStatusSchema.optional() });
 
@@ -40,7 +42,7 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public' },
       schema: {
         tags: ['products'],
-        summary: 'Public products, filtered by performer, type, tag, category or keyword',
+        summary: 'Public products, filtered by performer, type, tag, category or keyword (name, description, tags, categories; best match first unless sorted)',
         querystring: productSearchQuery,
         response: { 200: listSchema(productItemSchema) },
       },
@@ -62,7 +64,8 @@ export async function productsRoutes(app: ApiApp): Promise<void> {
         tags: ['products'],
         summary: "A short-lived link to a digital product's file, for buyers (401 for guests, 403 for everyone else)",
         params: idParams,
-        response: { 200: downloadLinkSchema },
+        // 403 from the buyer check; the rest is derived (server/http/openapi.ts).
+        response: { 200: downloadLinkSchema, 403: apiErrorSchema },
       },
     },
     async (request) => productDownloadLink(catalogueDeps(app.ctx, request.country), requireUser(request), request.params.id),

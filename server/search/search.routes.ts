@@ -1,28 +1,32 @@
+import type { CompiledQuery } from 'kysely';
 import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import type { DbOrTrx } from '../db/database.js';
-import { audienceOf, galleryIsPublic, matches, performerIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
+import { audienceOf, type Audience } from '../catalogue/catalogue.repository.js';
+import { listCounts } from '../catalogue/count-cache.js';
+import { performerListQueries } from '../performers/performers.repository.js';
+import { publicVideoQueries } from '../videos/videos.repository.js';
+import { publicGalleryQueries } from '../galleries/galleries.repository.js';
+import { publicProductQueries } from '../products/products.repository.js';
+import { publicPostQueries } from '../posts/posts.repository.js';
 
 /**
- * How many public items of each kind match a keyword (drives the tab counts of the search page). Uses the same
- * visibility rules and keyword match as the lists (server/catalogue/catalogue.repository.ts), so a count never
- * includes drafts, unprocessed or scheduled items, items of inactive or unapproved performers, or of performers who
+ * How many public items of each kind match a keyword (drives the tab counts of the search page). Each count is the
+ * count query of the list the tab shows (the same filter, the same visibility rules, the same keyword match of
+ * server/catalogue/search.repository.ts), through the same count cache, so a tab's count is the list's `total`:
+ * never drafts, unprocessed or scheduled items, items of inactive or unapproved performers, or of performers who
  * block the audience's country.
  */
 export async function searchTotals(db: DbOrTrx, q: string, a: Audience) {
-  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string }> }) => Number((await query.executeTakeFirstOrThrow()).n);
+  const page = { limit: 1, offset: 0 };
+  const count = (query: { compile(): CompiledQuery; executeTakeFirst(): Promise<{ n: number | string } | undefined> }) =>
+    listCounts.get(query.compile(), async () => Number((await query.executeTakeFirst())?.n ?? 0));
   const [performers, videos, galleries, products, posts] = await Promise.all([
-    count(
-      db
-        .selectFrom('performers')
-        .where(performerIsPublic(a))
-        .where((eb) => eb.or([matches('performers.displayName', q), matches('performers.username', q)]))
-        .select((eb) => eb.fn.countAll<number>().as('n')),
-    ),
-    count(db.selectFrom('videos').where(videoIsPublic(a)).where(matches('videos.title', q)).select((eb) => eb.fn.countAll<number>().as('n'))),
-    count(db.selectFrom('galleries').where(galleryIsPublic(a)).where(matches('galleries.title', q)).select((eb) => eb.fn.countAll<number>().as('n'))),
-    count(db.selectFrom('products').where(productIsPublic(a)).where(matches('products.name', q)).select((eb) => eb.fn.countAll<number>().as('n'))),
-    count(db.selectFrom('posts').where(postIsPublic(a)).where('posts.type', '=', 'post').where(matches('posts.title', q)).select((eb) => eb.fn.countAll<number>().as('n'))),
+    count(performerListQueries(db, { q, audience: a, ...page }).count),
+    count(publicVideoQueries(db, { q, ...page }, a).count),
+    count(publicGalleryQueries(db, { q, ...page }, a).count),
+    count(publicProductQueries(db, { q, ...page }, a).count),
+    count(publicPostQueries(db, { type: 'post', q, ...page }, a).count),
   ]);
   return { performers, videos, galleries, products, posts, total: performers + videos + galleries + products + posts };
 }

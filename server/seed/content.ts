@@ -46,11 +46,13 @@ export interface PerformerDef {
 
 export const performerDefs: PerformerDef[] = [
   {
+    // Search demo: "yoga" meets Mia in her bio, tags and category, and her videos in a title, tags and descriptions
+    // (the tagline); Elena and Kai are found by their "Fitness & Yoga" category alone.
     name: 'Mia Rivers', username: 'miarivers', gender: 'female', country: 'US', tagline: 'Yoga, strength and slow mornings',
     bio: 'Certified yoga teacher from Santa Cruz. New flows every Monday, strength sessions on Thursdays and honest talk about recovery.',
     categories: ['fitness'], tags: ['yoga', 'stretching', 'mobility', 'strength'],
     videos: [
-      ['Morning flow: 20-minute full-body stretch', 'workouts'], ['Hip openers for desk workers', 'tutorials'],
+      ['Morning yoga flow: 20-minute full-body stretch', 'workouts'], ['Hip openers for desk workers', 'tutorials'],
       ['Core strength without equipment', 'workouts'], ['A week of my meal prep', 'vlogs'],
       ['Your questions about flexibility', 'q-and-a'], ['Sunset session on the beach', 'performances'],
     ],

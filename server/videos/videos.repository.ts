@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import {
-  checkCursor, countQuery, idOrSlug, inCategory, isSqlite, matches, page, runList, videoIsPublic, videoTitleCandidates, hasTag, type Audience, type SortSpec,
-} from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, idOrSlug, inCategory, page, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { keywordFilter, keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
 
@@ -26,7 +26,8 @@ export interface VideoFilters {
   performerId?: string;
   tag?: string;
   categoryId?: string;
-  sort: VideoSort;
+  /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
+  sort?: VideoSort | 'relevance';
   limit: number;
   offset: number;
   cursor?: Cursor;
@@ -41,7 +42,8 @@ export const videoColumns = [
 
 /** The page and count queries of the public video list (exported for the EXPLAIN test). */
 export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
-  if (f.tag && f.sort === 'newest') {
+  const sort = listOrder(videoSorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
+  if (f.tag && sort === videoSorts.newest) {
     let base = db
       .selectFrom('contentTags as ct')
       .innerJoin('videos', 'videos.id', 'ct.objectId')
@@ -51,53 +53,23 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
       .where(videoIsPublic(a));
     if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
     if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
-    if (f.q) base = base.where(matches('videos.title', f.q));
-    const sort = byTagNewest;
-    return { page: page(base.select(videoColumns), sort, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+    if (f.q) base = base.where(keywordFilter(db, 'video', f.q));
+    return { page: page(base.select(videoColumns), byTagNewest, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, byTagNewest) }), count: countQuery(base), sort: byTagNewest };
   }
-  let base = db.selectFrom('videos').where(videoIsPublic(a));
-  if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
-  if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
-  if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
-  const unmatched = base;
-  if (f.q) {
-    const candidates = isSqlite(db) ? videoTitleCandidates(f.q) : null;
-    if (candidates) base = base.where(candidates);
-    base = base.where(matches('videos.title', f.q));
-  }
-  const sort = videoSorts[f.sort];
-  const cursor = checkCursor(f.cursor, sort);
-  return {
-    page: page(base.select(videoColumns), sort, 'videos.id', { ...f, cursor }),
-    count: countQuery(base),
-    sort,
-    /**
-     * Keyword lists: the page looked for among the first KEYWORD_WALK rows of the order (from the cursor), which is
-     * exact when it finds a full page. A common word fills the page within a few dozen rows of the order's index;
-     * the index of candidates (FTS5) is what helps a rare word, and costs as many rows as the word matches.
-     */
-    walk: f.q
-      ? db
-          .selectFrom(page(unmatched.select(videoColumns), sort, 'videos.id', { limit: KEYWORD_WALK, offset: 0, cursor }).as('videos'))
-          .selectAll()
-          .where(matches('videos.title', f.q))
-          .orderBy(sql.ref(sort.column), sort.dir)
-          .orderBy(sql.ref('videos.id'), sort.dir)
-          .limit(f.limit)
-          .offset(cursor ? 0 : f.offset)
-      : undefined,
+  const filter = (qb: SelectQueryBuilder<Database, 'videos', object>) => {
+    let base = qb.where(videoIsPublic(a));
+    if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
+    if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
+    if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
+    return base;
   };
+  if (f.q) return keywordListQueries(db, 'video', f.q, filter, (qb) => qb.select(videoColumns), sort, f);
+  const base = filter(db.selectFrom('videos'));
+  return { page: page(base.select(videoColumns), sort, 'videos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
 }
 
-const KEYWORD_WALK = 2000;
-
-export async function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
-  const q = publicVideoQueries(db, f, a);
-  if (q.walk && (f.cursor ? 0 : f.offset) + f.limit <= KEYWORD_WALK) {
-    const rows = (await q.walk.execute()) as Awaited<ReturnType<typeof q.page.execute>>;
-    if (rows.length === f.limit) return runList({ ...q, page: { execute: async () => rows } }, f.limit);
-  }
-  return runList(q, f.limit);
+export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
+  return runList(publicVideoQueries(db, f, a), f.limit);
 }
 
 export type VideoRow = Awaited<ReturnType<ReturnType<typeof publicVideoQueries>['page']['execute']>>[number];

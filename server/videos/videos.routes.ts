@@ -40,7 +40,8 @@ export const videoItemSchema = z.object({
   stats: statsSchema,
 });
 
-export const videoSearchQuery = contentListQuery.extend({ sort: z.enum(['newest', 'popular', 'price']).default('newest') });
+/** Without `sort`: best match first when `q` is given (relevance), else newest. */
+export const videoSearchQuery = contentListQuery.extend({ sort: z.enum(['newest', 'popular', 'price', 'relevance']).optional() });
 
 export async function videosRoutes(app: ApiApp): Promise<void> {
   app.get(
@@ -49,7 +50,7 @@ export async function videosRoutes(app: ApiApp): Promise<void> {
       config: { access: 'public' },
       schema: {
         tags: ['videos'],
-        summary: 'Public videos, filtered by performer, tag, category or keyword; locked ones carry previews and price only',
+        summary: 'Public videos, filtered by performer, tag, category or keyword (title, description, tags, categories; best match first unless sorted); locked ones carry previews and price only',
         querystring: videoSearchQuery,
         response: { 200: listSchema(videoItemSchema) },
       },

@@ -28,13 +28,14 @@ const cursor = (v: string | number) => ({ v, id: 'ffffffffffffffffffffffffffffff
 type Case = [name: string, build: (db: Db, c: Catalogue, now: Audience) => { page: Compilable; count: Compilable }];
 
 function cases(): Case[] {
-  const video = (f: Partial<VideoFilters>): Case[1] => (db, _c, now) => publicVideoQueries(db, { sort: 'newest', ...page, ...f }, now);
-  const gallery = (f: Partial<GalleryFilters>): Case[1] => (db, _c, now) => publicGalleryQueries(db, { sort: 'newest', ...page, ...f }, now);
+  const video = (f: Partial<VideoFilters>): Case[1] => (db, _c, now) => publicVideoQueries(db, { ...page, ...f }, now);
+  const gallery = (f: Partial<GalleryFilters>): Case[1] => (db, _c, now) => publicGalleryQueries(db, { ...page, ...f }, now);
   const photo = (f: (c: Catalogue) => Partial<PhotoFilters>): Case[1] => (db, c, now) => photoQueries(db, { sort: 'position', ...page, ...f(c) }, now);
-  const product = (f: Partial<ProductFilters>): Case[1] => (db, _c, now) => publicProductQueries(db, { sort: 'newest', ...page, ...f }, now);
-  const post = (f: Partial<PostFilters>): Case[1] => (db, _c, now) => publicPostQueries(db, { type: 'post', sort: 'newest', ...page, ...f }, now);
+  const product = (f: Partial<ProductFilters>): Case[1] => (db, _c, now) => publicProductQueries(db, { ...page, ...f }, now);
+  const post = (f: Partial<PostFilters>): Case[1] => (db, _c, now) => publicPostQueries(db, { type: 'post', ...page, ...f }, now);
   const category = (f: Partial<CategoryFilters>): Case[1] => (db) => categoryQueries(db, { sort: 'ordering', ...page, ...f });
-  const performer = (f: Partial<PerformerQuery>): Case[1] => (db, _c, audience) => performerListQueries(db, { sort: 'newest', ...page, audience, ...f });
+  const performer = (f: Partial<PerformerQuery>): Case[1] => (db, _c, audience) => performerListQueries(db, { ...page, audience, ...f });
+  // Without a sort: newest, or best match first when there is a keyword.
   return [
     ['videos newest', video({})],
     ['videos newest, cursor', video({ cursor: cursor('2030-01-01T00:00:00.000Z') })],
@@ -46,12 +47,17 @@ function cases(): Case[] {
     ['videos by tag', video({ tag: 'yoga' })],
     ['videos by category', video({ categoryId: 'c' })],
     ['videos by keyword', video({ q: 'flow' })],
+    ['videos by keyword, best match, cursor', video({ q: 'flow', cursor: { v: '2030-01-01T00:00:00.000Z', id: 'ffffffffffffffffffffffffffffffff', r: 1 } })],
+    ['videos by keyword, newest', video({ q: 'flow', sort: 'newest' })],
+    ['videos by keyword and tag, newest', video({ q: 'flow', tag: 'yoga', sort: 'newest' })],
     ['galleries newest', gallery({})],
     ['galleries popular', gallery({ sort: 'popular' })],
     ['galleries price, cursor', gallery({ sort: 'price', cursor: cursor(0) })],
     ['galleries by performer', gallery({ performerId: 'p' })],
     ['galleries by tag', gallery({ tag: 'beach' })],
     ['galleries by category', gallery({ categoryId: 'c' })],
+    ['galleries by keyword', gallery({ q: 'beach' })],
+    ['galleries by keyword, popular', gallery({ q: 'beach', sort: 'popular' })],
     ['photos of a gallery', photo((c) => ({ galleryId: c.galleries.free.id }))],
     ['photos of a gallery, cursor', photo((c) => ({ galleryId: c.galleries.free.id, cursor: cursor(1) }))],
     ['photos of a gallery, studio', photo((c) => ({ galleryId: c.galleries.free.id, includeUnpublished: true }))],
@@ -64,8 +70,11 @@ function cases(): Case[] {
     ['products by type', product({ type: 'digital' })],
     ['products by tag', product({ tag: 'plan' })],
     ['products by category', product({ categoryId: 'c' })],
+    ['products by keyword', product({ q: 'cork' })],
+    ['products by keyword, price', product({ q: 'cork', sort: 'price' })],
     ['studio products', (db, c) => ownProductQueries(db, c.alice.id, { sort: 'newest', ...page })],
     ['studio products by status, price', (db, c) => ownProductQueries(db, c.alice.id, { sort: 'price', status: 'draft', ...page })],
+    ['studio products by keyword', (db, c) => ownProductQueries(db, c.alice.id, { q: 'cork', ...page })],
     ['posts newest', post({})],
     ['posts popular', post({ sort: 'popular' })],
     ['pages', post({ type: 'page' })],
@@ -74,6 +83,7 @@ function cases(): Case[] {
     ['posts of the site (the blog), cursor', post({ scope: 'site', cursor: cursor('2030-01-01') })],
     ['posts by tag', post({ tag: 't' })],
     ['posts by category, cursor', post({ categoryId: 'c', cursor: cursor('2030-01-01') })],
+    ['posts by keyword', post({ q: 'week' })],
     ['categories', category({})],
     ['categories of a group', category({ group: 'video' })],
     ['categories by name', category({ sort: 'name' })],
@@ -82,6 +92,8 @@ function cases(): Case[] {
     ['performers price, cursor', performer({ sort: 'price', cursor: cursor(500) })],
     ['performers by category', performer({ categoryId: 'c' })],
     ['performers by keyword', performer({ q: 'ali' })],
+    ['performers by keyword, best match, cursor', performer({ q: 'ali', cursor: { v: 100, id: 'ffffffffffffffffffffffffffffffff', r: 0 } })],
+    ['performers by keyword, newest', performer({ q: 'ali', sort: 'newest' })],
     ['performers featured, popular', performer({ featured: true, sort: 'popular' })],
   ];
 }
@@ -97,7 +109,7 @@ async function fill(db: Db): Promise<void> {
   const access = (i: number) => (['free', 'subscribers', 'sale'] as const)[i % 3];
   const performers = rows(100, (i) => ({ id: `fp${String(i).padStart(30, '0')}`, i }));
   await insert('users', performers.map((p) => ({ id: p.id, email: `${p.id}@x.test`, username: `filler${p.i}`, name: `Filler ${p.i}`, passwordHash: 'x', role: 'performer', createdAt: at(p.i), updatedAt: at(p.i) })));
-  await insert('performers', performers.map((p) => ({ id: p.id, username: `filler${p.i}`, displayName: `Filler ${p.i}`, status: p.i % 7 === 0 ? 'inactive' : 'active', subscriberCount: p.i * 3, monthlyPrice: 100 + p.i, createdAt: at(p.i), updatedAt: at(p.i) })));
+  await insert('performers', performers.map((p) => ({ id: p.id, username: `filler${p.i}`, displayName: `Filler ${p.i}`, status: p.i % 7 === 0 ? 'inactive' : 'active', approved: 1, subscriberCount: p.i * 3, monthlyPrice: 100 + p.i, createdAt: at(p.i), updatedAt: at(p.i) })));
   // Some performers block a country: the lists of a visitor from there probe performer_blocked_countries per row.
   await insert('performerBlockedCountries', performers.filter((p) => p.i % 5 === 0).flatMap((p) => ['DE', 'FR'].map((countryCode) => ({ performerId: p.id, countryCode }))));
   const categories = rows(40, (i) => ({ id: `fc${String(i).padStart(30, '0')}`, name: `Cat ${i}`, slug: `cat-${i}`, group: (['performer', 'video', 'gallery', 'product', 'post'] as const)[i % 5], ordering: i, status: i % 9 === 0 ? 'inactive' : 'active', createdAt: at(i), updatedAt: at(i) }));
@@ -225,17 +237,35 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     expect(plan).not.toMatch(engine === 'sqlite' ? /TEMP B-TREE/ : /Sort Key/);
   });
 
-  it('videos by keyword look candidates up in a trigram index (SQLite FTS5; PostgreSQL pg_trgm on lower(title))', async () => {
-    const plan = (await explain(publicVideoQueries(t.ctx.db, { sort: 'newest', q: 'qzxw', ...page }, everyone()).count)).join('\n');
-    if (engine === 'sqlite') {
-      expect(plan).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
-      return;
+  /**
+   * Keyword search (migration 0014): every searchable kind finds its candidates in the index of search documents, on
+   * SQLite the FTS5 trigram table (a MATCH shows as its virtual-table index `0:M…`), on PostgreSQL the pg_trgm GIN
+   * index on lower(document), and reads the list's own table by primary key from there.
+   */
+  const keywordLists: Array<[string, string, (db: Db, q: string) => { page: Compilable; count: Compilable }]> = [
+    ['performers', 'performers', (db, q) => performerListQueries(db, { q, ...page, audience: everyone() })],
+    ['videos', 'videos', (db, q) => publicVideoQueries(db, { q, ...page }, everyone())],
+    ['galleries', 'galleries', (db, q) => publicGalleryQueries(db, { q, ...page }, everyone())],
+    ['products', 'products', (db, q) => publicProductQueries(db, { q, ...page }, everyone())],
+    ['posts', 'posts', (db, q) => publicPostQueries(db, { type: 'post', q, ...page }, everyone())],
+  ];
+  it.each(keywordLists)('%s by keyword find candidates in the search index (FTS5 trigram / pg_trgm) and read the rest by primary key', async (_name, table, build) => {
+    const queries = build(t.ctx.db, 'qzxw');
+    for (const query of [queries.page, queries.count]) {
+      // PostgreSQL chooses by cost: with this table's 5,000 documents, reading all of search_documents_pkey costs about
+      // what the trigram index does, so here it is asked not to walk whole indexes (enable_indexscan off), which it can
+      // only honour through an index with a condition on the keyword (tests/bench/explain.ts shows it choosing the
+      // trigram index by itself at 100k videos).
+      const plan = (await explain(query, { enable_indexscan: 'off' })).join('\n');
+      if (engine === 'sqlite') {
+        expect(plan).toMatch(/SCAN sf VIRTUAL TABLE INDEX \d+:M/);
+        expect(plan).toMatch(/SEARCH sk USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+        expect(plan).toMatch(new RegExp(`SEARCH ${table} USING (COVERING )?INDEX sqlite_autoindex_${table}_1 \\(id=\\?\\)`));
+      } else {
+        expect(plan).toMatch(/Bitmap Index Scan on search_documents_trgm/);
+        expect(plan).toMatch(/Index Cond: \(lower\(document\) ~~ '%qzxw%'::text\)/);
+      }
     }
-    // With three active performers PostgreSQL starts from them (cheaper here); what must hold is that the list
-    // filters on the very expression the trigram index covers, and that the index serves it.
-    expect(plan).toMatch(/lower\(title\) ~~ '%qzxw%'/);
-    const alone = (await explain(t.ctx.db.selectFrom('videos').select('id').where(sql<string>`lower(title)`, 'like', '%qzxw%'))).join('\n');
-    expect(alone).toMatch(/Bitmap Index Scan on videos_title_trgm/);
   });
 
   it('featured performers (the home page) are found through the featured index, not by walking every active performer', async () => {

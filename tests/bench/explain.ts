@@ -34,11 +34,14 @@ async function main() {
     await database.optimize();
     if (url) await sql`ANALYZE`.execute(database.db);
     const db = database.db;
-    const base: VideoFilters = { sort: 'newest', limit: 12, offset: 0 };
+    // No sort: newest, or best match first with a keyword (the API's default).
+    const base: VideoFilters = { limit: 12, offset: 0 };
     const cases: Array<[string, Partial<VideoFilters>]> = [
       ['newest', {}],
       ['by tag', { tag: g.tag }],
-      ['keyword', { q: g.tag }],
+      ['keyword (common), best match', { q: g.tag }],
+      ['keyword (common), newest', { q: g.tag, sort: 'newest' }],
+      ['keyword (rare), best match', { q: `clip ${Math.floor(g.videos / 2)}x` }],
       ['by performer (1,000 videos)', { performerId: g.bigPerformer.id }],
       ['by performer (typical)', { performerId: g.samplePerformer.id }],
       ['popular', { sort: 'popular' }],
@@ -62,7 +65,9 @@ async function main() {
     };
     for (const [name, f] of cases) {
       const q = publicVideoQueries(db, { ...base, ...f }, everyone());
-      for (const [kind, query] of [['page', q.page], ['count', q.count]] as const) {
+      // Keyword lists also have the bounded walk the API tries first (server/catalogue/search.repository.ts).
+      const walk = 'walk' in q && q.walk ? [['walk', q.walk as unknown as Compilable] as const] : [];
+      for (const [kind, query] of [['page', q.page], ['count', q.count], ...walk] as const) {
         console.log(`\n## ${name} — ${kind}: median ${await time(query)} ms\n${await plan(query)}`);
         if (process.env.EXPLAIN_SQL) console.log(query.compile().sql);
       }

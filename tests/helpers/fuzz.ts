@@ -158,6 +158,7 @@ export interface OpenApiOperation {
   requestBody?: { content: Record<string, { schema?: JsonSchema }> };
   consumes?: string[];
   description?: string;
+  responses?: Record<string, unknown>;
 }
 
 export interface OpenApiDoc {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, formatCount, nounFor } from '../../common/plural.js';
+import { countOf, formatCount, nounFor, waitInWords } from '../../common/plural.js';
 
 /** The one helper that puts a number and its noun together (common/plural.ts). */
 describe('countOf: a number with its noun', () => {
@@ -37,5 +37,11 @@ describe('countOf: a number with its noun', () => {
     expect(nounFor(2, 'favourite')).toBe('favourites');
     expect(nounFor(1, 'gallery', 'galleries')).toBe('gallery');
     expect(nounFor(5, 'gallery', 'galleries')).toBe('galleries');
+  });
+
+  it.each([
+    [1, '1 second'], [2, '2 seconds'], [59, '59 seconds'], [60, '1 minute'], [61, '2 minutes'], [120, '2 minutes'], [121, '3 minutes'], [900, '15 minutes'],
+  ])('waitInWords(%i) = %s (whole minutes, rounded up, from a minute on)', (sec, expected) => {
+    expect(waitInWords(sec)).toBe(expected);
   });
 });

@@ -171,15 +171,16 @@ describe('the route list and the OpenAPI document', () => {
     expect(registeredRoutes(Fastify())).toEqual([]);
   });
 
-  it('documents the access of an operation, and a session requirement only where one is needed', () => {
+  it('documents the access of an operation, and its security: a session required, optional (public) or none (signed)', () => {
     const transform = withAccessSecurity(((args: { schema: object; url: string }) => ({ schema: args.schema, url: args.url })) as never);
     const doc = (access: RouteAccess | undefined) =>
       (transform as unknown as (a: unknown) => { schema: Record<string, unknown> })({ schema: { summary: 's' }, url: '/x', route: { config: access === undefined ? {} : { access } } }).schema;
     // A route of a plugin without access control (static files) may have no config at all.
     const bare = (transform as unknown as (a: unknown) => { schema: Record<string, unknown> })({ schema: { summary: 's' }, url: '/x', route: {} }).schema;
     const session = [{ bearerAuth: [] }, { cookieAuth: [] }];
-    expect(doc('public')).toEqual({ summary: 's', 'x-access': 'public' });
-    expect(doc('signed')).toEqual({ summary: 's', 'x-access': 'signed' });
+    // Public answers may depend on who asks, so a session is optional (`{}`); a signed request needs none.
+    expect(doc('public')).toEqual({ summary: 's', 'x-access': 'public', security: [{}, ...session] });
+    expect(doc('signed')).toEqual({ summary: 's', 'x-access': 'signed', security: [] });
     expect(doc('session')).toEqual({ summary: 's', 'x-access': 'session', security: session });
     expect(doc({ roles: ['admin'] })).toEqual({ summary: 's', 'x-access': { roles: ['admin'] }, security: session });
     // Strict: an `x-access` key present with an undefined value would still be written into the document.

@@ -11,8 +11,15 @@ describe('cursor', () => {
     expect(decodeCursor(encodeCursor(c))).toEqual(c);
     expect(decodeCursor(encodeCursor({ v: 42, id: 'x' }))).toEqual({ v: 42, id: 'x' });
     expect(decodeCursor(undefined)).toBeUndefined();
+    // A relevance order's cursor also carries the row's rank.
+    expect(decodeCursor(encodeCursor({ v: 'a', id: 'x', r: 2 }))).toEqual({ v: 'a', id: 'x', r: 2 });
+    expect(decodeCursor(encodeCursor({ v: 'a', id: 'x', r: 0 }))).toEqual({ v: 'a', id: 'x', r: 0 });
   });
-  it.each(['not-base64!', Buffer.from('{"a":1}').toString('base64url'), Buffer.from('[1,2]').toString('base64url'), Buffer.from('[{},"x"]').toString('base64url')])(
+  const raw = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  it.each([
+    'not-base64!', raw({ a: 1 }), raw([1, 2]), raw([{}, 'x']),
+    raw(['a', 'x', 0.5]), raw(['a', 'x', -1]), raw(['a', 'x', '1']), raw(['a', 'x', null]), raw(['a', 'x', 1, 2]), raw(['a', 'x', 10]),
+  ])(
     'rejects a forged cursor %s with a 400',
     (raw) => {
       expect(() => decodeCursor(raw)).toThrow(expect.objectContaining({ statusCode: 400 }));

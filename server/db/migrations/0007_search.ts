@@ -10,7 +10,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *    content_tags_sorted (tag, object_type, published_at, object_id), "tagged X, newest first" reads the tag's
  *    rows in order and stops after a page instead of sorting every item with the tag.
  *
- * 2. Keyword search (substring of the title, case-insensitive) gets an index:
+ * 2. Keyword search (substring of the title, case-insensitive) gets an index (replaced by 0013's search documents,
+ *    which cover names, descriptions, tags and categories of every searchable kind):
  *    - SQLite: an FTS5 trigram index of video titles (`video_search`, contentless), keyed by `video_search_ids`
  *      (a stable integer per video id: a table without an INTEGER PRIMARY KEY may get new rowids on VACUUM, so the
  *      index is not keyed by videos' rowid). The list uses it to find candidates and keeps the LIKE as the exact
