@@ -8,5 +8,7 @@ export default defineConfig({
     pool: 'forks',
     // With CI set, a missing PostgreSQL, Redis, Chromium or built site fails the run instead of skipping suites.
     globalSetup: ['tests/setup/require-services.ts'],
+    // A console.error no test declared fails the test (tests/helpers/console-errors.ts).
+    setupFiles: ['tests/setup/console-errors.ts'],
   },
 });

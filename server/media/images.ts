@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { Sharp } from 'sharp';
+import { seededRandom } from '../../common/random.js';
 
 /**
  * Image helpers on sharp: generated artwork (gradient + shapes + text, for placeholders and demo data)
@@ -46,24 +47,6 @@ const palettes: Array<[string, string]> = [
   ['#f953c6', '#b91d73'], ['#43cea2', '#185a9d'], ['#ff9966', '#ff5e62'], ['#614385', '#516395'],
   ['#2b5876', '#4e4376'], ['#c94b4b', '#4b134f'], ['#1d976c', '#93f9b9'], ['#e65c00', '#f9d423'],
 ];
-
-/** Small deterministic PRNG (mulberry32) so generated art is stable for a given seed. */
-export function seededRandom(seed: string | number): () => number {
-  let h = typeof seed === 'number' ? seed >>> 0 : hashString(seed);
-  return () => {
-    h = (h + 0x6d2b79f5) >>> 0;
-    let t = h;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function hashString(s: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
 
 export function paletteFor(seed: string | number): [string, string] {
   const rnd = seededRandom(seed);

@@ -16,7 +16,8 @@ import { insertPayment, setCheckout } from '../payments/payments.repository.js';
 import { priceLines } from '../payments/pricing.js';
 import { SandboxGateway, sandboxWebhookSecret } from '../payments/sandbox.gateway.js';
 import { applyGatewayEventIn } from '../payments/settlement.service.js';
-import { seededRandom } from '../media/images.js';
+import { seededRandom } from '../../common/random.js';
+import { commentTexts, firstNames, lastNames, profileTexts } from './content.js';
 
 /**
  * The demo site's audience: demo fans who subscribe, watch, like, favourite and comment, so that every number the
@@ -96,12 +97,6 @@ export function demoFanCount(scale: number): number {
   return Math.min(400, Math.max(6, Math.round(36 * scale)));
 }
 
-const firstNames = [
-  'Ellie', 'Marcus', 'Priya', 'Tom', 'Hana', 'Diego', 'Grace', 'Omar', 'Lena', 'Jonas', 'Aisha', 'Ben', 'Clara', 'Yuki', 'Mateo', 'Isla',
-  'Ravi', 'Freya', 'Noah', 'Amara', 'Felix', 'Sara', 'Theo', 'Maya', 'Liam', 'Nora', 'Ivan', 'Zara', 'Oscar', 'Chloé', 'Kofi', 'Ines',
-];
-const lastNames = ['Walsh', 'Okoye', 'Patel', 'Berg', 'Sato', 'Ruiz', 'Kim', 'Haddad', 'Novak', 'Fischer', 'Mensah', 'Costa', 'Lund', 'Moreau', 'Tan', 'Byrne'];
-
 /** The demo fans' names: "Ellie Walsh", username "ellie.walsh7". */
 export function demoFanNames(count: number, seed = 'demo-fans'): Array<{ name: string; username: string }> {
   const rnd = seededRandom(seed);
@@ -118,28 +113,6 @@ export function demoFanNames(count: number, seed = 'demo-fans'): Array<{ name: s
   }
   return out;
 }
-
-const commentTexts = [
-  'This was exactly what I needed today, thank you!',
-  'Loved this one. The ending made me smile.',
-  'Could you do a longer version of this?',
-  'Watched it twice already. So good.',
-  'The light in this is beautiful.',
-  'I tried this at home and it actually worked!',
-  'Saving this for the weekend.',
-  'How long did this take you? It looks amazing.',
-  'My favourite so far, honestly.',
-  'Thanks for sharing the behind-the-scenes bits, they make it.',
-  'Can you tell us more about how you got started?',
-  'This deserves way more attention.',
-  'I showed this to my sister and now she is hooked too.',
-  'The details here are incredible.',
-  'More of these please!',
-  'Been following for a while, this is your best work yet.',
-  'Great pace, easy to follow.',
-  'Any tips for a complete beginner?',
-];
-const profileTexts = ['So glad I found your page!', 'Your posts always make my week better.', 'Keep doing what you do.', 'Subscribed after the first video, no regrets.'];
 
 /** Adds the audience's rows inside the seed's transaction; answers how many of each it wrote. */
 export async function seedAudience(trx: Trx, input: AudienceInput): Promise<AudienceCounts> {

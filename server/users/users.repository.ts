@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { NewUser, User, UserUpdate } from '../db/schema.js';
+import type { NewUser, PerformersTable, User, UserUpdate } from '../db/schema.js';
 import { nowIso } from '../db/ids.js';
 
 /** Every SQL statement about users and their performer row. Emails and usernames are stored lower-cased. */
@@ -36,6 +36,11 @@ export async function usernameTaken(db: DbOrTrx, username: string, exceptUserId?
 
 export async function insertUser(db: DbOrTrx, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
+}
+
+/** A performers row as given (the demo seed and the factories write whole rows; sign-up uses insertPerformerFor). */
+export async function insertPerformer(db: DbOrTrx, row: Insertable<PerformersTable>): Promise<void> {
+  await db.insertInto('performers').values(row).execute();
 }
 
 export async function insertPerformerFor(db: DbOrTrx, user: { id: string; username: string; name: string; createdAt: string }): Promise<void> {

@@ -4,7 +4,7 @@ import type { Role } from '../../common/enums.js';
 import { registeredRoutes, type RouteAccess } from '../../server/http/access.js';
 import { PUBLIC_CACHE_ROUTES } from '../../server/routes.js';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { makeGallery, makePhoto, makePost, makeProduct, makeVideo, subscribe } from '../helpers/factories.js';
+import { makeGallery, makePhoto, makePost, makeProduct, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createSession, type TestUser } from '../helpers/sessions.js';
 import { postForm } from '../helpers/uploads.js';

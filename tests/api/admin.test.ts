@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { makeVideo } from '../helpers/factories.js';
+import { makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
@@ -247,8 +247,7 @@ describe.each(engines)('admin console API on %s', (engine) => {
     const videoPayment = newId();
     const orderPayment = newId();
     const orderId = newId();
-    const productId = newId();
-    await db.insertInto('products').values({ id: productId, performerId: star.id, name: 'Named mug', slug: `named-mug-${productId.slice(-6)}`, description: null, type: 'physical', price: 1500, stock: 3, imageFileId: null, digitalFileId: null, status: 'active', publishedAt: now, tags: '[]', createdAt: now, updatedAt: now }).execute();
+    const { id: productId } = await makeProduct(t.ctx, star.id, { name: 'Named mug', type: 'physical', price: 1500, stock: 3, publishedAt: now });
     await db
       .insertInto('payments')
       .values([

@@ -3,7 +3,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
-import { makeGallery } from '../helpers/factories.js';
+import { makeGallery } from '../../server/seed/factories.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { subscriptionOffer } from '../../server/subscriptions/subscriptions.service.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createSession, createUser, type TestUser } from '../helpers/sessions.js';
 import { bearer, buildEngagement, type Engagement } from '../helpers/engagement-fixture.js';
-import { daysFromNow, entitle, makeGallery, makeProduct, subscribe } from '../helpers/factories.js';
+import { daysFromNow, entitle, makeGallery, makeProduct, subscribe } from '../../server/seed/factories.js';
 import { ask, collect, nextEvent, sleep, socketsClosedAfterEach, type TestSocket } from '../helpers/realtime-client.js';
 import { postForm } from '../helpers/uploads.js';
 import { countComments } from '../../server/comments/comments.repository.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { daysFromNow, makeProduct } from '../helpers/factories.js';
-import { newId, nowIso } from '../../server/db/ids.js';
+import { daysFromNow, makeCoupon, makeProduct } from '../../server/seed/factories.js';
+import { newId } from '../../server/db/ids.js';
 import { buildMoneyWorld, chargeOf, ledger, payWithSandbox, postWebhook, sandboxEvent, type MoneyWorld } from '../helpers/money-fixture.js';
 import { subscribedPerformerIds } from '../../server/access/access.repository.js';
 import { sweepExpiredCheckouts } from '../../server/payments/maintenance.service.js';
@@ -99,12 +99,7 @@ describe.each(engines)('concurrency on %s', (engine) => {
   }, 120_000);
 
   describe('a coupon with uses left for one', () => {
-    const newCoupon = async (maxUses: number) => {
-      const now = nowIso();
-      const row = { id: newId(), name: 'race', code: `RACE${newId().slice(-8).toUpperCase()}`, valueBps: 2000, maxUses, usedCount: 0, status: 'active' as const, expiresAt: daysFromNow(30), createdAt: now, updatedAt: now };
-      await t.ctx.db.insertInto('coupons').values(row).execute();
-      return row;
-    };
+    const newCoupon = (maxUses: number) => makeCoupon(t.ctx.db, { name: 'race', code: `RACE${newId().slice(-8).toUpperCase()}`, valueBps: 2000, maxUses });
     const usedCount = async (id: string) => (await t.ctx.db.selectFrom('coupons').select('usedCount').where('id', '=', id).executeTakeFirstOrThrow()).usedCount;
 
     it('three fans one after another: the first checkout takes the use, the others are refused, and a paid payment keeps it', async () => {

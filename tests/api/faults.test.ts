@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle, type Engine } from '../../server/db/database.js';
 import { LocalDiskStorage } from '../../server/media/storage.js';
-import { makeProduct, makeVideo } from '../helpers/factories.js';
+import { makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeTestMedia, postForm, waitFor, type TestMedia } from '../helpers/uploads.js';
 import { ledger, sandboxEvent } from '../helpers/money-fixture.js';

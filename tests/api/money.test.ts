@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { daysFromNow } from '../helpers/factories.js';
+import { daysFromNow } from '../../server/seed/factories.js';
 import { buildMoneyWorld, chargeOf, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 
 /** Every money endpoint, its happy path and its bad inputs, on every engine. A 5xx anywhere fails the suite. */

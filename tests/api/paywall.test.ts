@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import { recordingClient } from '../helpers/api-calls.js';
-import { daysFromNow, fileBytes } from '../helpers/factories.js';
+import { daysFromNow, fileBytes } from '../../server/seed/factories.js';
 import type { TestUser } from '../helpers/sessions.js';
 import { mediaSigner } from '../../server/media/signed-urls.js';
 import { decideAccess, type AccessSubject, type Viewer } from '../../server/access/access.service.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { daysFromNow, makeProduct, makeVideo } from '../helpers/factories.js';
+import { daysFromNow, makeProduct, makeVideo } from '../../server/seed/factories.js';
 
 /**
  * Only performers an admin approved earn. Before approval nothing of theirs can be bought (403

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildMoneyWorld, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
-import { makePost, subscribe } from '../helpers/factories.js';
+import { makePost, subscribe } from '../../server/seed/factories.js';
 import { makeTestMedia, postForm, waitFor, type FilePart, type TestMedia } from '../helpers/uploads.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 

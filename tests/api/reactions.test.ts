@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
-import { makeGallery, makeVideo } from '../helpers/factories.js';
+import { makeGallery, makeVideo } from '../../server/seed/factories.js';
 import { countReactions } from '../../server/reactions/reactions.repository.js';
 import { readCounter } from '../../server/reactions/targets.repository.js';
 import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType, type ReactionAction } from '../../common/enums.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser } from '../helpers/sessions.js';
 import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
-import { makeVideo } from '../helpers/factories.js';
+import { makeVideo } from '../../server/seed/factories.js';
 import { ask, collect, currentSchema, nextEvent, sleep, socketsClosedAfterEach, startInstance, type TestSocket } from '../helpers/realtime-client.js';
 import { MAX_WATCHED_OBJECTS } from '../../server/realtime/socket.js';
 import { addNotification, pushNotificationCount, unreadNotificationCount } from '../../server/realtime/notifications.js';

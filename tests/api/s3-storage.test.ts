@@ -15,7 +15,7 @@ import { withLocalFile } from '../../server/media/pipeline/local-file.js';
 import { loadConfig } from '../../server/config.js';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { fileBytes, makeVideo, subscribe } from '../helpers/factories.js';
+import { fileBytes, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { makeTestMedia, postForm, waitFor, type TestMedia } from '../helpers/uploads.js';
 
 /**

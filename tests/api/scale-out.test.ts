@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../server/db/database.js';
 import { LocalDiskStorage } from '../../server/media/storage.js';
 import { hashPassword } from '../../server/auth/password.js';
-import { makeVideo } from '../helpers/factories.js';
+import { makeVideo } from '../../server/seed/factories.js';
 import { createUser } from '../helpers/sessions.js';
 import { ask, connectSocket, nextEvent } from '../helpers/realtime-client.js';
 import { createPgSchema, startServerProcess, type ServerProcess } from '../helpers/server-process.js';

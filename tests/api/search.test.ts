@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { daysFromNow, linkCategory, makeCategory, makeGallery, makePost, makeProduct, makeVideo, tagObject } from '../helpers/factories.js';
+import { daysFromNow, linkCategory, makeCategory, makeGallery, makePost, makeProduct, makeVideo, tagObject } from '../../server/seed/factories.js';
 import { recordingClient } from '../helpers/api-calls.js';
 import { encodeCursor } from '../../server/http/pagination.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { entitle, makeGallery, makePost, makeProduct, makeVideo } from '../helpers/factories.js';
+import { entitle, makeGallery, makePost, makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { connectSocket } from '../helpers/realtime-client.js';
 import { hashPassword } from '../../server/auth/password.js';
 

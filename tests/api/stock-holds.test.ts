@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { makeProduct } from '../helpers/factories.js';
+import { makeProduct } from '../../server/seed/factories.js';
 import { payWithSandbox } from '../helpers/money-fixture.js';
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeTestMedia, postForm, type TestMedia } from '../helpers/uploads.js';
+import { makeCategory } from '../../server/seed/factories.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import type { CategoryGroup } from '../../server/db/schema.js';
 
@@ -36,10 +37,8 @@ describe.each(engines)('performer studio on %s', (engine) => {
       createUser(t.ctx.db, 'user'),
       createUser(t.ctx.db, 'admin'),
     ]);
-    const now = nowIso();
     for (const group of ['video', 'gallery', 'product'] as const) {
-      category[group] = newId();
-      await t.ctx.db.insertInto('categories').values({ id: category[group]!, name: `${group} cat`, slug: `${group}-cat`, group, createdAt: now, updatedAt: now }).execute();
+      category[group] = (await makeCategory(t.ctx.db, group, `${group} cat`, { slug: `${group}-cat` })).id;
     }
   });
   afterAll(async () => {

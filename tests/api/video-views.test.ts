@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { makeVideo, subscribe } from '../helpers/factories.js';
+import { makeVideo, subscribe } from '../../server/seed/factories.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { countViews } from '../../server/videos/views.repository.js';
 import { recordVideoView, VIEW_REPEAT_MS } from '../../server/videos/views.service.js';

@@ -4,7 +4,7 @@ import { newId } from '../../server/db/ids.js';
 import { sql } from 'kysely';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { daysFromNow } from '../helpers/factories.js';
+import { daysFromNow } from '../../server/seed/factories.js';
 import { buildMoneyWorld, chargeOf, ledger, payWithSandbox, postWebhook, sandboxEvent, type MoneyWorld } from '../helpers/money-fixture.js';
 import { priceLines, splitCommission } from '../../server/payments/pricing.js';
 import { reconcilePending, sweepExpiredCheckouts } from '../../server/payments/maintenance.service.js';
@@ -12,23 +12,12 @@ import { sandboxGateway } from '../../server/payments/gateways.js';
 import { createMoney } from '../../server/payments/money.js';
 import { subscribedPerformerIds } from '../../server/access/access.repository.js';
 import { upsertSetting } from '../../server/settings/settings.repository.js';
+import { seededRandom } from '../../common/random.js';
 
 /**
  * Webhooks under stress, on every engine: signatures, idempotency, out-of-order delivery, the 1,000-event storm,
  * concurrent purchases of the last item, and the paywall opening and closing with subscriptions.
  */
-
-/** Deterministic PRNG (mulberry32), so a failing storm can be replayed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe.each(engines)('webhooks on %s', (engine) => {
   let t: TestApp;
@@ -134,7 +123,8 @@ describe.each(engines)('webhooks on %s', (engine) => {
   });
 
   it('the webhook storm: 1,000 events with duplicates, reordering and forgeries, 50 at a time; the ledger balances exactly', async () => {
-    const random = rng(engine === 'sqlite' ? 20240601 : 20240602);
+    // Seeded, so a failing storm can be replayed.
+    const random = seededRandom(engine === 'sqlite' ? 20240601 : 20240602);
     const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
     const db = t.ctx.db;
     // Plenty of stock, so every checkout can hold its items.

@@ -4,11 +4,14 @@
  * `bigPerformerVideos` of them), tags on every tenth video. No media files: every video reuses the file rows
  * (full file, thumbnail, teaser) of one template video, so list items still carry preview URLs.
  *
- * Batched multi-row INSERTs inside one transaction; ~100k videos take seconds on SQLite.
+ * Batched multi-row INSERTs inside one transaction, rows from the factories' builders (server/seed/factories.ts);
+ * ~100k videos take seconds on SQLite.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.js';
 import { newId } from '../../server/db/ids.js';
+import { fileRow } from '../../server/media/pipeline/pipeline.repository.js';
+import { performerRow, tagRows, userRow, videoRow } from '../../server/seed/factories.js';
 
 export interface GenerateOptions {
   performers: number;
@@ -47,9 +50,8 @@ export async function generateLargeCatalogue(db: Kysely<Database>, opts: Generat
     // Template files, shared by every generated video.
     const owner = ids[0]!;
     const now = iso(base);
-    const file = (kind: 'video' | 'image', key: string, mime: string, variant = 'original') => ({
-      id: newId(), ownerId: owner, parentId: null, variant, kind, storageKey: key, mime, size: 1000, width: 320, height: 180,
-      duration: kind === 'video' ? 30 : null, originalName: null, status: 'ready' as const, error: null, createdAt: now, updatedAt: now,
+    const file = (kind: 'video' | 'image', storageKey: string, mime: string, variant = 'original') => ({
+      ...fileRow({ id: newId(), ownerId: owner, variant, kind, storageKey, mime, size: 1000, width: 320, height: 180, duration: kind === 'video' ? 30 : null, status: 'ready' }, now),
     });
     const full = file('video', 'private/videos/bench.mp4', 'video/mp4');
     const thumb = file('image', 'public/videos/thumbs/bench.webp', 'image/webp', 'thumb');
@@ -59,19 +61,17 @@ export async function generateLargeCatalogue(db: Kysely<Database>, opts: Generat
       const slice = ids.slice(i, i + batch);
       await trx
         .insertInto('users')
-        .values(slice.map((id, k) => ({
-          id, email: `${usernames[i + k]}@bench.test`, username: usernames[i + k]!, name: `Bench Performer ${i + k}`, passwordHash: 'x',
-          role: 'performer' as const, status: 'active' as const, emailVerified: 1 as const, avatarPath: null, coverPath: null, country: null,
-          bio: null, createdAt: iso(base + (i + k) * 1000), updatedAt: iso(base + (i + k) * 1000),
+        .values(slice.map((id, k) => userRow({
+          id, email: `${usernames[i + k]}@bench.test`, username: usernames[i + k]!, name: `Bench Performer ${i + k}`, passwordHash: 'x', role: 'performer',
+          createdAt: iso(base + (i + k) * 1000),
         })))
         .execute();
       await trx
         .insertInto('performers')
-        .values(slice.map((id, k) => ({
+        .values(slice.map((id, k) => performerRow({
           id, username: usernames[i + k]!, displayName: `Bench Performer ${i + k}`, bio: `Performer number ${i + k} of the benchmark.`,
-          monthlyPrice: 499 + ((i + k) % 20) * 100, yearlyPrice: 4990 + ((i + k) % 20) * 1000, commissionBps: null, status: 'active' as const,
-          approved: 1 as const, featured: 0 as const, subscriberCount: (i + k) % 997, videoCount: 0, gender: null, country: null,
-          createdAt: iso(base + (i + k) * 1000), updatedAt: iso(base + (i + k) * 1000),
+          monthlyPrice: 499 + ((i + k) % 20) * 100, yearlyPrice: 4990 + ((i + k) % 20) * 1000, commissionBps: null, featured: 0,
+          subscriberCount: (i + k) % 997, videoCount: 0, gender: null, country: null, createdAt: iso(base + (i + k) * 1000),
         })))
         .execute();
     }
@@ -79,7 +79,7 @@ export async function generateLargeCatalogue(db: Kysely<Database>, opts: Generat
 
     // Videos: the first `big` belong to performer 0, the rest round-robin over everyone.
     const counts = new Map<string, number>();
-    const tags: Array<{ tag: string; objectType: 'video'; objectId: string }> = [];
+    const tags: Array<ReturnType<typeof tagRows>[number]> = [];
     for (let i = 0; i < opts.videos; i += batch) {
       const rows = [];
       for (let n = i; n < Math.min(i + batch, opts.videos); n++) {
@@ -90,14 +90,12 @@ export async function generateLargeCatalogue(db: Kysely<Database>, opts: Generat
         const access = n % 3 === 0 ? 'free' : n % 3 === 1 ? 'subscribers' : 'sale';
         const word = WORDS[n % WORDS.length]!;
         const tagList = n % 10 === 0 ? [word] : [];
-        for (const tag of tagList) tags.push({ tag, objectType: 'video', objectId: id });
-        rows.push({
-          id, performerId, title: `${word} clip ${n}`, slug: `${word}-clip-${n}`, description: null, access: access as 'free' | 'subscribers' | 'sale',
-          isSale: access === 'sale' ? (1 as const) : (0 as const), price: access === 'sale' ? 499 + (n % 50) * 10 : 0, fileId: full.id,
-          teaserFileId: teaser.id, thumbnailFileId: thumb.id, duration: 30, processingStatus: 'ready' as const, scheduledAt: null,
-          publishedAt: at, tags: JSON.stringify(tagList), status: 'active' as const, likeCount: n % 101, favouriteCount: 0,
-          commentCount: 0, viewCount: (n * 7919) % 100_000, createdAt: at, updatedAt: at,
-        });
+        tags.push(...tagRows('video', id, tagList));
+        rows.push(videoRow({
+          id, performerId, title: `${word} clip ${n}`, slug: `${word}-clip-${n}`, access, price: access === 'sale' ? 499 + (n % 50) * 10 : 0, fileId: full.id,
+          teaserFileId: teaser.id, thumbnailFileId: thumb.id, duration: 30, publishedAt: at, tags: JSON.stringify(tagList), likeCount: n % 101,
+          viewCount: (n * 7919) % 100_000, createdAt: at, updatedAt: at,
+        }));
       }
       await trx.insertInto('videos').values(rows).execute();
     }

@@ -24,6 +24,7 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { buildApp } from '../../server/app.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import { hashToken, newSecretToken } from '../../server/auth/tokens.js';
+import { userRow } from '../../server/seed/factories.js';
 
 export interface SocketBenchResult {
   connections: number;
@@ -146,7 +147,7 @@ export async function runSocketBench(opts: { connections?: number; rounds?: numb
       const id = newId();
       const token = newSecretToken();
       tokens.push(token);
-      users.push({ id, email: `bench${k}@example.test`, username: `bench${k}`, name: `Bench ${k}`, passwordHash: 'x', createdAt: stamp, updatedAt: stamp });
+      users.push(userRow({ id, username: `bench${k}`, name: `Bench ${k}`, createdAt: stamp }));
       sessions.push({ id: newId(), userId: id, tokenHash: hashToken(token), expiresAt: expires, createdAt: stamp, lastSeenAt: stamp });
     }
     await database.db.insertInto('users').values(users).execute();

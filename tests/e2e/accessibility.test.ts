@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
-import { axeProblems, hasChromium, launchBrowser } from '../helpers/browser.js';
+import { axeProblems, hasChromium, useBrowser } from '../helpers/browser.js';
 
 /**
  * axe-core on the pages of the main journeys, as each kind of visitor sees them, in chromium after hydration: a
@@ -13,30 +12,21 @@ import { axeProblems, hasChromium, launchBrowser } from '../helpers/browser.js';
 describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () => {
   let t: TestApp;
   let c: Catalogue;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
+  const chromium = useBrowser(() => t.url);
 
   beforeAll(async () => {
     t = await startTestApp('sqlite', { web: true });
     c = await buildCatalogue(t.ctx);
-    ({ browser, close: closeBrowser } = await launchBrowser());
   }, 60_000);
   afterAll(async () => {
-    await closeBrowser?.();
     await t?.close();
   });
 
-  async function contextFor(token: string | null): Promise<BrowserContext> {
-    // The site's CSP refuses inline scripts, axe's included: only this test's browser bypasses it.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    if (token) await context.addCookies([{ name: 'token', value: token, url: t.url }]);
-    return context;
-  }
-
   /** One page per test, so a slow page cannot starve the others of their time and the failure names the page. */
-  async function check(token: string | null, p: string): Promise<void> {
-    const context = await contextFor(token);
-    const page = await context.newPage();
+  async function check(who: { token: string } | null, p: string): Promise<void> {
+    // The site's CSP refuses inline scripts, axe's included: only this test's browser bypasses it.
+    const page = await chromium.page({ as: who, viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const context = page.context();
     const found: string[] = [];
     try {
       const res = await page.goto(t.url + p, { waitUntil: 'networkidle' });
@@ -66,7 +56,7 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
   const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/coupons', '/admin/orders', '/admin/audit'];
 
   it.each(Object.entries(guestPages))('a guest: %s', (_name, path) => check(null, path()));
-  it.each(Object.entries(fanPages))('a fan: %s', (_name, path) => check(c.buyer.token, path()));
-  it.each(studioPages)("a performer's studio: %s", (p) => check(c.alice.token, p));
-  it.each(adminPages)('the admin console: %s', (p) => check(c.admin.token, p));
+  it.each(Object.entries(fanPages))('a fan: %s', (_name, path) => check(c.buyer, path()));
+  it.each(studioPages)("a performer's studio: %s", (p) => check(c.alice, p));
+  it.each(adminPages)('the admin console: %s', (p) => check(c.admin, p));
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
-import { makeVideo } from '../helpers/factories.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { makeVideo } from '../../server/seed/factories.js';
 import { payWithSandbox } from '../helpers/money-fixture.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeTestMedia, type TestMedia } from '../helpers/uploads.js';
@@ -24,8 +24,7 @@ const WRONG_SINGULAR = /(^|[^\d,.])1 (subscribers|videos|views|likes|favourites|
 
 describe.skipIf(!hasChromium)('counts of one read singular in chromium', () => {
   let t: TestApp;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
+  const chromium = useBrowser(() => t.url);
   let media: TestMedia;
   let performer: TestUser;
   let fan: TestUser;
@@ -51,19 +50,14 @@ describe.skipIf(!hasChromium)('counts of one read singular in chromium', () => {
     // One like, one comment.
     expect((await t.api('/reactions', { method: 'POST', headers: fan.headers, json: { objectType: 'video', objectId: videoId, action: 'like' } })).body.count).toBe(1);
     expect((await t.api('/comments', { method: 'POST', headers: fan.headers, json: { objectType: 'video', objectId: videoId, content: 'The one and only comment.' } })).status).toBe(201);
-
-    ({ browser, close: closeBrowser } = await launchBrowser());
   }, 120_000);
   afterAll(async () => {
-    await closeBrowser?.();
     await t?.close();
     await media?.cleanup();
   });
 
   async function open(viewport: { width: number; height: number }, path: string, user?: TestUser): Promise<Page> {
-    const context = await browser.newContext({ viewport });
-    if (user) await context.addCookies([{ name: 'token', value: user.token, url: t.url, httpOnly: true, sameSite: 'Lax' }]);
-    const page = await context.newPage();
+    const page = await chromium.page({ as: user, viewport });
     await page.goto(`${t.url}${path}`);
     return page;
   }

@@ -1,27 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
+import { failedRequest, hasChromium, saveScreen, useBrowser } from '../helpers/browser.js';
 import { seedDemo } from '../../server/seed/seed.js';
 
 describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
   let t: TestApp;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
+  const chromium = useBrowser(() => t.url);
   let page: Page;
-  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     t = await startTestApp('sqlite', { web: true, env: { COUNTRY_HEADER: 'x-visitor-country' } });
     await seedDemo({ db: t.ctx.db, config: t.config, logger: t.ctx.logger, scale: 0.5 });
-    ({ browser, close: closeBrowser } = await launchBrowser());
-    page = await browser.newPage();
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') consoleErrors.push(msg.text());
-    });
+    page = await chromium.page();
   });
   afterAll(async () => {
-    await closeBrowser?.();
     await t?.close();
   });
 
@@ -47,10 +40,10 @@ describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
     await page.mouse.wheel(0, 800);
     await expect.poll(() => page.locator('.back-to-top').count()).toBe(1);
     await saveScreen(page, 'home', { fullPage: false });
-    expect(consoleErrors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
   });
 
   it('maintenance mode switched on in the database shows the maintenance layout', async () => {
+    chromium.expectErrors(failedRequest(503, '/performers'));
     await t.ctx.db
       .insertInto('settings')
       .values({ key: 'maintenanceMode', value: 'true', group: 'general', public: 1, updatedAt: new Date().toISOString() })
@@ -67,8 +60,9 @@ describe.skipIf(!hasChromium)('foundation journey in chromium', () => {
   });
 
   it('a visitor from a blocked country sees the geo-block layout', async () => {
+    chromium.expectErrors(failedRequest(451, '/performers'));
     await t.ctx.geo.block('FR');
-    const context = await browser.newContext({ extraHTTPHeaders: { 'x-visitor-country': 'FR' } });
+    const context = await chromium.context({ extraHTTPHeaders: { 'x-visitor-country': 'FR' } });
     const french = await context.newPage();
     const res = await french.goto(t.url + '/performers');
     expect(res?.status()).toBe(451);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
+import { failedRequest, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 import type { TestUser } from '../helpers/sessions.js';
 import { pageAccess } from '../../src/server/page-access.js';
@@ -28,10 +28,8 @@ const OWN_PAGES = [
 describe.skipIf(!hasChromium)('finding pages in chromium', () => {
   let t: TestApp;
   let w: MoneyWorld;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
+  const chromium = useBrowser(() => t.url);
   let orderId: string;
-  const problems: string[] = [];
 
   beforeAll(async () => {
     t = await startTestApp('sqlite', { web: true });
@@ -41,23 +39,14 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
     expect(bought.status).toBe(201);
     expect((await payWithSandbox(t, w.fan, bought.body.redirectUrl)).status).toBe(200);
     orderId = bought.body.orderIds[0];
-    ({ browser, close: closeBrowser } = await launchBrowser());
   }, 60_000);
   afterAll(async () => {
-    await closeBrowser?.();
     await t?.close();
-    expect(problems).toEqual([]);
   });
 
-  async function open(who: TestUser | null, viewport: Viewport): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ viewport });
-    if (who) await context.addCookies([{ name: 'token', value: who.token, url: t.url, httpOnly: true, sameSite: 'Lax' }]);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && !/status of 404/.test(msg.text())) problems.push(`${page.url()}: ${msg.text().slice(0, 200)}`);
-    });
-    return { context, page };
+  async function open(who: TestUser | null, viewport: Viewport, localStorage?: Record<string, string>): Promise<{ context: BrowserContext; page: Page }> {
+    const page = await chromium.page({ as: who, viewport, localStorage });
+    return { context: page.context(), page };
   }
 
   /** The element is shown and lies inside the viewport. */
@@ -70,12 +59,10 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
   }
 
   it.each(VIEWPORTS)('shows the number of items in the cart in the header (%s)', async (name, viewport) => {
-    const { context, page } = await open(null, viewport);
+    // Two lines, three items: the count is the quantities' sum, as on the cart page.
+    const cart = { total: 3, items: [{ _id: w.products.mug.id, quantity: 2 }, { _id: w.products.ebook.id }] };
+    const { context, page } = await open(null, viewport, { cart: JSON.stringify(cart) });
     try {
-      // Two lines, three items: the count is the quantities' sum, as on the cart page.
-      await context.addInitScript((cart) => {
-        if (!localStorage.getItem('cart')) localStorage.setItem('cart', cart);
-      }, JSON.stringify({ total: 3, items: [{ _id: w.products.mug.id, quantity: 2 }, { _id: w.products.ebook.id }] }));
       await page.goto(`${t.url}/store`);
       await waitForIsland(page, 'UserMenu');
       expect(await page.getByTestId('header-cart-count').textContent()).toBe('3');
@@ -191,10 +178,12 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
   }, 90_000);
 
   it.each(VIEWPORTS)('shows the designed 404 page for an unknown address, with the site around it (%s)', async (name, viewport) => {
+    const missing = ['/no-such-page', '/account/no-such-tab', '/studio/nothing/here'];
+    chromium.expectErrors(...missing.map((path) => failedRequest(404, path)));
     for (const who of [null, w.fan]) {
       const { context, page } = await open(who, viewport);
       try {
-        for (const path of ['/no-such-page', '/account/no-such-tab', '/studio/nothing/here']) {
+        for (const path of missing) {
           const res = await page.goto(t.url + path);
           expect(res?.status(), path).toBe(404);
           expect(await page.title(), path).toBe('Page not found | Fanstage');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
-import { makeGallery, makePost } from '../helpers/factories.js';
+import { makeGallery, makePost } from '../../server/seed/factories.js';
 import type { TestUser } from '../helpers/sessions.js';
 import { accessFor, needsSession, pageAccess } from '../../src/server/page-access.js';
 

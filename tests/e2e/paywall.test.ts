@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
-import { makeGallery } from '../helpers/factories.js';
+import { makeGallery } from '../../server/seed/factories.js';
 import { MailCatcher } from '../helpers/mail-catcher.js';
 import { hashPassword } from '../../server/auth/password.js';
+import type { TestUser } from '../helpers/sessions.js';
 
 /**
  * The paywall sells, on a desktop and a phone: a locked video or gallery shows the prices on its buttons; a guest's
@@ -24,24 +25,15 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
   let t: TestApp;
   let w: MoneyWorld;
   let gallery: Awaited<ReturnType<typeof makeGallery>>;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  const problems: string[] = [];
-  const contexts: BrowserContext[] = [];
+  const chromium = useBrowser(() => t.url);
 
-  /** A fresh browser (no cookies) at a size; records console errors and every top-level address it visits. */
-  async function open(viewport: { width: number; height: number }): Promise<{ page: Page; visited: string[] }> {
-    const context = await browser.newContext({ viewport, ...(viewport === PHONE ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
-    contexts.push(context);
-    const page = await context.newPage();
+  /** A fresh browser (no cookies, or signed in `as`) at a size; records every top-level address it visits. */
+  async function open(viewport: { width: number; height: number }, as?: TestUser): Promise<{ page: Page; visited: string[] }> {
+    const page = await chromium.page({ as, phone: viewport === PHONE, viewport });
     const visited: string[] = [];
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) visited.push(frame.url());
     });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' && !/Failed to load resource/.test(msg.text())) problems.push(`${new URL(page.url()).pathname}: ${msg.text().slice(0, 160)}`);
-    });
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     return { page, visited };
   }
 
@@ -75,11 +67,8 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
     w = await buildMoneyWorld(t.ctx);
     gallery = await makeGallery(t.ctx, w.perf.id, { title: 'Beach set', access: 'sale', price: 699, photos: 3 });
     await t.ctx.db.updateTable('users').set({ passwordHash: await hashPassword(FAN_PASSWORD) }).where('id', '=', w.fan.id).execute();
-    ({ browser, close: closeBrowser } = await launchBrowser());
   }, 60_000);
   afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await closeBrowser?.();
     await t?.close();
     await catcher.stop();
   });
@@ -168,8 +157,7 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
   }, 90_000);
 
   it('a fan sees the buy price on a sale video and the subscription prices on a phone; a guest sees them on desktop', async () => {
-    const fanPhone = await open(PHONE);
-    await fanPhone.page.context().addCookies([{ name: 'token', value: w.fan2.token, url: t.url, httpOnly: true, sameSite: 'Lax' }]);
+    const fanPhone = await open(PHONE, w.fan2);
     await fanPhone.page.goto(`${t.url}/videos/${w.videos.saleVideo.id}`);
     await waitForIsland(fanPhone.page, 'BuyButton');
     expect(await fanPhone.page.getByTestId('buy-button').textContent()).toBe('Buy · $12.99');
@@ -189,6 +177,5 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
     await guest.page.goto(`${t.url}/galleries/${gallery.id}`);
     expect(await guest.page.getByTestId('buy-button').textContent()).toBe('Buy · $6.99');
     await saveScreen(guest.page, 'paywall-guest-gallery-desktop');
-    expect(problems).toEqual([]);
   }, 60_000);
 });

@@ -2,11 +2,12 @@ import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { axeProblems, hasChromium, launchBrowser, saveScreen, waitForIsland } from '../helpers/browser.js';
+import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
 import { renderArt } from '../../server/media/images.js';
+import type { TestUser } from '../helpers/sessions.js';
 
 /**
  * Posts like fans expect (issue #17, point 4), in chromium on a desktop (1366x900) and a phone (390x844): a performer
@@ -17,28 +18,14 @@ import { renderArt } from '../../server/media/images.js';
 describe.skipIf(!hasChromium)('performer posts in chromium', () => {
   let t: TestApp;
   let w: MoneyWorld;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
+  const chromium = useBrowser(() => t.url);
   let dir: string;
   let pictures: string[];
-  const problems: string[] = [];
   const desktop = { width: 1366, height: 900 };
   const phone = { width: 390, height: 844 };
 
-  async function contextFor(token: string | null, viewport = desktop): Promise<BrowserContext> {
-    // bypassCSP: only so that axe-core may be injected (the site's CSP refuses inline scripts).
-    const context = await browser.newContext({ viewport, bypassCSP: true, ...(viewport === phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
-    if (token) await context.addCookies([{ name: 'token', value: token, url: t.url, httpOnly: true, sameSite: 'Lax' }]);
-    return context;
-  }
-  async function pageIn(context: BrowserContext): Promise<Page> {
-    const p = await context.newPage();
-    p.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`${new URL(p.url()).pathname}: ${msg.text().slice(0, 160)}`);
-    });
-    p.on('pageerror', (err) => problems.push(`${new URL(p.url()).pathname}: pageerror: ${err.message}`));
-    return p;
-  }
+  // bypassCSP: only so that axe-core may be injected (the site's CSP refuses inline scripts).
+  const contextFor = (who: TestUser | null, viewport = desktop) => chromium.context({ as: who, viewport, bypassCSP: true, phone: viewport === phone });
   const postId = async (title: string) => (await t.ctx.db.selectFrom('posts').select('id').where('title', '=', title).executeTakeFirstOrThrow()).id;
   /** Nothing wider than the phone's screen (a mobile browser widens its layout viewport to fit, so innerWidth is no measure). */
   const noSideScroll = (p: Page) => p.evaluate((width) => document.documentElement.scrollWidth <= width, p.viewportSize()!.width);
@@ -46,7 +33,6 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
   beforeAll(async () => {
     t = await startTestApp('sqlite', { web: true, env: { JOBS_POLL_MS: '100' } });
     w = await buildMoneyWorld(t.ctx);
-    ({ browser, close: closeBrowser } = await launchBrowser());
     dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'post-pictures-'));
     pictures = [];
     for (let i = 0; i < 3; i++) {
@@ -57,14 +43,13 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     }
   }, 60_000);
   afterAll(async () => {
-    await closeBrowser?.();
     await t?.close();
     if (dir) await fsp.rm(dir, { recursive: true, force: true });
   });
 
   it('a performer writes a post for subscribers and a pay-per-view post with pictures in the studio', async () => {
-    const context = await contextFor(w.perf.token);
-    const page = await pageIn(context);
+    const context = await contextFor(w.perf);
+    const page = await context.newPage();
     await page.goto(`${t.url}/studio/posts`);
     await waitForIsland(page, 'StudioPosts');
 
@@ -87,7 +72,7 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     await saveScreen(page, 'posts-studio', { fullPage: true });
     expect(await axeProblems(page)).toEqual([]);
 
-    const phonePage = await pageIn(await contextFor(w.perf.token, phone));
+    const phonePage = await (await contextFor(w.perf, phone)).newPage();
     await phonePage.goto(`${t.url}/studio/posts`);
     await waitForIsland(phonePage, 'StudioPosts');
     await saveScreen(phonePage, 'posts-studio-phone', { fullPage: true });
@@ -99,7 +84,7 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     const saleId = await postId('Sunrise set, uncut');
     for (const [viewport, suffix] of [[desktop, ''], [phone, '-phone']] as const) {
       const context = await contextFor(null, viewport);
-      const page = await pageIn(context);
+      const page = await context.newPage();
       await page.goto(`${t.url}/performers/${w.perf.username}?tab=posts`);
       await waitForIsland(page, 'LoadMoreList');
       const cards = page.getByTestId('post-card');
@@ -140,8 +125,8 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
   it('a fan buys the pay-per-view post and subscribes for the other: both open with their pictures', async () => {
     const subsId = await postId('Beach day, behind the scenes');
     const saleId = await postId('Sunrise set, uncut');
-    const context = await contextFor(w.fan.token);
-    const page = await pageIn(context);
+    const context = await contextFor(w.fan);
+    const page = await context.newPage();
     const pay = async () => {
       await page.waitForURL('**/payments/sandbox/**');
       await waitForIsland(page, 'SandboxPay');
@@ -186,7 +171,7 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     expect(await page.locator('[data-testid="post-card"][data-locked="false"]').count()).toBe(2);
     await saveScreen(page, 'posts-tab-fan', { fullPage: true });
 
-    const phonePage = await pageIn(await contextFor(w.fan.token, phone));
+    const phonePage = await (await contextFor(w.fan, phone)).newPage();
     await phonePage.goto(`${t.url}/posts/${subsId}`);
     expect(await phonePage.getByTestId('post-page').getAttribute('data-locked')).toBe('false');
     await expect.poll(() => phonePage.getByTestId('post-image').count()).toBe(3);
@@ -197,6 +182,5 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     const earnings = await t.api('/earning/performer/search?sourceType=post', { headers: w.perf.headers });
     expect(earnings.body.items).toMatchObject([{ sourceType: 'post', gross: 499 }]);
     await context.close();
-    expect(problems).toEqual([]);
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, launchBrowser, saveScreen } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser } from '../helpers/browser.js';
 import { seedDemo } from '../../server/seed/seed.js';
 
 /**
@@ -15,19 +15,14 @@ const TABS = [['performers', '/performers/search'], ['videos', '/user/assets/vid
 
 describe.skipIf(!hasChromium)('search in chromium', () => {
   let t: TestApp;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-  const problems: string[] = [];
+  const chromium = useBrowser(() => t.url);
 
   beforeAll(async () => {
     t = await startTestApp('sqlite', { web: true });
     await seedDemo({ db: t.ctx.db, config: t.config, logger: { info() {}, warn() {}, error: console.error }, scale: 0.3 });
-    ({ browser, close: closeBrowser } = await launchBrowser());
   }, 180_000);
   afterAll(async () => {
-    await closeBrowser?.();
     await t?.close();
-    expect(problems).toEqual([]);
   });
 
   /** The page is no wider than the screen (nothing makes it scroll sideways). */
@@ -36,9 +31,8 @@ describe.skipIf(!hasChromium)('search in chromium', () => {
   }
 
   it.each(VIEWPORTS)('typing "yoga" in the header search finds the performers and videos (%s)', async (name, viewport) => {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    page.on('pageerror', (err) => problems.push(`${page.url()}: ${err.message}`));
+    const page = await chromium.page({ viewport });
+    const context = page.context();
     try {
       await page.goto(`${t.url}/`);
       // On a phone the search folds behind the menu button.

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type ConsoleMessage, type Page } from 'playwright-core';
 import { chromiumPath, services, warnMissing } from './services.js';
 
-/** Debian's chromium, driven by playwright-core; never a downloaded browser. Playwright gives each launch a fresh temporary profile. */
+/**
+ * Debian's chromium, driven by playwright-core; never a downloaded browser. Playwright gives each launch a fresh
+ * temporary profile. Tests use it through `useBrowser` (below).
+ */
 export { chromiumPath };
 export const hasChromium = services.chromium;
 warnMissing('chromium', 'browser tests');
@@ -23,6 +27,122 @@ export async function launchBrowser(): Promise<{ browser: Browser; close(): Prom
       await browser.close();
     },
   };
+}
+
+/** Who a context is: a guest (null), or a signed-in user by its session token (tests/helpers/sessions.ts `createUser`). */
+export type Visitor = { token: string; username?: string } | null;
+
+export interface ContextOptions extends BrowserContextOptions {
+  /** Signed in as this user (its session cookie), or a guest. */
+  as?: Visitor;
+  /** A phone's touch screen at 390×844 (isMobile, hasTouch, device scale 2), unless `viewport` says otherwise. */
+  phone?: boolean;
+  /** The site the session cookie is for; the fixture's site by default. */
+  site?: string;
+  /** Items the site's pages find in localStorage (set when a page loads and the key is not there yet), e.g. a cart. */
+  localStorage?: Record<string, string>;
+}
+
+export interface BrowserFixture {
+  /** The browser, once the fixture's beforeAll has launched it. */
+  readonly browser: Browser;
+  /** A new context (signed in with `as`); every page opened in it is watched for errors. */
+  context(opts?: ContextOptions): Promise<BrowserContext>;
+  /** A page in a new context of its own (`page.context().close()` ends both). */
+  page(opts?: ContextOptions): Promise<Page>;
+  /**
+   * Browser errors this test may cause on purpose: a console error whose text (with the address it came from) or an
+   * uncaught error whose message matches one of the patterns does not fail it. For this test only.
+   */
+  expectErrors(...patterns: Array<string | RegExp>): void;
+  /** The errors seen and not declared so far (the fixture fails the test with them when it ends). */
+  problems(): string[];
+}
+
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+/**
+ * The console error chromium logs for a response with an error status (an API call refused on purpose, a page
+ * answered 503 or 451): for `expectErrors`. `path` is the address's path (and query), from the site's root.
+ */
+export function failedRequest(status: number, path: string): RegExp {
+  const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`: console error: Failed to load resource: the server responded with a status of ${status} \\(.*\\) \\(https?://[^/]+${escaped}\\)$`);
+}
+
+/**
+ * The one way e2e tests use chromium: call it in a describe block. It launches the browser before the block's tests
+ * and closes it after them, makes contexts signed in as a given user, and watches every page they open: a console
+ * error or an uncaught page error that the test did not declare with `expectErrors` (or the block with `allow`)
+ * fails the test it happened in.
+ */
+export function useBrowser(site: () => string, opts: { allow?: Array<string | RegExp> } = {}): BrowserFixture {
+  let launched: { browser: Browser; close(): Promise<void> } | undefined;
+  let expected: Array<string | RegExp> = [];
+  let seen: string[] = [];
+  const declared = (text: string) => [...(opts.allow ?? []), ...expected].some((p) => (typeof p === 'string' ? text.includes(p) : p.test(text)));
+  const where = (page: Page) => {
+    try {
+      return new URL(page.url()).pathname;
+    } catch {
+      return page.url();
+    }
+  };
+  const record = (text: string) => {
+    if (!declared(text)) seen.push(text);
+  };
+  const watch = (label: string) => (page: Page) => {
+    page.on('console', (msg: ConsoleMessage) => {
+      if (msg.type() !== 'error') return;
+      const from = msg.location().url;
+      record(`${label} ${where(page)}: console error: ${msg.text()}${from ? ` (${from})` : ''}`);
+    });
+    page.on('pageerror', (err) => record(`${label} ${where(page)}: page error: ${err.message}`));
+  };
+
+  beforeAll(async () => {
+    launched = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await launched?.close();
+  });
+  afterEach(() => {
+    const problems = seen;
+    seen = [];
+    expected = [];
+    if (problems.length) throw new Error(`browser errors the test did not expect:\n${problems.join('\n')}`);
+  });
+
+  const fixture: BrowserFixture = {
+    get browser() {
+      if (!launched) throw new Error('useBrowser: the browser is launched in beforeAll; use it in a hook or a test');
+      return launched.browser;
+    },
+    async context({ as = null, phone = false, site: url = site(), localStorage: stored, ...options }: ContextOptions = {}) {
+      const context = await fixture.browser.newContext({
+        ...(phone ? { viewport: PHONE_VIEWPORT, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+        ...options,
+      });
+      if (as) await context.addCookies([{ name: 'token', value: as.token, url, httpOnly: true, sameSite: 'Lax' }]);
+      if (stored) {
+        await context.addInitScript((items) => {
+          // Not on about:blank, whose storage is refused (an uncaught error there).
+          if (!location.protocol.startsWith('http')) return;
+          for (const [key, value] of Object.entries(items)) if (localStorage.getItem(key) === null) localStorage.setItem(key, value);
+        }, stored);
+      }
+      context.on('page', watch(as ? (as.username ?? 'signed in') : 'guest'));
+      return context;
+    },
+    async page(options: ContextOptions = {}) {
+      return (await fixture.context(options)).newPage();
+    },
+    expectErrors(...patterns) {
+      expected.push(...patterns);
+    },
+    problems: () => [...seen],
+  };
+  return fixture;
 }
 
 export const screensDir = path.resolve('tests/e2e/screens');

@@ -1,7 +1,7 @@
-import type { FactoryCtx } from './factories.js';
+import type { FactoryCtx } from '../../server/seed/factories.js';
 import {
   daysFromNow, entitle, linkCategory, makeCategory, makeGallery, makePhoto, makePost, makeProduct, makeVideo, subscribe, tagObject,
-} from './factories.js';
+} from '../../server/seed/factories.js';
 import { createUser } from './sessions.js';
 
 /**

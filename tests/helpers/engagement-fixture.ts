@@ -1,6 +1,6 @@
 import type { AppContext } from '../../server/context.js';
 import type { EngagementObjectType } from '../../common/enums.js';
-import { makeGallery, makePost, makeProduct, makeVideo } from './factories.js';
+import { makeGallery, makePost, makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { createUser, type TestUser } from './sessions.js';
 
 /**

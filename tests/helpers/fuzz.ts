@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../server/db/database.js';
 import { sql } from 'kysely';
 import { isSqlite } from '../../server/catalogue/catalogue.repository.js';
+import { seededRandom } from '../../common/random.js';
 
 /**
  * Bad-input generator for the fuzz suite (tests/api/fuzz.test.ts): turns every operation of the OpenAPI document
@@ -11,19 +12,7 @@ import { isSqlite } from '../../server/catalogue/catalogue.repository.js';
  */
 
 // ----------------------------------------------------------------------------------------------------------------
-// PRNG
-
-/** mulberry32: small, fast and deterministic. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Shuffling, with the one seeded generator (common/random.ts)
 
 function shuffle<T>(items: T[], rnd: () => number): T[] {
   const a = items.slice();
@@ -299,7 +288,7 @@ const FORM_FIELDS = ['name', 'title', 'description', 'content', 'excerpt', 'pric
  */
 export function casesFor(doc: OpenApiDoc, template: string, method: string, opts: GenerateOptions): FuzzCase[] {
   const op = doc.paths[template]![method]!;
-  const rnd = prng(opts.seed ^ hash32(`${method} ${template}`));
+  const rnd = seededRandom(opts.seed ^ hash32(`${method} ${template}`));
   const mutating = MUTATING.has(method);
   const params = op.parameters ?? [];
   const pathParams = params.filter((p) => p.in === 'path');

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../server/db/database.js';
-import { newId, nowIso } from '../../server/db/ids.js';
+import { newId } from '../../server/db/ids.js';
 import { sandboxWebhookSecret } from '../../server/payments/sandbox.gateway.js';
 import { signPayload, SANDBOX_SIGNATURE_HEADER } from '../../server/payments/signature.js';
-import type { FactoryCtx } from './factories.js';
-import { daysFromNow, makeProduct, makeVideo } from './factories.js';
+import type { FactoryCtx } from '../../server/seed/factories.js';
+import { daysFromNow, makeCoupon, makePackage, makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { createUser, type TestUser } from './sessions.js';
 import type { TestApp } from './test-app.js';
 
@@ -27,20 +27,10 @@ export async function buildMoneyWorld(ctx: FactoryCtx) {
   const lastOne = await makeProduct(ctx, perf.id, { name: 'Last poster', type: 'physical', price: 2000, stock: 1 });
   const ebook = await makeProduct(ctx, perf.id, { name: 'Ebook', type: 'digital', price: 999 });
   const tee = await makeProduct(ctx, perf2.id, { name: 'Tee', type: 'physical', price: 2500, stock: 3 });
-  const now = nowIso();
-  await db
-    .insertInto('subscriptionPackages')
-    .values([
-      { id: newId(), name: 'Monthly', description: null, type: 'monthly', price: 999, durationDays: 30, ordering: 0, status: 'active', createdAt: now, updatedAt: now },
-      { id: newId(), name: 'Yearly', description: null, type: 'yearly', price: 9999, durationDays: 365, ordering: 1, status: 'active', createdAt: now, updatedAt: now },
-      { id: newId(), name: 'Old', description: null, type: 'monthly', price: 1, durationDays: 1, ordering: 9, status: 'inactive', createdAt: now, updatedAt: now },
-    ])
-    .execute();
-  const coupon = async (code: string, o: { valueBps?: number; maxUses?: number; usedCount?: number; expiresAt?: string | null; status?: 'active' | 'inactive' } = {}) => {
-    const row = { id: newId(), name: code, code, valueBps: o.valueBps ?? 1000, maxUses: o.maxUses ?? 100, usedCount: o.usedCount ?? 0, status: o.status ?? 'active', expiresAt: o.expiresAt === undefined ? daysFromNow(30) : o.expiresAt, createdAt: now, updatedAt: now };
-    await db.insertInto('coupons').values(row).execute();
-    return row;
-  };
+  await makePackage(db, { name: 'Monthly', type: 'monthly', price: 999, durationDays: 30, ordering: 0 });
+  await makePackage(db, { name: 'Yearly', type: 'yearly', price: 9999, durationDays: 365, ordering: 1 });
+  await makePackage(db, { name: 'Old', type: 'monthly', price: 1, durationDays: 1, ordering: 9, status: 'inactive' });
+  const coupon = (code: string, o: Omit<Parameters<typeof makeCoupon>[1], 'code'> = {}) => makeCoupon(db, { code, ...o });
   const coupons = {
     welcome: await coupon('WELCOME10'),
     expired: await coupon('OLD10', { expiresAt: daysFromNow(-1) }),

@@ -9,6 +9,8 @@ import type { Database } from '../../server/db/schema.js';
 import { generateLargeCatalogue } from '../bench/generate.js';
 import { createSession } from '../helpers/sessions.js';
 import { newId, nowIso } from '../../server/db/ids.js';
+import { seededRandom } from '../../common/random.js';
+import { userRow } from '../../server/seed/factories.js';
 
 export interface LoadFixture {
   videoIds: string[];
@@ -29,9 +31,8 @@ export async function prepareLoad(db: Kysely<Database>, opts: { users: number; p
   for (let i = 0; i < ids.length; i += 200) {
     await db
       .insertInto('users')
-      .values(ids.slice(i, i + 200).map((id, k) => ({
-        id, email: `load${i + k}_${id.slice(-6)}@load.test`, username: `load${i + k}_${id.slice(-6)}`, name: `Load user ${i + k}`,
-        passwordHash: 'not-a-real-hash', role: 'user' as const, status: 'active' as const, emailVerified: 1 as const, createdAt: now, updatedAt: now,
+      .values(ids.slice(i, i + 200).map((id, k) => userRow({
+        id, email: `load${i + k}_${id.slice(-6)}@load.test`, username: `load${i + k}_${id.slice(-6)}`, name: `Load user ${i + k}`, createdAt: now,
       })))
       .execute();
   }
@@ -109,7 +110,6 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
   let requests = 0;
   let networkErrors = 0;
   const bump = (m: Map<string, number>, k: string, d: number) => m.set(k, (m.get(k) ?? 0) + d);
-  const pick = <T>(a: T[]): T => a[Math.floor(Math.random() * a.length)]!;
 
   async function call(kind: string, url: string, init?: RequestInit): Promise<{ status: number; body: any } | null> {
     const t = performance.now();
@@ -134,22 +134,25 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
     }
   }
 
-  async function user(token: string) {
+  /** A virtual user's choices come from its own seeded generator: the same run makes the same choices in each user's order. */
+  async function user(token: string, index: number) {
+    const random = seededRandom(`load-user-${index}`);
+    const pick = <T>(a: T[]): T => a[Math.floor(random() * a.length)]!;
     const auth = { authorization: `Bearer ${token}` };
     const json = { ...auth, 'content-type': 'application/json' };
     const liked = new Set<string>();
     while (Date.now() < deadline) {
-      const r = Math.random();
+      const r = random();
       const videoId = pick(fx.videoIds);
       if (r < 0.3 && opts.pages) {
-        const which = Math.random();
+        const which = random();
         const p = which < 0.25 ? '/' : which < 0.45 ? '/performers' : which < 0.75 ? `/videos/${videoId}` : `/performers/${pick(fx.performerUsernames)}`;
         await call('page', opts.base + p, { headers: auth });
       } else if (r < 0.6) {
-        const which = Math.random();
+        const which = random();
         const u =
           which < 0.4
-            ? `${api}/user/assets/videos/search?limit=12${Math.random() < 0.5 ? '&sort=popular' : ''}`
+            ? `${api}/user/assets/videos/search?limit=12${random() < 0.5 ? '&sort=popular' : ''}`
             : which < 0.7
               ? `${api}/performers/search?limit=12`
               : `${api}/comments/search?objectType=video&objectId=${videoId}&limit=10`;
@@ -174,19 +177,19 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
         const res = await call('comment', `${api}/comments`, {
           method: 'POST',
           headers: json,
-          body: JSON.stringify({ objectType: 'video', objectId: videoId, content: `load comment ${Math.random().toString(36).slice(2)} ✓` }),
+          body: JSON.stringify({ objectType: 'video', objectId: videoId, content: `load comment ${random().toString(36).slice(2)} ✓` }),
         });
         if (res && res.status >= 200 && res.status < 300) {
           writes.comments2xx++;
           bump(effects.comments, videoId, 1);
         }
       }
-      if (opts.thinkMs) await new Promise((ok) => setTimeout(ok, Math.random() * opts.thinkMs!));
+      if (opts.thinkMs) await new Promise((ok) => setTimeout(ok, random() * opts.thinkMs!));
     }
   }
 
   const started = Date.now();
-  await Promise.all(fx.tokens.map((t) => user(t)));
+  await Promise.all(fx.tokens.map((t, i) => user(t, i)));
   const seconds = (Date.now() - started) / 1000;
   const byKind: LoadResult['byKind'] = {};
   for (const [k, v] of Object.entries(latencies)) {

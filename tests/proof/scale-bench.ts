@@ -9,7 +9,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { openDatabase } from '../../server/db/database.js';
 import { LocalDiskStorage } from '../../server/media/storage.js';
-import { makeVideo } from '../helpers/factories.js';
+import { makeVideo } from '../../server/seed/factories.js';
 import { createUser } from '../helpers/sessions.js';
 import { createPgSchema, startServerProcess } from '../helpers/server-process.js';
 import { startHttpBalancer } from '../helpers/proxies.js';
