@@ -35,7 +35,6 @@ import { audienceItems, insertPlan } from './inserts.js';
  * demo fans who subscribe, watch, react and comment through the app's own code (./audience.ts).
  */
 
-export const DEFAULT_DEMO_PASSWORD = 'demo-password-123';
 
 export interface SeedOptions {
   db: Db;
@@ -46,7 +45,7 @@ export interface SeedOptions {
    * above 1 adds performers (round(12 * scale)) with the full content each.
    */
   scale?: number;
-  /** Defaults to env DEMO_PASSWORD, then DEFAULT_DEMO_PASSWORD. */
+  /** Defaults to config.demoPassword (DEMO_PASSWORD, else the default of server/config.ts). */
   password?: string;
   /** Where media go; defaults to local disk under config.mediaDir. */
   storage?: Storage;
@@ -89,7 +88,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     return { seeded: false };
   }
 
-  const password = opts.password ?? (process.env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD);
+  const password = opts.password ?? config.demoPassword;
   const storage = opts.storage ?? (await createStorage(config));
   const ffmpeg = await resolveFfmpeg();
   logger.info({ scale, ffmpeg: ffmpeg.path, mediaDir: config.mediaDir }, 'seeding demo data');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
-import { DEFAULT_DEMO_PASSWORD } from '../../server/seed/seed.js';
+import { DEFAULT_DEMO_PASSWORD } from '../../server/config.js';
 
 /**
  * What a newcomer sees after `npm start` (the real process with `--seed-demo`, on its own SQLite data dir): where

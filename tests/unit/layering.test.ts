@@ -30,10 +30,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const SCANNED = ['server', 'src', 'common'];
 
 /** Reads of process.env still allowed outside server/config.ts, with why; each entry must still be needed. */
-const EXEMPT_ENV: Record<string, string> = {
-  // config.demoPassword is there (DEMO_PASSWORD); the seed is being split on branch t18-seed, which switches to it.
-  'server/seed/seed.ts': 'DEMO_PASSWORD, until the seed reads config.demoPassword',
-};
+const EXEMPT_ENV: Record<string, string> = {};
 
 const BUILDERS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto', 'selectNoFrom']);
 const RUNNERS = new Set(['executeTakeFirst', 'executeTakeFirstOrThrow', 'executeQuery']);
