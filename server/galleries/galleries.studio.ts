@@ -3,7 +3,7 @@ import { notFound } from '../http/errors.js';
 import { JOB_PHOTO, type PhotoJob } from '../media/pipeline/processors.js';
 import { clearPhotoThumbnails, deleteFileRows, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps } from '../studio/deps.js';
-import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
+import { checkEdit, checkNotHiddenByAdmin, draftsOnly, withinQuota } from '../studio/approval.js';
 import { checkCategories, linkNewItem, pricing, relinkItem, saleItemView, sentFields, startCreate } from '../studio/item-fields.js';
 import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
@@ -46,6 +46,7 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
   const row = owned(await repo.getGallery(deps.db, id), actor, 'Gallery');
   const { access, isSale, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
   checkEdit(await draftsOnly(deps, actor), input.status, 'active');
+  checkNotHiddenByAdmin(row.status, input.status);
   await checkCategories(deps.db, 'gallery', input.categoryIds);
   // Public thumbnails are blurred while the gallery is locked: redo them when it opens or closes. When it closes,
   // the unblurred ones are withdrawn at once (the photos show none until their blurred thumbnail is made).

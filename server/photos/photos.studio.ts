@@ -4,7 +4,7 @@ import { publicMediaUrl } from '../media/storage.js';
 import { JOB_PHOTO, type PhotoJob } from '../media/pipeline/processors.js';
 import { deleteFileRows, fileRow, getFiles, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../studio/deps.js';
-import { draftsOnly, withinQuota } from '../studio/approval.js';
+import { checkNotHiddenByAdmin, draftsOnly, withinQuota } from '../studio/approval.js';
 import { deleteStored, fileFamily } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
 import type { PhotoInput, StudioPhoto } from '../../common/schemas/studio.js';
@@ -78,7 +78,8 @@ export async function uploadPhotos(deps: StudioDeps, actor: Actor, input: { gall
 }
 
 export async function updatePhoto(deps: StudioDeps, actor: Actor, id: string, input: PhotoInput): Promise<StudioPhoto> {
-  owned(await repo.getPhoto(deps.db, id), actor, 'Photo');
+  const row = owned(await repo.getPhoto(deps.db, id), actor, 'Photo');
+  checkNotHiddenByAdmin(row.status, input.status);
   await repo.updatePhoto(deps.db, id, {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.position !== undefined ? { position: input.position } : {}),

@@ -7,7 +7,7 @@ import type { ReceivedFile } from '../media/pipeline/upload.js';
 import { JOB_POST_MEDIA, type PostMediaJob } from '../media/pipeline/processors.js';
 import { childFiles, clearPostMediaFiles, deleteFileRows, fileRow, getFiles, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../studio/deps.js';
-import { checkEdit, draftsOnly, initialStatus, withinQuota } from '../studio/approval.js';
+import { checkEdit, checkNotHiddenByAdmin, draftsOnly, initialStatus, withinQuota } from '../studio/approval.js';
 import { pricing, uniqueSlug } from '../studio/item-fields.js';
 import { deleteStored, fileFamily, imageState, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
@@ -140,6 +140,7 @@ export async function createPost(deps: StudioDeps, actor: Actor, input: PostInpu
 export async function updatePost(deps: StudioDeps, actor: Actor, id: string, input: PostInput, uploads: Uploads): Promise<string> {
   const row = owned(await repo.getPost(deps.db, id), actor, 'Post');
   checkEdit(await draftsOnly(deps, actor), input.status, 'published');
+  checkNotHiddenByAdmin(row.status, input.status);
   const { access, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
   const current = await repo.postMedia(deps.db, id);
   const unknown = (input.removeMedia ?? []).filter((m) => !current.some((c) => c.id === m));

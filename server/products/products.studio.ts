@@ -5,7 +5,7 @@ import type { ReceivedFile } from '../media/pipeline/upload.js';
 import { JOB_IMAGE, type ImageJob } from '../media/pipeline/processors.js';
 import { deleteFileRows, fileRow, getFiles, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../studio/deps.js';
-import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
+import { checkEdit, checkNotHiddenByAdmin, draftsOnly, withinQuota } from '../studio/approval.js';
 import { checkCategories, linkNewItem, parseTags, relinkItem, sentFields, startCreate } from '../studio/item-fields.js';
 import { deleteStored, fileFamily, imageState, removeItem } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
@@ -87,6 +87,7 @@ export async function updateProduct(deps: StudioDeps, actor: Actor, id: string, 
   if (type === 'physical' && digital) throw invalid('file', 'Only digital products take a file; a physical product has stock instead');
   if (type === 'digital' && !digital && !row.digitalFileId) throw invalid('file', 'A digital product needs its file in the "file" field');
   checkEdit(await draftsOnly(deps, actor), input.status, 'active');
+  checkNotHiddenByAdmin(row.status, input.status);
   await checkCategories(deps.db, 'product', input.categoryIds);
   const now = nowIso();
   let keys: string[] = [];

@@ -37,6 +37,16 @@ export function checkEdit(drafts: unknown, status: string | undefined, published
 }
 
 /**
+ * An item an admin took down (`hidden`) stays down until an admin puts it back: its performer may still edit it, but
+ * not change its status, or the console's moderation would be one click away from undone.
+ */
+export function checkNotHiddenByAdmin(current: string, next: string | undefined): void {
+  if (current === 'hidden' && next !== undefined && next !== 'hidden') {
+    throw new AppError(403, 'HIDDEN_BY_ADMIN', 'An admin took this item down; only an admin can put it back. Please contact support if you think this is a mistake.');
+  }
+}
+
+/**
  * First thing in a create transaction of an unapproved performer: their items stay within the quota. The performer
  * row is locked first, so concurrent uploads count each other and cannot pass the quota together.
  */

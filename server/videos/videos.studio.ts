@@ -6,7 +6,7 @@ import { publicMediaUrl } from '../media/storage.js';
 import { JOB_VIDEO, type VideoJob } from '../media/pipeline/processors.js';
 import { childFiles, clearVideoPreviews, deleteFileRows, fileRow, getFiles, insertFiles, setFileStatus, type FileRow } from '../media/pipeline/pipeline.repository.js';
 import { invalid, owned, type Actor, type StudioDeps, type Uploads } from '../studio/deps.js';
-import { checkEdit, draftsOnly, withinQuota } from '../studio/approval.js';
+import { checkEdit, checkNotHiddenByAdmin, draftsOnly, withinQuota } from '../studio/approval.js';
 import { checkCategories, linkNewItem, pricing, relinkItem, saleItemView, schedule, sentFields, startCreate } from '../studio/item-fields.js';
 import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
@@ -108,6 +108,7 @@ export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, in
   const row = owned(await repo.getVideo(deps.db, id), actor, 'Video');
   const { access, isSale, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
   checkEdit(await draftsOnly(deps, actor), input.status, 'active', input.scheduledAt);
+  checkNotHiddenByAdmin(row.status, input.status);
   await checkCategories(deps.db, 'video', input.categoryIds);
   const now = nowIso();
   const when = input.scheduledAt !== undefined ? schedule(input.scheduledAt, now, row.publishedAt) : null;

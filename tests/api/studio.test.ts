@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeTestMedia, postForm, type TestMedia } from '../helpers/uploads.js';
-import { makeCategory } from '../../server/seed/factories.js';
+import { makeCategory, makeGallery, makePost, makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import type { CategoryGroup } from '../../server/db/schema.js';
 
@@ -304,6 +304,43 @@ describe.each(engines)('performer studio on %s', (engine) => {
       expect((await t.api(path, { method: 'DELETE', ...as(rival) })).status).toBe(404);
       expect((await t.api(path, { method: 'DELETE', ...as(owner) })).status).toBe(204);
       expect((await t.api(path, { method: 'DELETE', ...as(owner) })).status).toBe(404);
+    });
+  });
+
+  describe('items an admin took down', () => {
+    it("stay down: the performer may still edit them but not change their status, until an admin restores them", async () => {
+      const ctx = { db: t.ctx.db, storage: t.ctx.storage };
+      const items = {
+        video: { path: (id: string) => `/performer/assets/videos/${id}`, id: (await makeVideo(ctx, owner.id, { withFiles: false })).id, back: 'active', title: 'title' },
+        gallery: { path: (id: string) => `/performer/assets/galleries/${id}`, id: (await makeGallery(ctx, owner.id)).id, back: 'active', title: 'title' },
+        product: { path: (id: string) => `/performer/assets/products/${id}`, id: (await makeProduct(ctx, owner.id)).id, back: 'active', title: 'name' },
+        post: { path: (id: string) => `/performer/assets/posts/${id}`, id: (await makePost(ctx, { performerId: owner.id, authorId: owner.id, type: 'post', imageFileId: null })).id, back: 'published', title: 'title' },
+      } as const;
+      const tables = { video: 'videos', gallery: 'galleries', product: 'products', post: 'posts' } as const;
+      const statusOf = async (type: keyof typeof items) => (await t.ctx.db.selectFrom(tables[type]).select('status').where('id', '=', items[type].id).executeTakeFirstOrThrow()).status;
+      for (const [type, item] of Object.entries(items) as [keyof typeof items, (typeof items)[keyof typeof items]][]) {
+        const hide = await t.api(`/admin/content/${type}/${item.id}/status`, { method: 'PUT', json: { status: 'hidden' }, ...as(admin) });
+        expect(hide.status, type).toBe(200);
+        const back = await t.api(item.path(item.id), { method: 'PUT', json: { status: item.back }, ...as(owner) });
+        expect(back.status, type).toBe(403);
+        expect(back.body.code, type).toBe('HIDDEN_BY_ADMIN');
+        expect(await statusOf(type), type).toBe('hidden');
+        const edit = await t.api(item.path(item.id), { method: 'PUT', json: { [item.title]: `Edited ${type}` }, ...as(owner) });
+        expect(edit.status, type).toBe(200);
+        expect(await statusOf(type), type).toBe('hidden');
+        // Restored by an admin, it is the performer's to publish or withdraw again.
+        expect((await t.api(`/admin/content/${type}/${item.id}/status`, { method: 'PUT', json: { status: item.back }, ...as(admin) })).status, type).toBe(200);
+        const withdraw = await t.api(item.path(item.id), { method: 'PUT', json: { status: 'draft' }, ...as(owner) });
+        expect(withdraw.status, type).toBe(200);
+        expect(await statusOf(type), type).toBe('draft');
+      }
+      // A photo an admin hid: the same rule (photos are hidden through their status too).
+      const gallery = await makeGallery(ctx, owner.id, { photos: 1 });
+      const photo = await t.ctx.db.selectFrom('photos').select('id').where('galleryId', '=', gallery.id).executeTakeFirstOrThrow();
+      await t.ctx.db.updateTable('photos').set({ status: 'hidden' }).where('id', '=', photo.id).execute();
+      const photoBack = await t.api(`/performer/assets/photos/${photo.id}`, { method: 'PUT', json: { status: 'active' }, ...as(owner) });
+      expect(photoBack.status).toBe(403);
+      expect(photoBack.body.code).toBe('HIDDEN_BY_ADMIN');
     });
   });
 
