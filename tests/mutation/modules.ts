@@ -18,7 +18,7 @@ export interface MutationModule {
 export const MUTATION_MODULES: MutationModule[] = [
   { name: 'api-access', mutate: ['server/http/access.ts'], tests: ['tests/unit/route-access.test.ts', 'tests/api/access-matrix.test.ts'] },
   { name: 'page-access', mutate: ['src/server/page-access.ts'], tests: ['tests/unit/page-access.test.ts'] },
-  { name: 'sessions', mutate: ['server/auth/auth.service.ts'], tests: ['tests/api/accounts.test.ts', 'tests/api/account-security.test.ts', 'tests/api/realtime.test.ts', 'tests/api/session-lifetimes.test.ts', 'tests/api/account-rules.test.ts'] },
+  { name: 'sessions', mutate: ['server/auth/auth.service.ts'], tests: ['tests/api/accounts.test.ts', 'tests/api/account-security.test.ts', 'tests/api/realtime.test.ts', 'tests/api/session-lifetimes.test.ts', 'tests/api/account-rules.test.ts'], services: ['postgres'] },
   { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/unit/login-failures.test.ts', 'tests/api/account-security.test.ts'], services: ['redis'] },
   { name: 'settlement', mutate: ['server/payments/settlement.service.ts'], tests: ['tests/api/webhooks.test.ts', 'tests/api/money.test.ts', 'tests/api/concurrency.test.ts'], services: ['postgres'] },
   { name: 'checkout', mutate: ['server/payments/checkout.service.ts', 'server/payments/pricing.ts'], tests: ['tests/api/money.test.ts', 'tests/api/stock-holds.test.ts', 'tests/api/paywall.test.ts'] },
