@@ -46,7 +46,7 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
   const row = owned(await repo.getGallery(deps.db, id), actor, 'Gallery');
   const { access, isSale, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
   checkEdit(await draftsOnly(deps, actor), input.status, 'active');
-  checkNotHiddenByAdmin(row.status, input.status);
+  checkNotHiddenByAdmin(actor, row.status, input.status);
   await checkCategories(deps.db, 'gallery', input.categoryIds);
   // Public thumbnails are blurred while the gallery is locked: redo them when it opens or closes. When it closes,
   // the unblurred ones are withdrawn at once (the photos show none until their blurred thumbnail is made).

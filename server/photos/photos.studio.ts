@@ -79,7 +79,7 @@ export async function uploadPhotos(deps: StudioDeps, actor: Actor, input: { gall
 
 export async function updatePhoto(deps: StudioDeps, actor: Actor, id: string, input: PhotoInput): Promise<StudioPhoto> {
   const row = owned(await repo.getPhoto(deps.db, id), actor, 'Photo');
-  checkNotHiddenByAdmin(row.status, input.status);
+  checkNotHiddenByAdmin(actor, row.status, input.status);
   await repo.updatePhoto(deps.db, id, {
     ...(input.title !== undefined ? { title: input.title } : {}),
     ...(input.position !== undefined ? { position: input.position } : {}),

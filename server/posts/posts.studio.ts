@@ -140,7 +140,7 @@ export async function createPost(deps: StudioDeps, actor: Actor, input: PostInpu
 export async function updatePost(deps: StudioDeps, actor: Actor, id: string, input: PostInput, uploads: Uploads): Promise<string> {
   const row = owned(await repo.getPost(deps.db, id), actor, 'Post');
   checkEdit(await draftsOnly(deps, actor), input.status, 'published');
-  checkNotHiddenByAdmin(row.status, input.status);
+  checkNotHiddenByAdmin(actor, row.status, input.status);
   const { access, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
   const current = await repo.postMedia(deps.db, id);
   const unknown = (input.removeMedia ?? []).filter((m) => !current.some((c) => c.id === m));

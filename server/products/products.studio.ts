@@ -87,7 +87,7 @@ export async function updateProduct(deps: StudioDeps, actor: Actor, id: string, 
   if (type === 'physical' && digital) throw invalid('file', 'Only digital products take a file; a physical product has stock instead');
   if (type === 'digital' && !digital && !row.digitalFileId) throw invalid('file', 'A digital product needs its file in the "file" field');
   checkEdit(await draftsOnly(deps, actor), input.status, 'active');
-  checkNotHiddenByAdmin(row.status, input.status);
+  checkNotHiddenByAdmin(actor, row.status, input.status);
   await checkCategories(deps.db, 'product', input.categoryIds);
   const now = nowIso();
   let keys: string[] = [];

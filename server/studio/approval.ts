@@ -40,7 +40,8 @@ export function checkEdit(drafts: unknown, status: string | undefined, published
  * An item an admin took down (`hidden`) stays down until an admin puts it back: its performer may still edit it, but
  * not change its status, or the console's moderation would be one click away from undone.
  */
-export function checkNotHiddenByAdmin(current: string, next: string | undefined): void {
+export function checkNotHiddenByAdmin(actor: Actor, current: string, next: string | undefined): void {
+  if (actor.role === 'admin') return;
   if (current === 'hidden' && next !== undefined && next !== 'hidden') {
     throw new AppError(403, 'HIDDEN_BY_ADMIN', 'An admin took this item down; only an admin can put it back. Please contact support if you think this is a mistake.');
   }

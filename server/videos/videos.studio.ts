@@ -108,7 +108,7 @@ export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, in
   const row = owned(await repo.getVideo(deps.db, id), actor, 'Video');
   const { access, isSale, price } = pricing(input.visibility ?? row.access, input.price ?? (row.access === 'sale' ? row.price : undefined));
   checkEdit(await draftsOnly(deps, actor), input.status, 'active', input.scheduledAt);
-  checkNotHiddenByAdmin(row.status, input.status);
+  checkNotHiddenByAdmin(actor, row.status, input.status);
   await checkCategories(deps.db, 'video', input.categoryIds);
   const now = nowIso();
   const when = input.scheduledAt !== undefined ? schedule(input.scheduledAt, now, row.publishedAt) : null;

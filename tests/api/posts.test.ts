@@ -250,7 +250,7 @@ describe.each(engines)('performer posts on %s', (engine) => {
     expect((await get(`/posts/${ids.sale}`, w.perf)).status).toBe(200);
   }, 60_000);
 
-  it("keeps the owner's posts to the owner: another performer cannot edit or delete them, an admin may moderate", async () => {
+  it("keeps the owner's posts to the owner: another performer cannot edit or delete them, an admin may moderate and only an admin restores", async () => {
     const edit = (who: TestUser, body: Record<string, unknown>) => t.api(`/performer/assets/posts/${ids.free}`, { method: 'PUT', headers: who.headers, json: body });
     expect((await edit(w.perf2, { title: 'Mine now' })).status).toBe(404);
     expect((await t.api(`/performer/assets/posts/${ids.free}`, { method: 'DELETE', headers: w.perf2.headers })).status).toBe(404);
@@ -258,7 +258,11 @@ describe.each(engines)('performer posts on %s', (engine) => {
     const moderated = await edit(w.admin, { status: 'hidden' });
     expect([moderated.status, moderated.body.status]).toEqual([200, 'hidden']);
     expect((await get(`/posts/${ids.free}`)).status).toBe(404);
-    expect((await edit(w.perf, { status: 'published' })).body.status).toBe('published');
+    // Taken down by an admin, it stays down until an admin puts it back.
+    const back = await edit(w.perf, { status: 'published' });
+    expect([back.status, back.body.code]).toEqual([403, 'HIDDEN_BY_ADMIN']);
+    expect((await get(`/posts/${ids.free}`)).status).toBe(404);
+    expect((await edit(w.admin, { status: 'published' })).body.status).toBe('published');
     expect((await get(`/posts/${ids.free}`)).status).toBe(200);
     expect((await t.ctx.db.selectFrom('posts').select('title').where('id', '=', ids.free).executeTakeFirstOrThrow()).title).toBe('Hello everyone');
   });
