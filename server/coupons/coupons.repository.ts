@@ -17,10 +17,6 @@ export function findCouponByCode(db: DbOrTrx, code: string) {
     .executeTakeFirst();
 }
 
-export function findCouponById(db: DbOrTrx, id: string) {
-  return db.selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 /**
  * Takes one use if one is left and the coupon is still usable, in one conditional UPDATE: of concurrent checkouts
  * racing for the last use, exactly one matches (PostgreSQL re-checks the condition on the row the winner committed;

@@ -17,8 +17,9 @@ export const couponMessages = {
   usedUp: 'This coupon has no uses left',
 } as const;
 
+/** `code` comes trimmed from the request schemas (couponCodeField). */
 export async function validCoupon(db: DbOrTrx, code: string, now = nowIso()): Promise<CouponRow> {
-  const coupon = await findCouponByCode(db, code.trim());
+  const coupon = await findCouponByCode(db, code);
   if (!coupon) throw new AppError(404, 'COUPON_NOT_FOUND', couponMessages.notFound);
   if (coupon.status !== 'active' || coupon.valueBps <= 0 || coupon.valueBps > BPS) throw new AppError(400, 'COUPON_INACTIVE', couponMessages.inactive);
   if (coupon.expiresAt && coupon.expiresAt <= now) throw new AppError(400, 'COUPON_EXPIRED', couponMessages.expired);
