@@ -18,6 +18,12 @@ fs.mkdirSync(outDir, { recursive: true });
 const scores: Record<string, { score: number; killed: number; survived: number; timeout: number; noCoverage: number; total: number; survivors: string[]; seconds: number; services?: string }> = {};
 const previous = fs.existsSync('bench/mutation-report.json') ? (JSON.parse(fs.readFileSync('bench/mutation-report.json', 'utf8')) as { modules: typeof scores }).modules : {};
 
+// Suites that render pages (startTestApp with web: true) need the built site; Stryker copies it into each sandbox.
+if (!fs.existsSync('dist/server/entry.mjs')) {
+  const build = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('astro build failed');
+}
+
 for (const m of modules) {
   const vitestConfig = path.join(outDir, `${m.name}.vitest.config.ts`);
   fs.writeFileSync(
