@@ -159,6 +159,20 @@ async function deleteKeys(storage: Storage, keys: string[], logger: Logger): Pro
 }
 
 /**
+ * Reads an uploaded video (refused without a video stream or a duration) and takes its poster, a frame at one second
+ * at the most, into `dir` at the configured width (never wider than the video).
+ */
+async function probeWithPoster(input: string, dir: string, run: RunOptions, cfg: VideoProcessing) {
+  const info = await probeFile(input, run);
+  if (!info.hasVideo) throw new Error('The file has no video stream');
+  if (!info.duration) throw new Error('The video has no readable duration');
+  const posterFile = path.join(dir, 'poster.jpg');
+  const posterWidth = targetWidth(info.width, cfg.posterWidth);
+  await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+  return { info: { ...info, duration: info.duration }, posterFile, posterWidth }; // typed with its duration known
+}
+
+/**
  * Puts freshly stored outputs in the place of an original file's previous ones (its child files of `variants`), in
  * one transaction: unless `stillCurrent` finds the item unchanged since the job read it, nothing changes; else the
  * previous rows give way to the fresh ones and `record` writes the result. The fresh files are deleted unless the
@@ -206,13 +220,7 @@ function videoHandler(deps: PipelineDeps): JobHandler<VideoJob> {
 
       const outputs = await withTempDir((dir) =>
         withLocalFile(storage, original.storageKey, async (input) => mediaErrors([input, dir], async () => {
-          const info = await probeFile(input, run);
-          if (!info.hasVideo) throw new Error('The file has no video stream');
-          if (!info.duration) throw new Error('The video has no readable duration');
-
-          const posterFile = path.join(dir, 'poster.jpg');
-          const posterWidth = targetWidth(info.width, cfg.posterWidth);
-          await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+          const { info, posterFile, posterWidth } = await probeWithPoster(input, dir, run, cfg);
 
           // The teaser is public: never longer than the rule allows for this video, whatever the settings or the
           // performer's own clip say (server/media/teaser-rule.ts); none at all for a short video.
@@ -427,12 +435,7 @@ function postMediaHandler(deps: PipelineDeps): JobHandler<PostMediaJob> {
         const run: RunOptions = { signal: job.signal, timeoutMs: cfg.ffmpegTimeoutMs };
         const made = await withTempDir((dir) =>
           withLocalFile(storage, original.storageKey, async (input) => mediaErrors([input, dir], async () => {
-            const info = await probeFile(input, run);
-            if (!info.hasVideo) throw new Error('The file has no video stream');
-            if (!info.duration) throw new Error('The video has no readable duration');
-            const posterFile = path.join(dir, 'poster.jpg');
-            const posterWidth = targetWidth(info.width, cfg.posterWidth);
-            await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+            const { info, posterFile, posterWidth } = await probeWithPoster(input, dir, run, cfg);
             const preview = await makeThumbnail(posterFile, posterWidth, posterWidth, { fit: 'inside', ...(locked ? { blur: 18 } : {}) });
             const thumb = locked ? await makeThumbnail(posterFile, posterWidth, posterWidth, { fit: 'inside' }) : null;
             return { info, preview, thumb };
