@@ -87,6 +87,14 @@ export function canManage(viewer: Viewer, performerId: string): boolean {
   return !!viewer && (viewer.role === 'admin' || viewer.id === performerId);
 }
 
+/**
+ * Whether a viewer gets an item looked up by its id or slug: it is public to them now (`visible`, 0/1 or a boolean
+ * by engine) or they manage it; the others get 404, never a sign that it exists.
+ */
+export function mayFind(viewer: Viewer, visible: unknown, performerId: string): boolean {
+  return Number(visible) === 1 || canManage(viewer, performerId);
+}
+
 /** Access facts for one viewer and a batch of subjects (a page of a list), loaded in at most two queries per object type. */
 export class AccessView {
   constructor(

@@ -30,6 +30,11 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   const limits = config.authLimits;
   const tooManyLogins = 'Too many login attempts, please try again later';
   const tooManyMails = 'Too many requests, please try again later';
+  // The routes that mail an address: per network, then per address asked for.
+  const mailLimits = {
+    onRequest: [limiter(app, 'email-ip', limits.emailPerIp, byIp, tooManyMails)],
+    preHandler: [limiter(app, 'email-account', limits.emailPerAccount, byBodyField('email'), tooManyMails)],
+  };
 
   app.post(
     '/auth/users/register',
@@ -124,8 +129,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
     '/auth/email-verification/resend',
     {
       config: { access: 'public' },
-      onRequest: [limiter(app, 'email-ip', limits.emailPerIp, byIp, tooManyMails)],
-      preHandler: [limiter(app, 'email-account', limits.emailPerAccount, byBodyField('email'), tooManyMails)],
+      ...mailLimits,
       schema: {
         tags: ['auth'],
         summary: 'Mail a new verification link; the same answer whether or not the email exists or is verified',
@@ -143,8 +147,7 @@ export async function authRoutes(app: ApiApp): Promise<void> {
     '/auth/users/forgot',
     {
       config: { access: 'public' },
-      onRequest: [limiter(app, 'email-ip', limits.emailPerIp, byIp, tooManyMails)],
-      preHandler: [limiter(app, 'email-account', limits.emailPerAccount, byBodyField('email'), tooManyMails)],
+      ...mailLimits,
       schema: {
         tags: ['auth'],
         summary: 'Mail a password reset link (1 hour, single use); the same answer whether or not the email exists',

@@ -1,7 +1,7 @@
 import { sql, SqliteAdapter, type CompiledQuery, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { listCounts } from './count-cache.js';
 import type { DbOrTrx } from '../db/database.js';
-import type { FilesTable, ObjectType } from '../db/schema.js';
+import type { Database, FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
@@ -111,6 +111,19 @@ export function isSqlite(db: DbOrTrx): boolean {
 /** An item by id, or by slug when no item has that id (detail endpoints accept both). */
 export function idOrSlug(idColumn: string, slugColumn: string, key: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${ref(idColumn)} = ${key} or ${ref(slugColumn)} = ${key})`;
+}
+
+/**
+ * One item of a content table by id or slug: the row whose id is `key` first (a slug might spell another row's
+ * id), then the newest id.
+ */
+export function oneByIdOrSlug<T extends 'videos' | 'galleries' | 'products' | 'posts', O>(qb: SelectQueryBuilder<Database, T, O>, table: T, key: string) {
+  const id = ref(`${table}.id`);
+  return qb
+    .where(idOrSlug(`${table}.id`, `${table}.slug`, key))
+    .orderBy(sql`case when ${id} = ${key} then 0 else 1 end`)
+    .orderBy(id, 'desc')
+    .limit(1);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, galleryIsPublic, hasTag, idOrSlug, inCategory, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, galleryIsPublic, hasTag, oneByIdOrSlug, inCategory, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
@@ -56,15 +56,11 @@ export type GalleryRow = Awaited<ReturnType<typeof listPublicGalleries>>['rows']
 
 /** A gallery by id or slug, whatever its status, with whether it is public to `a` now. */
 export function findGalleryByKey(db: DbOrTrx, key: string, a: Audience) {
-  return db
+  const query = db
     .selectFrom('galleries')
     .select(galleryColumns)
-    .select(galleryIsPublic(a).as('visible'))
-    .where(idOrSlug('galleries.id', 'galleries.slug', key))
-    .orderBy(sql`case when ${sql.ref('galleries.id')} = ${key} then 0 else 1 end`)
-    .orderBy('galleries.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .select(galleryIsPublic(a).as('visible'));
+  return oneByIdOrSlug(query, 'galleries', key).executeTakeFirst();
 }
 
 /** Thumbnail file ids of cover photos, by photo id. */

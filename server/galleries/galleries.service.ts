@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors.js';
-import { canManage, gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
+import { gallerySubject, loadAccessView, type Viewer, mayFind } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
 import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { GalleryItem } from '../../common/schemas/catalogue.js';
@@ -32,7 +32,7 @@ export async function searchGalleries(deps: CatalogueDeps, viewer: Viewer, filte
 /** A gallery public to this visitor; its performer and admins also get it while not public. */
 export async function getGallery(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<GalleryItem> {
   const row = await findGalleryByKey(deps.db, key, audienceOf(viewer, deps.country));
-  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Gallery');
+  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Gallery');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;
 }

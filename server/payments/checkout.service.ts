@@ -277,6 +277,29 @@ export function subscriptionDraft(
   };
 }
 
+/**
+ * The checkout of one item for sale (a video, a gallery, a performer's post), once the caller found it for sale: refused
+ * to its own performer and to a buyer who owns it already; one line at its price.
+ */
+async function checkoutOneItem(
+  money: Money,
+  user: SessionUser,
+  item: { type: 'video' | 'gallery' | 'post'; label: string; id: string; performerId: string; title: string; price: number },
+  input: { couponCode?: string | null },
+  siteUrl: string,
+) {
+  if (item.performerId === user.id) throw badRequest(`You cannot buy your own ${item.type}`);
+  if (await hasEntitlement(money.ctx.db, user.id, item.type, item.id)) throw new AppError(409, 'ALREADY_PURCHASED', `You already own this ${item.type}`);
+  return checkout(money, user, {
+    type: item.type,
+    performerId: item.performerId,
+    targetId: item.id,
+    description: `${item.label}: ${item.title}`,
+    lines: [{ objectType: item.type, objectId: item.id, performerId: item.performerId, unitPrice: item.price, quantity: 1, name: item.title }],
+    couponCode: input.couponCode,
+  }, siteUrl);
+}
+
 /** POST /payment/purchase-video/{id}: a video for sale, not already owned. */
 export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audience, videoKey: string, input: { couponCode?: string | null }, siteUrl: string) {
   const { db } = money.ctx;
@@ -286,16 +309,7 @@ export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audi
   await assertSellersApproved(money, [video.performerId]);
   if (Number(video.visible) !== 1) throw notFound('Video');
   if (!video.isSale || video.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This video is not for sale');
-  if (video.performerId === user.id) throw badRequest('You cannot buy your own video');
-  if (await hasEntitlement(db, user.id, 'video', video.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this video');
-  return checkout(money, user, {
-    type: 'video',
-    performerId: video.performerId,
-    targetId: video.id,
-    description: `Video: ${video.title}`,
-    lines: [{ objectType: 'video', objectId: video.id, performerId: video.performerId, unitPrice: video.price, quantity: 1, name: video.title }],
-    couponCode: input.couponCode,
-  }, siteUrl);
+  return checkoutOneItem(money, user, { type: 'video', label: 'Video', id: video.id, performerId: video.performerId, title: video.title, price: video.price }, input, siteUrl);
 }
 
 /** POST /payment/purchase-gallery/{id}: a gallery for sale, not already owned; its photos open with it. */
@@ -307,16 +321,7 @@ export async function checkoutGallery(money: Money, user: SessionUser, buyer: Au
   await assertSellersApproved(money, [gallery.performerId]);
   if (Number(gallery.visible) !== 1) throw notFound('Gallery');
   if (gallery.access !== 'sale' || gallery.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This gallery is not for sale');
-  if (gallery.performerId === user.id) throw badRequest('You cannot buy your own gallery');
-  if (await hasEntitlement(db, user.id, 'gallery', gallery.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this gallery');
-  return checkout(money, user, {
-    type: 'gallery',
-    performerId: gallery.performerId,
-    targetId: gallery.id,
-    description: `Gallery: ${gallery.title}`,
-    lines: [{ objectType: 'gallery', objectId: gallery.id, performerId: gallery.performerId, unitPrice: gallery.price, quantity: 1, name: gallery.title }],
-    couponCode: input.couponCode,
-  }, siteUrl);
+  return checkoutOneItem(money, user, { type: 'gallery', label: 'Gallery', id: gallery.id, performerId: gallery.performerId, title: gallery.title, price: gallery.price }, input, siteUrl);
 }
 
 /**
@@ -331,16 +336,7 @@ export async function checkoutPost(money: Money, user: SessionUser, buyer: Audie
   await assertSellersApproved(money, [post.performerId]);
   if (Number(post.visible) !== 1) throw notFound('Post');
   if (post.access !== 'sale' || post.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This post is not for sale');
-  if (post.performerId === user.id) throw badRequest('You cannot buy your own post');
-  if (await hasEntitlement(db, user.id, 'post', post.id)) throw new AppError(409, 'ALREADY_PURCHASED', 'You already own this post');
-  return checkout(money, user, {
-    type: 'post',
-    performerId: post.performerId,
-    targetId: post.id,
-    description: `Post: ${post.title}`,
-    lines: [{ objectType: 'post', objectId: post.id, performerId: post.performerId, unitPrice: post.price, quantity: 1, name: post.title }],
-    couponCode: input.couponCode,
-  }, siteUrl);
+  return checkoutOneItem(money, user, { type: 'post', label: 'Post', id: post.id, performerId: post.performerId, title: post.title, price: post.price }, input, siteUrl);
 }
 
 /** POST /payment/purchase-products: cart lines (same product twice is merged), a shipping address for physical items. */

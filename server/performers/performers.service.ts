@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
-import { canManage, isSubscribed, type Viewer } from '../access/access.service.js';
+import { isSubscribed, type Viewer, mayFind } from '../access/access.service.js';
 import { categoriesOf } from '../categories/categories.repository.js';
 import type { PerformerProfile } from '../../common/schemas/catalogue.js';
 import { findPerformerByKey, tagsOf, toCard } from './performers.repository.js';
@@ -12,7 +12,7 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
  */
 export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: string, country: string | null): Promise<PerformerProfile> {
   const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
-  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.id))) throw notFound('Performer');
+  if (!row || !mayFind(viewer, row.visible, row.id)) throw notFound('Performer');
   const [categories, tags, subscribed] = await Promise.all([categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), isSubscribed(db, viewer, row.id)]);
   return {
     ...toCard(row),

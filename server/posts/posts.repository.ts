@@ -1,8 +1,8 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, oneByIdOrSlug, inCategory, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
@@ -61,16 +61,12 @@ export type PostCardRow = Awaited<ReturnType<typeof listPublicPosts>>['rows'][nu
 
 /** A post or page by id or slug, whatever its status, with whether it is public to `a` now. */
 export function findPostByKey(db: DbOrTrx, key: string, a: Audience) {
-  return db
+  const query = db
     .selectFrom('posts')
     .select(cardColumns)
     .select('posts.content')
-    .select(postIsPublic(a).as('visible'))
-    .where(idOrSlug('posts.id', 'posts.slug', key))
-    .orderBy(sql`case when ${sql.ref('posts.id')} = ${key} then 0 else 1 end`)
-    .orderBy('posts.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .select(postIsPublic(a).as('visible'));
+  return oneByIdOrSlug(query, 'posts', key).executeTakeFirst();
 }
 
 export type PostDetailRow = NonNullable<Awaited<ReturnType<typeof findPostByKey>>>;

@@ -1,4 +1,5 @@
 import type { AccessDecision } from '../access/access.service.js';
+import { itemStats } from '../catalogue/item-mapper.js';
 import { parseTags, previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
 import type { PerformerSummary, ProductItem } from '../../common/schemas/catalogue.js';
 import type { ProductRow } from './products.repository.js';
@@ -20,6 +21,6 @@ export function toProductItem(r: ProductRow, x: { performer: PerformerSummary | 
     status: r.status,
     publishedAt: r.publishedAt,
     createdAt: r.createdAt,
-    stats: { views: r.viewCount, likes: r.likeCount, favourites: r.favouriteCount, comments: r.commentCount },
+    stats: itemStats(r),
   };
 }

@@ -1,8 +1,8 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { ContentStatus, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, idOrSlug, inCategory, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, oneByIdOrSlug, inCategory, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 import type { ProductType } from '../../common/enums.js';
 
@@ -81,13 +81,9 @@ export type ProductRow = Awaited<ReturnType<typeof listPublicProducts>>['rows'][
 
 /** A product by id or slug, whatever its status, with whether it is public to `a` now. */
 export function findProductByKey(db: DbOrTrx, key: string, a: Audience) {
-  return db
+  const query = db
     .selectFrom('products')
     .select(productColumns)
-    .select(productIsPublic(a).as('visible'))
-    .where(idOrSlug('products.id', 'products.slug', key))
-    .orderBy(sql`case when ${sql.ref('products.id')} = ${key} then 0 else 1 end`)
-    .orderBy('products.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .select(productIsPublic(a).as('visible'));
+  return oneByIdOrSlug(query, 'products', key).executeTakeFirst();
 }

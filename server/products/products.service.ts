@@ -1,6 +1,6 @@
 import type { ContentStatus } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { canManage, checkAccess, loadAccessView, productSubject, type Viewer } from '../access/access.service.js';
+import { canManage, checkAccess, loadAccessView, productSubject, type Viewer, mayFind } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { DownloadLink, ProductItem } from '../../common/schemas/catalogue.js';
@@ -27,7 +27,7 @@ export async function searchProducts(deps: CatalogueDeps, viewer: Viewer, filter
 /** A product public to this visitor; its performer and admins also get it while not public. */
 export async function getProduct(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<ProductItem> {
   const row = await findProductByKey(deps.db, key, audienceOf(viewer, deps.country));
-  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Product');
+  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Product');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;
 }
@@ -53,7 +53,7 @@ export async function getOwnProduct(deps: CatalogueDeps, viewer: NonNullable<Vie
 /** A signed, short-lived link to a digital product's file: buyers (and the performer, admins) only. */
 export async function productDownloadLink(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<DownloadLink> {
   const row = await findProductByKey(deps.db, key, audienceOf(viewer, deps.country));
-  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Product');
+  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Product');
   if (row.type !== 'digital' || !row.digitalFileId) throw notFound('Download');
   const decision = await checkAccess(deps.db, viewer, productSubject(row));
   if (!decision.open) throw forbidden('Buy this product to download it');

@@ -26,12 +26,14 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   const deps = () => ({ db: app.ctx.db, realtime: app.ctx.realtime, logger: app.ctx.logger });
   const byUser = (request: FastifyRequest) => request.user?.id;
   const tooMany = 'Too many reactions, please slow down';
+  // One limit for adding and removing: a flood of either counts against the same budget.
+  const perUser = limiter(app, 'reaction', REACTION_LIMIT, byUser, tooMany);
 
   app.post(
     '/reactions',
     {
       config: { access: 'session' },
-      onRequest: [limiter(app, 'reaction', REACTION_LIMIT, byUser, tooMany)],
+      onRequest: [perUser],
       schema: {
         tags: ['reactions'],
         summary: 'Like, favourite or add to watch later (idempotent)',
@@ -48,7 +50,7 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
     '/reactions',
     {
       config: { access: 'session' },
-      onRequest: [limiter(app, 'reaction', REACTION_LIMIT, byUser, tooMany)],
+      onRequest: [perUser],
       schema: {
         tags: ['reactions'],
         summary: 'Remove a reaction (idempotent); the same fields as POST, as a JSON body or query parameters',

@@ -1,4 +1,5 @@
 import type { AccessDecision } from '../access/access.service.js';
+import { itemStats, sellableItemHead } from '../catalogue/item-mapper.js';
 import { parseTags, previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
 import type { PerformerSummary, SignedMedia, VideoItem } from '../../common/schemas/catalogue.js';
 import type { VideoRow } from './videos.repository.js';
@@ -9,16 +10,7 @@ export function toVideoItem(
   x: { performer: PerformerSummary | undefined; files: Map<string, MediaFile>; poster: MediaFile | undefined; decision: AccessDecision; video: SignedMedia | null },
 ): VideoItem {
   return {
-    _id: r.id,
-    slug: r.slug,
-    title: r.title,
-    description: r.description,
-    performerId: r.performerId,
-    performer: x.performer ?? null,
-    access: r.access,
-    isSale: r.isSale === 1,
-    price: r.price,
-    locked: !x.decision.open,
+    ...sellableItemHead(r, x.performer, x.decision),
     thumbnail: previewUrl(r.thumbnailFileId ? x.files.get(r.thumbnailFileId) : undefined),
     poster: previewUrl(x.poster),
     teaser: previewUrl(r.teaserFileId ? x.files.get(r.teaserFileId) : undefined),
@@ -30,6 +22,6 @@ export function toVideoItem(
     scheduledAt: r.scheduledAt,
     publishedAt: r.publishedAt,
     createdAt: r.createdAt,
-    stats: { views: r.viewCount, likes: r.likeCount, favourites: r.favouriteCount, comments: r.commentCount },
+    stats: itemStats(r),
   };
 }

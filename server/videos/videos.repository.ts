@@ -1,8 +1,8 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, idOrSlug, inCategory, page, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, oneByIdOrSlug, inCategory, page, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
@@ -76,13 +76,9 @@ export type VideoRow = Awaited<ReturnType<ReturnType<typeof publicVideoQueries>[
 
 /** A video by id or slug, whatever its status, with whether it is public to `a` now (0/1 or boolean). */
 export function findVideoByKey(db: DbOrTrx, key: string, a: Audience) {
-  return db
+  const query = db
     .selectFrom('videos')
     .select(videoColumns)
-    .select(videoIsPublic(a).as('visible'))
-    .where(idOrSlug('videos.id', 'videos.slug', key))
-    .orderBy(sql`case when ${sql.ref('videos.id')} = ${key} then 0 else 1 end`)
-    .orderBy('videos.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .select(videoIsPublic(a).as('visible'));
+  return oneByIdOrSlug(query, 'videos', key).executeTakeFirst();
 }

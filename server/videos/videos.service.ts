@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors.js';
-import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/access.service.js';
+import { canManage, loadAccessView, videoSubject, type Viewer, mayFind } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
@@ -33,7 +33,7 @@ export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters:
  */
 export async function getVideo(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<VideoItem> {
   const row = await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country));
-  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Video');
+  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Video');
   const [item] = await toItems(deps, viewer, [row]);
   return item!;
 }

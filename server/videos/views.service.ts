@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import { newId } from '../db/ids.js';
 import { AppError, notFound } from '../http/errors.js';
-import { canManage, checkAccess, videoSubject, type Viewer } from '../access/access.service.js';
+import { checkAccess, videoSubject, type Viewer, mayFind } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { findVideoByKey } from './videos.repository.js';
 import { insertView, viewedSince } from './views.repository.js';
@@ -42,7 +42,7 @@ export async function recordVideoView(
 ): Promise<ViewResult> {
   const { db } = deps;
   const row = await findVideoByKey(db, key, audienceOf(viewer, from.country, now.toISOString()));
-  if (!row || (Number(row.visible) !== 1 && !canManage(viewer, row.performerId))) throw notFound('Video');
+  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Video');
   const decision = await checkAccess(db, viewer, videoSubject(row), now);
   if (!decision.open) {
     throw new AppError(403, 'LOCKED', decision.needs === 'subscription' ? 'Subscribe to watch this video' : 'Buy this video to watch it');

@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
 import { Captcha } from './shared/Captcha.js';
-import { Field, FormAlert, FormSuccess } from './shared/Field.js';
+import { Field, FieldError, FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { EmailField, NameField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 
 export interface ContactFormProps {
@@ -55,12 +56,8 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
 
   return (
     <form className="form" onSubmit={onSubmit} data-testid="contact-form" aria-busy={requesting}>
-      <Field label="Your name" error={fieldErrors.name}>
-        {(p) => <input {...p} name="name" autoComplete="name" required maxLength={100} value={values.name} onChange={set('name')} />}
-      </Field>
-      <Field label="Your email" error={fieldErrors.email}>
-        {(p) => <input {...p} name="email" type="email" autoComplete="email" required maxLength={254} value={values.email} onChange={set('email')} />}
-      </Field>
+      <NameField label="Your name" error={fieldErrors.name} value={values.name} onChange={set('name')} />
+      <EmailField label="Your email" error={fieldErrors.email} value={values.email} onChange={set('email')} />
       <Field label="Subject (optional)" error={fieldErrors.subject}>
         {(p) => <input {...p} name="subject" maxLength={200} value={values.subject} onChange={set('subject')} />}
       </Field>
@@ -68,17 +65,13 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
         {(p) => <textarea {...p} name="message" required minLength={10} maxLength={5000} value={values.message} onChange={set('message')} />}
       </Field>
       {withCaptcha && mounted ? <Captcha siteKey={captchaSiteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
-      {fieldErrors.captchaToken ? (
-        <p className="form__error" role="alert">
-          {fieldErrors.captchaToken}
-        </p>
-      ) : null}
+      <FieldError message={fieldErrors.captchaToken} />
       <FormAlert message={formError} />
       <FormSuccess message={sent} />
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={requesting} data-testid="contact-submit">
-          {requesting ? 'Sending…' : 'Send message'}
-        </button>
+        <SubmitButton busy={requesting} busyLabel="Sending…" testId="contact-submit">
+          Send message
+        </SubmitButton>
       </div>
     </form>
   );

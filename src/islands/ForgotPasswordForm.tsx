@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { forgotPassword, forgotStatus } from '../lib/stores/auth.js';
-import { Field, FormAlert, FormSuccess } from './shared/Field.js';
+import { FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { EmailField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 
 /** Asks for a password reset link; the answer is the same whether or not the email has an account. */
@@ -35,16 +36,12 @@ export default function ForgotPasswordForm() {
 
   return (
     <form className="form" onSubmit={onSubmit} data-testid="forgot-form" aria-busy={requesting}>
-      <Field label="Email" error={fieldErrors.email}>
-        {(p) => (
-          <input {...p} name="email" type="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
-        )}
-      </Field>
+      <EmailField error={fieldErrors.email} value={email} onChange={(e) => setEmail(e.target.value)} />
       <FormAlert message={formError} />
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={requesting} data-testid="forgot-submit">
-          {requesting ? 'Sending…' : 'Send reset link'}
-        </button>
+        <SubmitButton busy={requesting} busyLabel="Sending…" testId="forgot-submit">
+          Send reset link
+        </SubmitButton>
         <a href="/auth/login">Back to log in</a>
       </div>
     </form>

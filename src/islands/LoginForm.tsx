@@ -3,7 +3,7 @@ import { useStore } from '@nanostores/react';
 import { login, loginError, loginNeedsCaptcha, loginStatus } from '../lib/stores/auth.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
-import { Field, FormAlert } from './shared/Field.js';
+import { Field, FormAlert, SubmitButton } from './shared/Field.js';
 import { withNext } from '../../common/next-path.js';
 
 export interface LoginFormProps {
@@ -83,9 +83,9 @@ export default function LoginForm({ next = null }: LoginFormProps) {
       {needsCaptcha && siteKey ? <Captcha siteKey={siteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
       <FormAlert message={status === 'error' ? error : null} />
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={busy} data-testid="login-submit">
-          {requesting ? 'Logging in…' : 'Log in'}
-        </button>
+        <SubmitButton busy={requesting} disabled={busy} busyLabel="Logging in…" testId="login-submit">
+          Log in
+        </SubmitButton>
       </div>
       <div className="form__links">
         <a href="/auth/forgot-password">Forgot your password?</a>

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { SignupRole } from '../../common/enums.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { updatePassword, updating } from '../lib/stores/user.js';
-import { Field, FormAlert, FormSuccess } from './shared/Field.js';
+import { Field, FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { ConfirmPasswordField, NewPasswordField } from './shared/account-fields.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 
 export interface PasswordFormProps {
@@ -46,18 +46,14 @@ export default function PasswordForm({ source }: PasswordFormProps) {
           <input {...p} name="currentPassword" type="password" autoComplete="current-password" required maxLength={1024} value={values.currentPassword} onChange={set('currentPassword')} />
         )}
       </Field>
-      <Field label="New password" error={fieldErrors.password} hint="At least 8 characters, with a letter and a digit">
-        {(p) => <input {...p} name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} value={values.password} onChange={set('password')} />}
-      </Field>
-      <Field label="Confirm new password" error={fieldErrors.confirm}>
-        {(p) => <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX} value={values.confirm} onChange={set('confirm')} />}
-      </Field>
+      <NewPasswordField error={fieldErrors.password} value={values.password} onChange={set('password')} />
+      <ConfirmPasswordField error={fieldErrors.confirm} value={values.confirm} onChange={set('confirm')} />
       <FormAlert message={formError} />
       <FormSuccess message={done} />
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={busy} data-testid="password-submit">
-          {busy ? 'Saving…' : 'Change password'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Saving…" testId="password-submit">
+          Change password
+        </SubmitButton>
       </div>
     </form>
   );

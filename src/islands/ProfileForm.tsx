@@ -7,7 +7,8 @@ import { BIO_MAX } from '../../common/account-limits.js';
 import { account } from '../lib/stores/account.js';
 import { toast } from '../lib/stores/toast.js';
 import { currentUser, setCurrentUser, updateProfile, updating } from '../lib/stores/user.js';
-import { Field, FormAlert } from './shared/Field.js';
+import { Field, FormAlert, SubmitButton } from './shared/Field.js';
+import { NameField, UsernameField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 
 export interface ProfileFormProps {
@@ -79,25 +80,8 @@ export default function ProfileForm({ initialUser }: ProfileFormProps) {
 
   return (
     <form className="form" onSubmit={onSubmit} data-testid="profile-form" aria-busy={busy}>
-      <Field label="Name" error={fieldErrors.name}>
-        {(p) => <input {...p} name="name" autoComplete="name" required maxLength={100} value={values.name} onChange={set('name')} />}
-      </Field>
-      <Field label="Username" error={fieldErrors.username} hint="3 to 30 characters: lowercase letters, digits, “_” or “.”">
-        {(p) => (
-          <input
-            {...p}
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            minLength={3}
-            maxLength={30}
-            value={values.username}
-            onChange={set('username')}
-          />
-        )}
-      </Field>
+      <NameField error={fieldErrors.name} value={values.name} onChange={set('name')} />
+      <UsernameField error={fieldErrors.username} value={values.username} onChange={set('username')} />
       <Field label="Bio" error={fieldErrors.bio} hint={`${values.bio.length}/${BIO_MAX}`}>
         {(p) => <textarea {...p} name="bio" maxLength={BIO_MAX} value={values.bio} onChange={set('bio')} />}
       </Field>
@@ -116,9 +100,9 @@ export default function ProfileForm({ initialUser }: ProfileFormProps) {
       </Field>
       <FormAlert message={formError} />
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={busy} data-testid="profile-submit">
-          {busy ? 'Saving…' : 'Save changes'}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Saving…" testId="profile-submit">
+          Save changes
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,11 +1,11 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { SignupRole } from '../../common/enums.js';
 import { withNext } from '../../common/next-path.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
 import { account } from '../lib/stores/account.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
-import { Field, FormAlert, FormSuccess } from './shared/Field.js';
+import { CheckField, FieldError, FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { ConfirmPasswordField, EmailField, NameField, NewPasswordField, UsernameField } from './shared/account-fields.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 
 export interface RegisterFormProps {
@@ -26,7 +26,6 @@ export default function RegisterForm({ initialRole = 'user', next = null, termsH
   const [values, setValues] = useState({ name: '', username: '', email: '', password: '', confirm: '' });
   const [adult, setAdult] = useState(false);
   const [terms, setTerms] = useState(false);
-  const checkId = useId();
   const [role, setRole] = useState<SignupRole>(initialRole);
   const [requesting, setRequesting] = useState(false);
   const [done, setDone] = useState<string | null>(null);
@@ -100,95 +99,32 @@ export default function RegisterForm({ initialRole = 'user', next = null, termsH
           <input type="radio" name="role" value="performer" checked={role === 'performer'} onChange={() => setRole('performer')} />a performer
         </label>
       </fieldset>
-      {fieldErrors.role ? (
-        <p className="form__error" role="alert">
-          {fieldErrors.role}
-        </p>
-      ) : null}
-      <Field label="Name" error={fieldErrors.name}>
-        {(p) => <input {...p} name="name" autoComplete="name" required maxLength={100} value={values.name} onChange={set('name')} />}
-      </Field>
-      <Field label="Username" error={fieldErrors.username} hint="3 to 30 characters: lowercase letters, digits, “_” or “.”">
-        {(p) => (
-          <input
-            {...p}
-            name="username"
-            autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
-            required
-            minLength={3}
-            maxLength={30}
-            value={values.username}
-            onChange={set('username')}
-          />
-        )}
-      </Field>
-      <Field label="Email" error={fieldErrors.email}>
-        {(p) => <input {...p} name="email" type="email" autoComplete="email" required maxLength={254} value={values.email} onChange={set('email')} />}
-      </Field>
-      <Field label="Password" error={fieldErrors.password} hint="At least 8 characters, with a letter and a digit">
-        {(p) => (
-          <input {...p} name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} value={values.password} onChange={set('password')} />
-        )}
-      </Field>
-      <Field label="Confirm password" error={fieldErrors.confirm}>
-        {(p) => (
-          <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX} value={values.confirm} onChange={set('confirm')} />
-        )}
-      </Field>
+      <FieldError message={fieldErrors.role} />
+      <NameField error={fieldErrors.name} value={values.name} onChange={set('name')} />
+      <UsernameField error={fieldErrors.username} value={values.username} onChange={set('username')} />
+      <EmailField error={fieldErrors.email} value={values.email} onChange={set('email')} />
+      <NewPasswordField label="Password" error={fieldErrors.password} value={values.password} onChange={set('password')} />
+      <ConfirmPasswordField label="Confirm password" error={fieldErrors.confirm} value={values.confirm} onChange={set('confirm')} />
       <div className="form__consent">
-        <label className="form__check">
-          <input
-            type="checkbox"
-            name="confirmAdult"
-            checked={adult}
-            onChange={(e) => setAdult(e.target.checked)}
-            aria-invalid={fieldErrors.confirmAdult ? true : undefined}
-            aria-describedby={fieldErrors.confirmAdult ? `${checkId}-adult` : undefined}
-            data-testid="register-adult"
-          />
+        <CheckField name="confirmAdult" checked={adult} onChange={setAdult} error={fieldErrors.confirmAdult} testId="register-adult">
           I am 18 years old or older
-        </label>
-        {fieldErrors.confirmAdult ? (
-          <p id={`${checkId}-adult`} className="form__error" role="alert">
-            {fieldErrors.confirmAdult}
-          </p>
-        ) : null}
-        <label className="form__check">
-          <input
-            type="checkbox"
-            name="acceptTerms"
-            checked={terms}
-            onChange={(e) => setTerms(e.target.checked)}
-            aria-invalid={fieldErrors.acceptTerms ? true : undefined}
-            aria-describedby={fieldErrors.acceptTerms ? `${checkId}-terms` : undefined}
-            data-testid="register-terms"
-          />
+        </CheckField>
+        <CheckField name="acceptTerms" checked={terms} onChange={setTerms} error={fieldErrors.acceptTerms} testId="register-terms">
           <span>
             I accept the{' '}
             <a href={termsHref} target="_blank" rel="noopener">
               terms of service
             </a>
           </span>
-        </label>
-        {fieldErrors.acceptTerms ? (
-          <p id={`${checkId}-terms`} className="form__error" role="alert">
-            {fieldErrors.acceptTerms}
-          </p>
-        ) : null}
+        </CheckField>
       </div>
       {captcha ? <Captcha siteKey={captcha.siteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
-      {fieldErrors.captchaToken ? (
-        <p className="form__error" role="alert">
-          {fieldErrors.captchaToken}
-        </p>
-      ) : null}
+      <FieldError message={fieldErrors.captchaToken} />
       <FormAlert message={formError} />
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={requesting} data-testid="register-submit">
-          {requesting ? 'Creating your account…' : 'Create account'}
-        </button>
+        <SubmitButton busy={requesting} busyLabel="Creating your account…" testId="register-submit">
+          Create account
+        </SubmitButton>
         <span>
           Already have an account? <a href={withNext('/auth/login', next)}>Log in</a>
         </span>

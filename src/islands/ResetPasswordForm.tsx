@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
-import { Field, FormAlert, FormSuccess } from './shared/Field.js';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../common/account-limits.js';
+import { FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { ConfirmPasswordField, NewPasswordField } from './shared/account-fields.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
 
@@ -58,16 +58,8 @@ export default function ResetPasswordForm({ token: tokenProp }: ResetPasswordFor
 
   return (
     <form className="form" onSubmit={onSubmit} data-testid="reset-password-form" aria-busy={requesting}>
-      <Field label="New password" error={fieldErrors.password} hint="At least 8 characters, with a letter and a digit">
-        {(p) => (
-          <input {...p} name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} value={password} onChange={(e) => setPassword(e.target.value)} />
-        )}
-      </Field>
-      <Field label="Confirm new password" error={fieldErrors.confirm}>
-        {(p) => (
-          <input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX} value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        )}
-      </Field>
+      <NewPasswordField error={fieldErrors.password} value={password} onChange={(e) => setPassword(e.target.value)} />
+      <ConfirmPasswordField error={fieldErrors.confirm} value={confirm} onChange={(e) => setConfirm(e.target.value)} />
       <FormAlert message={formError ?? fieldErrors.token} />
       {formError || fieldErrors.token ? (
         <p className="form__hint">
@@ -75,9 +67,9 @@ export default function ResetPasswordForm({ token: tokenProp }: ResetPasswordFor
         </p>
       ) : null}
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={requesting} data-testid="reset-password-submit">
-          {requesting ? 'Saving…' : 'Save new password'}
-        </button>
+        <SubmitButton busy={requesting} busyLabel="Saving…" testId="reset-password-submit">
+          Save new password
+        </SubmitButton>
       </div>
     </form>
   );

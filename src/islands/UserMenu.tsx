@@ -4,6 +4,7 @@ import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import { loggedIn, logout } from '../lib/stores/auth.js';
 import { currentUser, setCurrentUser, withDefaultAvatar, type UserInput } from '../lib/stores/user.js';
 import CartLink from './CartLink.js';
+import { ACCOUNT_LINKS } from '../lib/account-links.js';
 
 export interface UserMenuProps {
   /** The signed-in user as the server rendered the page, or null for a guest. */
@@ -12,16 +13,8 @@ export interface UserMenuProps {
 
 type Link = readonly [href: string, label: string];
 
-/** The signed-in user's pages, in the order of the account tabs (src/components/AccountNav.astro). */
-const LINKS: readonly Link[] = [
-  ['/home', 'Home'],
-  ['/account/subscriptions', 'Subscriptions'],
-  ['/account/orders', 'Orders'],
-  ['/account/transactions', 'Transactions'],
-  ['/account/favourites', 'Favourites'],
-  ['/account/watch-later', 'Watch later'],
-  ['/account/profile', 'Profile'],
-];
+/** The signed-in user's pages: home, then the account's tabs but the password's. */
+const LINKS: readonly Link[] = [['/home', 'Home'], ...ACCOUNT_LINKS.filter(([href]) => href !== '/account/password')];
 
 /** Where a role works: the studio for performers, the console for admins. */
 const ROLE_LINKS: Partial<Record<UserInput['role'], Link>> = {

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../lib/api/error.js';
 import { account } from '../lib/stores/account.js';
-import { Field, FormAlert, FormSuccess } from './shared/Field.js';
+import { FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { EmailField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
 
@@ -91,14 +92,12 @@ function ResendForm() {
   return (
     <form className="form" onSubmit={onSubmit} data-testid="resend-verification-form" aria-busy={requesting}>
       <h2>Send a new verification link</h2>
-      <Field label="Email" error={fieldErrors.email}>
-        {(p) => <input {...p} name="email" type="email" autoComplete="email" required maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />}
-      </Field>
+      <EmailField error={fieldErrors.email} value={email} onChange={(e) => setEmail(e.target.value)} />
       <FormAlert message={formError} />
       <div className="form__actions">
-        <button className="btn btn--primary" type="submit" disabled={requesting} data-testid="resend-verification-submit">
-          {requesting ? 'Sending…' : 'Send link'}
-        </button>
+        <SubmitButton busy={requesting} busyLabel="Sending…" testId="resend-verification-submit">
+          Send link
+        </SubmitButton>
       </div>
     </form>
   );

@@ -40,6 +40,19 @@ export async function orNull<T>(fn: () => Promise<T>): Promise<T | null> {
   }
 }
 
+/** An id, slug or username as a detail page's address may spell one. */
+const ROUTE_KEY = /^[A-Za-z0-9_.-]{1,100}$/;
+
+/**
+ * What a detail page shows, loaded by its route's key (`param`): null, for the page to answer 404, when the key
+ * cannot name anything or the item is not there for this viewer (see `orNull`).
+ */
+export async function loadByRouteKey<T>(astro: AstroGlobal, param: string, load: (key: string) => Promise<T>): Promise<T | null> {
+  const key = astro.params[param] ?? '';
+  if (!ROUTE_KEY.test(key)) return null;
+  return orNull(() => load(key));
+}
+
 /** Stored post HTML, sanitised: formatting, links and images only; no scripts, styles, handlers or iframes. */
 export function sanitizePostHtml(html: string): string {
   return sanitizeHtml(html, {

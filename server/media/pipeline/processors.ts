@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/database.js';
+import type { Db, DbOrTrx } from '../../db/database.js';
 import { newId } from '../../db/ids.js';
 import type { JobContext, JobHandler, JobQueue } from '../../jobs/queue.js';
 import { PermanentJobError } from '../../jobs/queue.js';
@@ -158,7 +158,54 @@ async function deleteKeys(storage: Storage, keys: string[], logger: Logger): Pro
   await Promise.all(keys.map((k) => storage.delete(k).catch((err) => logger.warn({ err, key: k }, 'could not delete replaced media'))));
 }
 
-function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHandler<VideoJob> {
+/**
+ * Reads an uploaded video (refused without a video stream or a duration) and takes its poster, a frame at one second
+ * at the most, into `dir` at the configured width (never wider than the video).
+ */
+async function probeWithPoster(input: string, dir: string, run: RunOptions, cfg: VideoProcessing) {
+  const info = await probeFile(input, run);
+  if (!info.hasVideo) throw new Error('The file has no video stream');
+  if (!info.duration) throw new Error('The video has no readable duration');
+  const posterFile = path.join(dir, 'poster.jpg');
+  const posterWidth = targetWidth(info.width, cfg.posterWidth);
+  await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+  return { info: { ...info, duration: info.duration }, posterFile, posterWidth }; // typed with its duration known
+}
+
+/**
+ * Puts freshly stored outputs in the place of an original file's previous ones (its child files of `variants`), in
+ * one transaction: unless `stillCurrent` finds the item unchanged since the job read it, nothing changes; else the
+ * previous rows give way to the fresh ones and `record` writes the result. The fresh files are deleted unless the
+ * swap was applied, the previous ones once it is done.
+ */
+async function swapOutputs(
+  { db, storage, logger }: PipelineDeps,
+  originalId: string,
+  variants: string[],
+  fresh: Output[],
+  stillCurrent: (trx: DbOrTrx) => Promise<boolean>,
+  record: (trx: DbOrTrx) => Promise<void>,
+): Promise<void> {
+  let replaced: string[] = [];
+  let applied = false;
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (!(await stillCurrent(trx))) return;
+      const old = await childFiles(trx, [originalId], variants);
+      await deleteFileRows(trx, old.map((f) => f.id));
+      await insertFiles(trx, fresh.map((o) => o.row));
+      await record(trx);
+      replaced = old.map((f) => f.storageKey);
+      applied = true;
+    });
+  } finally {
+    if (!applied) await deleteKeys(storage, fresh.map((o) => o.row.storageKey), logger);
+  }
+  await deleteKeys(storage, replaced, logger);
+}
+
+function videoHandler(deps: PipelineDeps): JobHandler<VideoJob> {
+  const { db, storage, logger, video: cfg } = deps;
   return {
     async run({ videoId }, job: JobContext) {
       const video = await getVideoRow(db, videoId);
@@ -173,13 +220,7 @@ function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHan
 
       const outputs = await withTempDir((dir) =>
         withLocalFile(storage, original.storageKey, async (input) => mediaErrors([input, dir], async () => {
-          const info = await probeFile(input, run);
-          if (!info.hasVideo) throw new Error('The file has no video stream');
-          if (!info.duration) throw new Error('The video has no readable duration');
-
-          const posterFile = path.join(dir, 'poster.jpg');
-          const posterWidth = targetWidth(info.width, cfg.posterWidth);
-          await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+          const { info, posterFile, posterWidth } = await probeWithPoster(input, dir, run, cfg);
 
           // The teaser is public: never longer than the rule allows for this video, whatever the settings or the
           // performer's own clip say (server/media/teaser-rule.ts); none at all for a short video.
@@ -218,26 +259,19 @@ function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHan
       );
 
       const fresh = [outputs.poster, outputs.thumb, ...(outputs.teaser ? [outputs.teaser] : [])];
-      let replaced: string[] = [];
-      let applied = false;
-      try {
-        await db.transaction().execute(async (trx) => {
-          const current = await getVideoRow(trx, videoId);
-          if (!current || current.fileId !== original.id) return;
-          const old = await childFiles(trx, [original.id], ['poster', 'thumb', 'teaser']);
-          await deleteFileRows(trx, old.map((f) => f.id));
-          await insertFiles(trx, fresh.map((o) => o.row));
+      await swapOutputs(
+        deps,
+        original.id,
+        ['poster', 'thumb', 'teaser'],
+        fresh,
+        async (trx) => (await getVideoRow(trx, videoId))?.fileId === original.id,
+        async (trx) => {
           await markFileReady(trx, original.id, { width: outputs.info.width, height: outputs.info.height, duration: outputs.info.duration });
           if (thumbSource) await setFileStatus(trx, thumbSource.id, 'ready');
           if (teaserSource) await setFileStatus(trx, teaserSource.id, 'ready');
           await setVideoProcessed(trx, videoId, { duration: outputs.info.duration!, teaserFileId: outputs.teaser?.row.id ?? null, thumbnailFileId: outputs.thumb.row.id });
-          replaced = old.map((f) => f.storageKey);
-          applied = true;
-        });
-      } finally {
-        if (!applied) await deleteKeys(storage, fresh.map((o) => o.row.storageKey), logger);
-      }
-      await deleteKeys(storage, replaced, logger);
+        },
+      );
     },
     async onFailed(trx, { videoId }, error) {
       const video = await getVideoRow(trx, videoId);
@@ -251,7 +285,8 @@ function videoHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHan
   };
 }
 
-function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJob> {
+function photoHandler(deps: PipelineDeps): JobHandler<PhotoJob> {
+  const { db, storage, logger } = deps;
   return {
     async run({ photoId }, job) {
       const photo = await getPhotoRow(db, photoId);
@@ -286,33 +321,30 @@ function photoHandler({ db, storage, logger }: PipelineDeps): JobHandler<PhotoJo
       }
       const out = outputs[0]!;
 
-      let replaced: string[] = [];
-      let applied = false;
-      try {
-        await db.transaction().execute(async (trx) => {
+      await swapOutputs(
+        deps,
+        original.id,
+        ['thumb', PRIVATE_THUMB_VARIANT],
+        outputs,
+        async (trx) => {
           const current = await getPhotoRow(trx, photoId);
-          if (!current || current.fileId !== original.id) return;
+          if (!current || current.fileId !== original.id) return false;
           // The gallery may have been locked while this ran: a thumbnail made unblurred for a free gallery must not
           // be swapped in then. Locking the gallery row orders this against the access change (which updates it
           // first and enqueues a fresh job), so one of the two always sees the other's result.
           if (current.galleryId) {
             const latest = await lockGalleryRow(trx, current.galleryId);
-            if (publicThumbIsBlurred(photoId, latest) !== blur) return;
+            if (publicThumbIsBlurred(photoId, latest) !== blur) return false;
           }
-          const old = await childFiles(trx, [original.id], ['thumb', PRIVATE_THUMB_VARIANT]);
-          await deleteFileRows(trx, old.map((f) => f.id));
-          await insertFiles(trx, outputs.map((o) => o.row));
+          return true;
+        },
+        async (trx) => {
           // EXIF orientation 5-8 swaps the sides of the displayed picture.
           const rotated = (meta.orientation ?? 1) >= 5;
           await markFileReady(trx, original.id, { width: rotated ? meta.height : meta.width, height: rotated ? meta.width : meta.height });
           await setPhotoProcessed(trx, photoId, out.row.id);
-          replaced = old.map((f) => f.storageKey);
-          applied = true;
-        });
-      } finally {
-        if (!applied) await deleteKeys(storage, outputs.map((o) => o.row.storageKey), logger);
-      }
-      await deleteKeys(storage, replaced, logger);
+        },
+      );
     },
     async onFailed(trx, { photoId }, error) {
       const photo = await getPhotoRow(trx, photoId);
@@ -359,7 +391,8 @@ function imageHandler({ db, storage, logger }: PipelineDeps): JobHandler<ImageJo
 /** A square box no larger than the picture's longer side: `fit: 'inside'` then never enlarges it. */
 const boxOf = (width: number, height: number, max: number) => Math.max(1, Math.min(max, Math.max(width, height)));
 
-function postMediaHandler({ db, storage, logger, video: cfg }: PipelineDeps): JobHandler<PostMediaJob> {
+function postMediaHandler(deps: PipelineDeps): JobHandler<PostMediaJob> {
+  const { db, storage, video: cfg } = deps;
   return {
     async run({ mediaId }, job) {
       const media = await getPostMediaRow(db, mediaId);
@@ -402,12 +435,7 @@ function postMediaHandler({ db, storage, logger, video: cfg }: PipelineDeps): Jo
         const run: RunOptions = { signal: job.signal, timeoutMs: cfg.ffmpegTimeoutMs };
         const made = await withTempDir((dir) =>
           withLocalFile(storage, original.storageKey, async (input) => mediaErrors([input, dir], async () => {
-            const info = await probeFile(input, run);
-            if (!info.hasVideo) throw new Error('The file has no video stream');
-            if (!info.duration) throw new Error('The video has no readable duration');
-            const posterFile = path.join(dir, 'poster.jpg');
-            const posterWidth = targetWidth(info.width, cfg.posterWidth);
-            await extractPoster(input, posterFile, Math.min(1, info.duration / 2), { ...run, width: posterWidth });
+            const { info, posterFile, posterWidth } = await probeWithPoster(input, dir, run, cfg);
             const preview = await makeThumbnail(posterFile, posterWidth, posterWidth, { fit: 'inside', ...(locked ? { blur: 18 } : {}) });
             const thumb = locked ? await makeThumbnail(posterFile, posterWidth, posterWidth, { fit: 'inside' }) : null;
             return { info, preview, thumb };
@@ -420,28 +448,24 @@ function postMediaHandler({ db, storage, logger, video: cfg }: PipelineDeps): Jo
         values = { previewFileId: preview.row.id, thumbFileId: thumb?.row.id ?? null, displayFileId: null, width: made.info.width, height: made.info.height, duration: made.info.duration };
       }
 
-      let replaced: string[] = [];
-      let applied = false;
-      try {
-        await db.transaction().execute(async (trx) => {
+      await swapOutputs(
+        deps,
+        original.id,
+        ['preview', 'thumb', 'display'],
+        fresh,
+        async (trx) => {
           // The post row first: a change of access locks it before withdrawing previews and queueing a fresh job, so
           // one of the two always sees the other's result (as photo.process does with the gallery).
           const latest = await lockPostRow(trx, media.postId);
           const current = await getPostMediaRow(trx, mediaId);
-          if (!latest || !current || current.fileId !== original.id) return;
-          if ((latest.access !== 'free') !== locked) return;
-          const old = await childFiles(trx, [original.id], ['preview', 'thumb', 'display']);
-          await deleteFileRows(trx, old.map((f) => f.id));
-          await insertFiles(trx, fresh.map((o) => o.row));
+          if (!latest || !current || current.fileId !== original.id) return false;
+          return (latest.access !== 'free') === locked;
+        },
+        async (trx) => {
           await markFileReady(trx, original.id, { width: values.width, height: values.height, duration: values.duration });
           await setPostMediaProcessed(trx, mediaId, values);
-          replaced = old.map((f) => f.storageKey);
-          applied = true;
-        });
-      } finally {
-        if (!applied) await deleteKeys(storage, fresh.map((o) => o.row.storageKey), logger);
-      }
-      await deleteKeys(storage, replaced, logger);
+        },
+      );
     },
     async onFailed(trx, { mediaId }, error) {
       const media = await getPostMediaRow(trx, mediaId);

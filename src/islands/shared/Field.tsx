@@ -33,12 +33,68 @@ export function Field({ label, error, hint, children }: FieldProps) {
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={errorId} className="form__error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={errorId} message={error} />
     </div>
+  );
+}
+
+/** A field's error under its control (role="alert"), or nothing. */
+export function FieldError({ id, message }: { id?: string | undefined; message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="form__error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export interface CheckFieldProps {
+  name: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error?: string | undefined;
+  testId?: string;
+  children: ReactNode;
+}
+
+/** A checkbox with its label text and its error, tied to it by aria-describedby. */
+export function CheckField({ name, checked, onChange, error, testId, children }: CheckFieldProps) {
+  const errorId = `${useId()}-error`;
+  return (
+    <>
+      <label className="form__check">
+        <input
+          type="checkbox"
+          name={name}
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          data-testid={testId}
+        />
+        {children}
+      </label>
+      <FieldError id={errorId} message={error} />
+    </>
+  );
+}
+
+export interface SubmitButtonProps {
+  /** Disables the button and shows `busyLabel`. */
+  busy: boolean;
+  busyLabel: string;
+  /** Disabled while `busy` unless said otherwise. */
+  disabled?: boolean;
+  testId: string;
+  children: ReactNode;
+}
+
+/** A form's primary submit button, which says what it is doing while the request runs. */
+export function SubmitButton({ busy, busyLabel, disabled = busy, testId, children }: SubmitButtonProps) {
+  return (
+    <button className="btn btn--primary" type="submit" disabled={disabled} data-testid={testId}>
+      {busy ? busyLabel : children}
+    </button>
   );
 }
 

@@ -3,7 +3,9 @@ import { useStore } from '@nanostores/react';
 import type { StudioGallery } from '../../../common/schemas/studio.js';
 import { createGalleryStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
-import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';
+import { STATUS_OPTIONS } from './ItemEditor.tsx';
+import { ActionsCell, EditorRow, accessFields } from './StudioRow.tsx';
+import { FieldError } from '../shared/Field.js';
 
 /** Performer studio: create galleries and upload photos to them (with a progress bar); calls go through its store. */
 export default function StudioGalleries({ initial, currencySymbol }: { initial: { items: StudioGallery[]; total: number }; currencySymbol: string }) {
@@ -63,7 +65,7 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
         </div>
         <div className="form__field"><label htmlFor="ph-files">Pictures</label><input id="ph-files" name="file" type="file" accept="image/*" multiple /></div>
         <UploadProgress fraction={progress} />
-        {error ? <p className="form__error" role="alert">{error}</p> : null}
+        <FieldError message={error} />
         <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={progress !== null && progress < 1}>Upload</button></div>
       </form>
       <table className="studio-table" data-testid="studio-galleries">
@@ -72,30 +74,23 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
           {galleries.map((g) => [
             <tr key={g._id} data-testid="studio-gallery" data-id={g._id}>
               <td><a href={`/galleries/${g._id}`}>{g.title}</a></td><td>{g.visibility}</td><td>{g.photoCount}</td><td>{g.status}</td>
-              <td><button type="button" className="btn btn--link" onClick={async () => {
-                if (!window.confirm('Delete this gallery and its photos?')) return;
-                await studio.remove(g._id);
-              }}>Delete</button>{' '}
-              <button type="button" className="btn btn--link" onClick={() => setEditing(editing === g._id ? null : g._id)} data-testid="gallery-edit">Edit</button></td>
+              <ActionsCell confirm="Delete this gallery and its photos?" onDelete={() => studio.remove(g._id)} onEdit={() => setEditing(editing === g._id ? null : g._id)} editTestId="gallery-edit" />
             </tr>,
             editing === g._id ? (
-              <tr key={`${g._id}-edit`}>
-                <td colSpan={5}>
-                  <ItemEditor
-                    id={`ge-${g._id}`}
-                    fields={[
-                      { name: 'title', label: 'Title', kind: 'text', value: g.title },
-                      { name: 'description', label: 'Description', kind: 'textarea', value: g.description },
-                      { name: 'visibility', label: 'Who can see', kind: 'select', value: g.visibility, options: VISIBILITY_OPTIONS },
-                      { name: 'price', label: `Sale price (${currencySymbol})`, kind: 'money', value: g.price, showIf: (f) => f.visibility === 'sale' },
-                      { name: 'tags', label: 'Tags', kind: 'tags', value: g.tags, hint: 'Comma-separated.' },
-                      { name: 'status', label: 'Status', kind: 'select', value: g.status, options: STATUS_OPTIONS },
-                    ]}
-                    save={(changes) => studio.update(g._id, changes)}
-                    onClose={() => setEditing(null)}
-                  />
-                </td>
-              </tr>
+              <EditorRow
+                key={`${g._id}-edit`}
+                id={`ge-${g._id}`}
+                colSpan={5}
+                fields={[
+                  { name: 'title', label: 'Title', kind: 'text', value: g.title },
+                  { name: 'description', label: 'Description', kind: 'textarea', value: g.description },
+                  ...accessFields('Who can see', g.visibility, g.price, currencySymbol),
+                  { name: 'tags', label: 'Tags', kind: 'tags', value: g.tags, hint: 'Comma-separated.' },
+                  { name: 'status', label: 'Status', kind: 'select', value: g.status, options: STATUS_OPTIONS },
+                ]}
+                save={(changes) => studio.update(g._id, changes)}
+                onClose={() => setEditing(null)}
+              />
             ) : null,
           ])}
         </tbody>

@@ -5,7 +5,9 @@ import { formatMoney } from '../../../common/money.js';
 import { countOf } from '../../../common/plural.js';
 import type { StudioPost } from '../../../common/schemas/studio.js';
 import { createPostStudio, type PostStudio } from '../../lib/stores/studio.js';
-import ItemEditor, { VISIBILITY_OPTIONS } from './ItemEditor.tsx';
+import { VISIBILITY_OPTIONS } from './ItemEditor.tsx';
+import { ActionsCell, EditorRow, accessFields } from './StudioRow.tsx';
+import { FieldError } from '../shared/Field.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
 
 const ACCESS_LABEL: Record<string, string> = { free: 'Free', subscribers: 'Subscribers', sale: 'Sale' };
@@ -141,7 +143,7 @@ export default function StudioPosts({ initial, currencySymbol = '$' }: { initial
           <select id="po-status" name="status" defaultValue="published"><option value="published">Published</option><option value="draft">Draft</option><option value="hidden">Hidden</option></select>
         </div>
         <UploadProgress fraction={progress} />
-        {error ? <p className="form__error" role="alert">{error}</p> : null}
+        <FieldError message={error} />
         <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={sending} data-testid="post-save">Save post</button></div>
       </form>
       <div className="table-box">
@@ -155,32 +157,26 @@ export default function StudioPosts({ initial, currencySymbol = '$' }: { initial
               <td data-testid="studio-post-media">{mediaSummary(p)}</td>
               <td>{p.status}</td>
               <td>{(p.publishedAt ?? p.createdAt).slice(0, 10)}</td>
-              <td><button type="button" className="btn btn--link" onClick={async () => {
-                if (!window.confirm('Delete this post?')) return;
-                await studio.remove(p._id);
-              }}>Delete</button>{' '}
-              <button type="button" className="btn btn--link" onClick={() => setEditing(editing === p._id ? null : p._id)} data-testid="post-edit">Edit</button></td>
+              <ActionsCell confirm="Delete this post?" onDelete={() => studio.remove(p._id)} onEdit={() => setEditing(editing === p._id ? null : p._id)} editTestId="post-edit" />
             </tr>,
             editing === p._id ? (
-              <tr key={`${p._id}-edit`}>
-                <td colSpan={6}>
-                  <ItemEditor
-                    id={`pe-${p._id}`}
-                    fields={[
-                      { name: 'title', label: 'Title', kind: 'text', value: p.title },
-                      { name: 'excerpt', label: 'Teaser', kind: 'textarea', value: p.excerpt },
-                      { name: 'content', label: 'New text (leave empty to keep the current text)', kind: 'textarea', value: '', hint: 'Plain text; a blank line starts a paragraph.' },
-                      { name: 'visibility', label: 'Who can see it', kind: 'select', value: p.visibility ?? 'free', options: VISIBILITY_OPTIONS },
-                      { name: 'price', label: `Sale price (${currencySymbol})`, kind: 'money', value: p.price ?? 0, showIf: (f) => f.visibility === 'sale' },
-                      { name: 'status', label: 'Status', kind: 'select', value: p.status, options: [['draft', 'Draft'], ['published', 'Published'], ['hidden', 'Hidden']] },
-                      { name: 'publishedAt', label: 'Publish date', kind: 'datetime', value: p.publishedAt },
-                    ]}
-                    save={(changes) => studio.update(p._id, changes)}
-                    onClose={() => setEditing(null)}
-                  />
-                  <PostMediaEditor post={p} studio={studio} />
-                </td>
-              </tr>
+              <EditorRow
+                key={`${p._id}-edit`}
+                id={`pe-${p._id}`}
+                colSpan={6}
+                fields={[
+                  { name: 'title', label: 'Title', kind: 'text', value: p.title },
+                  { name: 'excerpt', label: 'Teaser', kind: 'textarea', value: p.excerpt },
+                  { name: 'content', label: 'New text (leave empty to keep the current text)', kind: 'textarea', value: '', hint: 'Plain text; a blank line starts a paragraph.' },
+                  ...accessFields('Who can see it', p.visibility ?? 'free', p.price ?? 0, currencySymbol),
+                  { name: 'status', label: 'Status', kind: 'select', value: p.status, options: [['draft', 'Draft'], ['published', 'Published'], ['hidden', 'Hidden']] },
+                  { name: 'publishedAt', label: 'Publish date', kind: 'datetime', value: p.publishedAt },
+                ]}
+                save={(changes) => studio.update(p._id, changes)}
+                onClose={() => setEditing(null)}
+              >
+                <PostMediaEditor post={p} studio={studio} />
+              </EditorRow>
             ) : null,
           ])}
         </tbody>

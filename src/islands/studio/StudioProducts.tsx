@@ -3,7 +3,9 @@ import { useStore } from '@nanostores/react';
 import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import { createProductStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMajor, toMinor } from './UploadProgress.tsx';
-import ItemEditor, { STATUS_OPTIONS } from './ItemEditor.tsx';
+import { STATUS_OPTIONS } from './ItemEditor.tsx';
+import { ActionsCell, EditorRow } from './StudioRow.tsx';
+import { FieldError } from '../shared/Field.js';
 
 /** Performer studio: products, physical (with stock) or digital (with the file buyers download); calls go through its store. */
 export default function StudioProducts({ initial, currencySymbol }: { initial: { items: ProductItem[]; total: number }; currencySymbol: string }) {
@@ -52,7 +54,7 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
           : <div className="form__field"><label htmlFor="pr-file">File</label><input id="pr-file" name="file" type="file" /></div>}
         <div className="form__field"><label htmlFor="pr-image">Picture</label><input id="pr-image" name="image" type="file" accept="image/*" /></div>
         <UploadProgress fraction={progress} />
-        {error ? <p className="form__error" role="alert">{error}</p> : null}
+        <FieldError message={error} />
         <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={progress !== null && progress < 1}>Create product</button></div>
       </form>
       <table className="studio-table" data-testid="studio-products">
@@ -61,29 +63,23 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
           {products.map((p) => [
             <tr key={p._id} data-testid="studio-product" data-id={p._id}>
               <td><a href={`/products/${p._id}`}>{p.name}</a></td><td>{p.type}</td><td>{currencySymbol}{toMajor(p.price)}</td><td>{p.stock ?? '—'}</td><td>{p.status}</td>
-              <td><button type="button" className="btn btn--link" onClick={async () => {
-                if (!window.confirm('Delete this product?')) return;
-                await studio.remove(p._id);
-              }}>Delete</button>{' '}
-              <button type="button" className="btn btn--link" onClick={() => setEditing(editing === p._id ? null : p._id)} data-testid="product-edit">Edit</button></td>
+              <ActionsCell confirm="Delete this product?" onDelete={() => studio.remove(p._id)} onEdit={() => setEditing(editing === p._id ? null : p._id)} editTestId="product-edit" />
             </tr>,
             editing === p._id ? (
-              <tr key={`${p._id}-edit`}>
-                <td colSpan={6}>
-                  <ItemEditor
-                    id={`pe-${p._id}`}
-                    fields={[
-                      { name: 'name', label: 'Name', kind: 'text', value: p.name },
-                      { name: 'description', label: 'Description', kind: 'textarea', value: p.description },
-                      { name: 'price', label: `Price (${currencySymbol})`, kind: 'money', value: p.price },
-                      ...(p.type === 'physical' ? [{ name: 'stock', label: 'Stock', kind: 'int' as const, value: p.stock }] : []),
-                      { name: 'status', label: 'Status', kind: 'select', value: p.status, options: STATUS_OPTIONS },
-                    ]}
-                    save={(changes) => studio.update(p._id, changes)}
-                    onClose={() => setEditing(null)}
-                  />
-                </td>
-              </tr>
+              <EditorRow
+                key={`${p._id}-edit`}
+                id={`pe-${p._id}`}
+                colSpan={6}
+                fields={[
+                  { name: 'name', label: 'Name', kind: 'text', value: p.name },
+                  { name: 'description', label: 'Description', kind: 'textarea', value: p.description },
+                  { name: 'price', label: `Price (${currencySymbol})`, kind: 'money', value: p.price },
+                  ...(p.type === 'physical' ? [{ name: 'stock', label: 'Stock', kind: 'int' as const, value: p.stock }] : []),
+                  { name: 'status', label: 'Status', kind: 'select', value: p.status, options: STATUS_OPTIONS },
+                ]}
+                save={(changes) => studio.update(p._id, changes)}
+                onClose={() => setEditing(null)}
+              />
             ) : null,
           ])}
         </tbody>

@@ -4,7 +4,9 @@ import type { Access } from '../../../common/enums.js';
 import type { StudioVideo } from '../../../common/schemas/studio.js';
 import { createVideoStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { StatusBadge, toMajor, toMinor } from './UploadProgress.tsx';
-import ItemEditor, { STATUS_OPTIONS, VISIBILITY_OPTIONS } from './ItemEditor.tsx';
+import { STATUS_OPTIONS } from './ItemEditor.tsx';
+import { DeleteButton, EditButton, EditorRow, accessFields } from './StudioRow.tsx';
+import { FieldError } from '../shared/Field.js';
 
 export interface StudioVideosProps {
   initial: { items: StudioVideo[]; total: number };
@@ -62,11 +64,6 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
     }
   };
 
-  const remove = async (id: string) => {
-    if (!window.confirm('Delete this video?')) return;
-    await studio.remove(id);
-  };
-
   return (
     <div>
       <form ref={formRef} className="form studio-panel" onSubmit={onSubmit} data-testid="video-upload-form" noValidate>
@@ -118,7 +115,7 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
           <input id="v-thumb" name="thumbnail" type="file" accept="image/*" />
         </div>
         <UploadProgress fraction={progress} />
-        {error ? <p className="form__error" role="alert">{error}</p> : null}
+        <FieldError message={error} />
         <div className="form__actions">
           <button type="submit" className="btn btn--primary" disabled={progress !== null && progress < 1} data-testid="video-upload-submit">Upload</button>
         </div>
@@ -143,29 +140,27 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
                 ) : null}
               </td>
               <td>
-                <button type="button" className="btn btn--link" onClick={() => setEditing(editing === v._id ? null : v._id)} data-testid="video-edit">Edit</button>{' '}
-                <button type="button" className="btn btn--link" onClick={() => void remove(v._id)}>Delete</button>
+                <EditButton onClick={() => setEditing(editing === v._id ? null : v._id)} testId="video-edit" />{' '}
+                <DeleteButton confirm="Delete this video?" onDelete={() => studio.remove(v._id)} />
               </td>
             </tr>,
             editing === v._id ? (
-              <tr key={`${v._id}-edit`} data-testid="studio-video-editor">
-                <td colSpan={5}>
-                  <ItemEditor
-                    id={`ve-${v._id}`}
-                    fields={[
-                      { name: 'title', label: 'Title', kind: 'text', value: v.title },
-                      { name: 'description', label: 'Description', kind: 'textarea', value: v.description },
-                      { name: 'visibility', label: 'Who can watch', kind: 'select', value: v.visibility, options: VISIBILITY_OPTIONS },
-                      { name: 'price', label: `Sale price (${currencySymbol})`, kind: 'money', value: v.price, showIf: (f) => f.visibility === 'sale' },
-                      { name: 'tags', label: 'Tags', kind: 'tags', value: v.tags, hint: 'Comma-separated.' },
-                      { name: 'scheduledAt', label: 'Publish at (empty: now)', kind: 'datetime', value: v.scheduledAt },
-                      { name: 'status', label: 'Status', kind: 'select', value: v.status, options: STATUS_OPTIONS },
-                    ]}
-                    save={(changes) => studio.update(v._id, changes)}
-                    onClose={() => setEditing(null)}
-                  />
-                </td>
-              </tr>
+              <EditorRow
+                key={`${v._id}-edit`}
+                testId="studio-video-editor"
+                id={`ve-${v._id}`}
+                colSpan={5}
+                fields={[
+                  { name: 'title', label: 'Title', kind: 'text', value: v.title },
+                  { name: 'description', label: 'Description', kind: 'textarea', value: v.description },
+                  ...accessFields('Who can watch', v.visibility, v.price, currencySymbol),
+                  { name: 'tags', label: 'Tags', kind: 'tags', value: v.tags, hint: 'Comma-separated.' },
+                  { name: 'scheduledAt', label: 'Publish at (empty: now)', kind: 'datetime', value: v.scheduledAt },
+                  { name: 'status', label: 'Status', kind: 'select', value: v.status, options: STATUS_OPTIONS },
+                ]}
+                save={(changes) => studio.update(v._id, changes)}
+                onClose={() => setEditing(null)}
+              />
             ) : null,
           ])}
         </tbody>

@@ -47,6 +47,19 @@ export const DELETE_ERROR = 'Could not delete';
 /** How often a processing video's state is asked for. */
 export const POLL_MS = 1500;
 
+/**
+ * Runs `tick` every `POLL_MS` until the answered function is called; `tick` asks `stopped()` after each answer it
+ * waited for, so that an answer arriving after the stop changes nothing.
+ */
+function everyPoll(tick: (stopped: () => boolean) => Promise<void>): () => void {
+  let stopped = false;
+  const timer = setInterval(() => void tick(() => stopped), POLL_MS);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
 const idleUpload = (): UploadState => ({ progress: null, error: null, fieldErrors: {} });
 const fieldErrorsOf = (err: unknown) => (err instanceof ApiError ? err.fieldErrors() : {});
 
@@ -147,12 +160,11 @@ export function createVideoStudio(initial: Initial<StudioVideo>) {
      */
     followProcessing(ids: string[]): () => void {
       if (ids.length === 0) return () => {};
-      let stopped = false;
-      const timer = setInterval(async () => {
+      return everyPoll(async (stopped) => {
         for (const id of ids) {
           try {
             const state = await studioApi.videoProcessing(id);
-            if (stopped) return;
+            if (stopped()) return;
             list.replace(id, (v) => ({
               ...v,
               processingStatus: state.processingStatus,
@@ -165,11 +177,7 @@ export function createVideoStudio(initial: Initial<StudioVideo>) {
             // try again at the next tick
           }
         }
-      }, POLL_MS);
-      return () => {
-        stopped = true;
-        clearInterval(timer);
-      };
+      });
     },
   };
 }
@@ -314,20 +322,15 @@ export function createPostStudio(initial: Initial<StudioPost>) {
      */
     followProcessing(ids: string[]): () => void {
       if (ids.length === 0) return () => {};
-      let stopped = false;
-      const timer = setInterval(async () => {
+      return everyPoll(async (stopped) => {
         try {
           const fresh = await studioApi.posts({ limit: 50 });
-          if (stopped) return;
+          if (stopped()) return;
           for (const post of fresh.items) if (ids.includes(post._id)) list.replace(post._id, () => post);
         } catch {
           // try again at the next tick
         }
-      }, POLL_MS);
-      return () => {
-        stopped = true;
-        clearInterval(timer);
-      };
+      });
     },
   };
 }
