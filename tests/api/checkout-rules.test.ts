@@ -134,6 +134,50 @@ describe.each(engines)('checkout rules on %s', (engine) => {
       expect(logged).toHaveBeenCalledWith({ err: failure, paymentId: p.id, gateway: 'sandbox' }, 'checkout could not be created at the gateway');
     });
 
+    /**
+     * What another buyer does between the checks and the checkout's transaction (a race, made deterministic): `during`
+     * runs once, when the checkout reads its currency, after every check passed and before anything is written.
+     */
+    function meanwhile(during: () => Promise<void>) {
+      const get = t.ctx.settings.get.bind(t.ctx.settings);
+      let ran = 0;
+      vi.spyOn(t.ctx.settings, 'get').mockImplementation((async (key: Parameters<typeof get>[0]) => {
+        if (key === 'currency' && !ran++) await during();
+        return get(key);
+      }) as typeof get);
+      return () => ran;
+    }
+
+    it('stock taken by another buyer after the checks: 409 OUT_OF_STOCK names the first short product in lock order (by id); stock taken so far is given back', async () => {
+      const made = await Promise.all(['Race print A', 'Race print B', 'Race print C'].map((name) => makeProduct(t.ctx, w.perf.id, { name, stock: 2 })));
+      const [p1, p2, p3] = made.sort((x, y) => (x.id < y.id ? -1 : 1));
+      const before = await state();
+      const ran = meanwhile(async () => {
+        await db().updateTable('products').set({ stock: 0 }).where('id', 'in', [p2!.id, p3!.id]).execute();
+      });
+      // Listed highest id first: the checkout takes the lowest first (p1), then fails on p2 and gives p1 back.
+      const res = await post('/payment/purchase-products', w.fan2, { items: [{ _id: p3!.id }, { _id: p2!.id }, { _id: p1!.id }], shippingAddress: '2 Race Road' });
+      expect(ran()).toBe(1);
+      expect({ status: res.status, code: res.body.code, message: res.body.message, details: res.body.details }).toEqual({
+        status: 409, code: 'OUT_OF_STOCK', message: `${p2!.name} is out of stock (or fewer are left than you asked for)`, details: { productId: p2!.id },
+      });
+      expect(await state()).toEqual({ ...before, stock: { ...before.stock, [p1!.id]: 2, [p2!.id]: 0, [p3!.id]: 0 } });
+    });
+
+    it('the coupon’s last use taken by another buyer after the checks: 400 COUPON_USED_UP, and the stock this checkout took is given back', async () => {
+      await makeCoupon(db(), { code: 'LASTONE', maxUses: 1 });
+      const product = await makeProduct(t.ctx, w.perf.id, { name: 'Coupon race mug', stock: 3 });
+      const before = await state();
+      const ran = meanwhile(async () => {
+        await db().updateTable('coupons').set({ usedCount: 1 }).where('code', '=', 'LASTONE').execute();
+      });
+      const res = await post('/payment/purchase-products', w.fan2, { items: [{ _id: product.id }], shippingAddress: '3 Race Road', couponCode: 'LASTONE' });
+      expect(ran()).toBe(1);
+      expect({ status: res.status, code: res.body.code, message: res.body.message }).toEqual({ status: 400, code: 'COUPON_USED_UP', message: 'This coupon has no uses left' });
+      expect(await state()).toEqual({ ...before, couponUses: { ...before.couponUses, LASTONE: 1 } });
+      expect(await stockOf(product.id)).toBe(3);
+    });
+
     it('a checkout sweep that fails does not stop the checkout, and is logged', async () => {
       const buyer = await fan();
       const real = t.ctx.db.selectFrom.bind(t.ctx.db);
@@ -401,14 +445,13 @@ describe.each(engines)('checkout rules on %s', (engine) => {
       expect(await chargeRow(two.paymentId)).toEqual({ amount: 1600, currency: 'USD', description: 'Solo cap × 2' });
     });
 
-    it('a physical item needs a real shipping address: blank is 400 VALIDATION_FAILED on body.shippingAddress', async () => {
-      await refused(
-        () => cart(w.fan2, [{ _id: w.products.mug.id }]),
-        400,
-        'VALIDATION_FAILED',
-        'A shipping address is required for physical products',
-        [{ path: 'body.shippingAddress', message: 'Required for physical products' }],
-      );
+    it('a cart with a physical item needs a shipping address: none, or only blanks, is 400 VALIDATION_FAILED on body.shippingAddress; downloads alone need none', async () => {
+      const required = ['A shipping address is required for physical products', [{ path: 'body.shippingAddress', message: 'Required for physical products' }]] as const;
+      await refused(() => cart(w.fan2, [{ _id: w.products.mug.id }]), 400, 'VALIDATION_FAILED', ...required);
+      const book = await makeProduct(t.ctx, w.perf.id, { name: 'Mixed book', type: 'digital', price: 999 });
+      await refused(() => cart(w.fan2, [{ _id: book.id }, { _id: w.products.mug.id }]), 400, 'VALIDATION_FAILED', ...required);
+      const c = await accepted(await cart(await fan(), [{ _id: book.id }]));
+      expect((await paymentRow(c.paymentId)).shippingAddress).toBeNull();
     });
 
     it('unknown or hidden products are 404 and named; one’s own product is 400', async () => {
@@ -511,8 +554,6 @@ describe.each(engines)('a live site checks out through Stripe on %s', (engine) =
   beforeAll(async () => {
     t = await startTestApp(engine, { env: production });
     w = await buildMoneyWorld(t.ctx);
-    const res = await t.api('/admin/settings/payment', { method: 'PUT', headers: w.admin.headers, json: { paymentGateway: 'stripe' } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -521,7 +562,31 @@ describe.each(engines)('a live site checks out through Stripe on %s', (engine) =
     vi.restoreAllMocks();
   });
 
+  it('while the sandbox is the gateway, its refusal comes before any other answer: 403 SANDBOX_DISABLED, nothing swept or written', async () => {
+    const expired = await t.ctx.db
+      .insertInto('payments')
+      .values({
+        id: 'expired-pending', userId: w.fan2.id, performerId: w.perf.id, type: 'video', status: 'pending', gateway: 'sandbox', targetId: w.videos.saleVideo.id,
+        originalPrice: 1299, amount: 1299, currency: 'USD', expiresAt: daysFromNow(-1), createdAt: daysFromNow(-2), updatedAt: daysFromNow(-2),
+      })
+      .execute();
+    expect(expired).toHaveLength(1);
+    const answers = [
+      await t.api(`/payment/purchase-video/${w.videos.saleVideo.id}`, { method: 'POST', headers: w.perf.headers, json: {} }),
+      await t.api('/payment/purchase-video/no-such-video', { method: 'POST', headers: w.fan.headers, json: {} }),
+      await t.api('/payment/purchase-gallery/no-such-gallery', { method: 'POST', headers: w.fan.headers, json: {} }),
+      await t.api('/payment/purchase-post/no-such-post', { method: 'POST', headers: w.fan.headers, json: {} }),
+      await t.api('/payment/subscribe', { method: 'POST', headers: w.perf.headers, json: { performerId: w.perf.id, type: 'monthly' } }),
+      await t.api('/payment/purchase-products', { method: 'POST', headers: w.fan.headers, json: { items: [{ _id: 'no-such-product' }] } }),
+    ];
+    expect(answers.map((r) => [r.status, r.body.code])).toEqual(Array.from({ length: 6 }, () => [403, 'SANDBOX_DISABLED']));
+    const rows = await t.ctx.db.selectFrom('payments').select(['id', 'status']).execute();
+    expect(rows).toEqual([{ id: 'expired-pending', status: 'pending' }]);
+  });
+
   it('the sandbox being off does not refuse a Stripe checkout: the provider’s page is where the buyer goes', async () => {
+    const chosen = await t.api('/admin/settings/payment', { method: 'PUT', headers: w.admin.headers, json: { paymentGateway: 'stripe' } });
+    expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
     const session = vi.spyOn(StripeGateway.prototype, 'createCheckout').mockResolvedValue({ gatewayRef: 'cs_test_live', redirectUrl: 'https://checkout.stripe.test/cs_test_live' });
     const res = await t.api(`/payment/purchase-video/${w.videos.saleVideo.id}`, { method: 'POST', headers: w.fan.headers, json: {} });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
