@@ -126,8 +126,9 @@ describe.each(engines)('checkout rules on %s', (engine) => {
       expect({ status: res.status, code: res.body.code, message: res.body.message }).toEqual({
         status: 502, code: 'GATEWAY_ERROR', message: 'The payment provider is not available, please try again later',
       });
-      const p = await db().selectFrom('payments').select(['id', 'status', 'stockHeld', 'couponHeld', 'checkoutUrl']).where('userId', '=', buyer.id).executeTakeFirstOrThrow();
+      const p = await db().selectFrom('payments').select(['id', 'status', 'stockHeld', 'couponHeld', 'checkoutUrl', 'details']).where('userId', '=', buyer.id).executeTakeFirstOrThrow();
       expect(p).toMatchObject({ status: 'cancelled', stockHeld: 0, couponHeld: 0, checkoutUrl: null });
+      expect(JSON.parse(p.details).reason).toBe('gateway_error');
       expect(await stockOf(product.id)).toBe(4);
       expect(await usesOf('WELCOME10')).toBe(uses);
       expect((await db().selectFrom('orders').select('status').where('paymentId', '=', p.id).executeTakeFirstOrThrow()).status).toBe('cancelled');
@@ -149,19 +150,20 @@ describe.each(engines)('checkout rules on %s', (engine) => {
     }
 
     it('stock taken by another buyer after the checks: 409 OUT_OF_STOCK names the first short product in lock order (by id); stock taken so far is given back', async () => {
-      const made = await Promise.all(['Race print A', 'Race print B', 'Race print C'].map((name) => makeProduct(t.ctx, w.perf.id, { name, stock: 2 })));
-      const [p1, p2, p3] = made.sort((x, y) => (x.id < y.id ? -1 : 1));
+      const made = await Promise.all(['Race print A', 'Race print B', 'Race print C', 'Race print D'].map((name) => makeProduct(t.ctx, w.perf.id, { name, stock: 2 })));
+      const [p1, p2, p3, p4] = made.sort((x, y) => (x.id < y.id ? -1 : 1));
       const before = await state();
       const ran = meanwhile(async () => {
-        await db().updateTable('products').set({ stock: 0 }).where('id', 'in', [p2!.id, p3!.id]).execute();
+        await db().updateTable('products').set({ stock: 0 }).where('id', 'in', [p2!.id, p3!.id, p4!.id]).execute();
       });
-      // Listed highest id first: the checkout takes the lowest first (p1), then fails on p2 and gives p1 back.
-      const res = await post('/payment/purchase-products', w.fan2, { items: [{ _id: p3!.id }, { _id: p2!.id }, { _id: p1!.id }], shippingAddress: '2 Race Road' });
+      // Listed out of order (neither the cart's order nor its reverse finds p2 first): the checkout takes the lowest id
+      // first (p1), then fails on p2 and gives p1 back.
+      const res = await post('/payment/purchase-products', w.fan2, { items: [p3, p2, p4, p1].map((p) => ({ _id: p!.id })), shippingAddress: '2 Race Road' });
       expect(ran()).toBe(1);
       expect({ status: res.status, code: res.body.code, message: res.body.message, details: res.body.details }).toEqual({
         status: 409, code: 'OUT_OF_STOCK', message: `${p2!.name} is out of stock (or fewer are left than you asked for)`, details: { productId: p2!.id },
       });
-      expect(await state()).toEqual({ ...before, stock: { ...before.stock, [p1!.id]: 2, [p2!.id]: 0, [p3!.id]: 0 } });
+      expect(await state()).toEqual({ ...before, stock: { ...before.stock, [p1!.id]: 2, [p2!.id]: 0, [p3!.id]: 0, [p4!.id]: 0 } });
     });
 
     it('the coupon’s last use taken by another buyer after the checks: 400 COUPON_USED_UP, and the stock this checkout took is given back', async () => {
@@ -278,6 +280,7 @@ describe.each(engines)('checkout rules on %s', (engine) => {
   describe('POST /payment/purchase-video/{id}', () => {
     it('a hidden, unapproved, free, unpriced, own or owned video is refused with its own answer', async () => {
       const buyer = await fan();
+      await refused(() => post('/payment/purchase-video/no-such-video', buyer), 404, 'NOT_FOUND', 'Video not found');
       const hidden = await makeVideo(t.ctx, w.perf.id, { access: 'sale', price: 500, status: 'inactive' });
       await refused(() => post(`/payment/purchase-video/${hidden.id}`, buyer), 404, 'NOT_FOUND', 'Video not found');
       const later = await makeVideo(t.ctx, w.perf.id, { access: 'sale', price: 500, publishedAt: daysFromNow(2) });
