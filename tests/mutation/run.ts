@@ -10,21 +10,22 @@ import path from 'node:path';
 import { MUTATION_MODULES } from './modules.js';
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+// `--report`: only rewrite bench/mutation-report.md from the .json (after merging runs from elsewhere).
+const reportOnly = process.argv.includes('--report');
 const modules = wanted.length ? MUTATION_MODULES.filter((m) => wanted.includes(m.name)) : MUTATION_MODULES;
 if (wanted.length && modules.length !== wanted.length) throw new Error(`unknown module; known: ${MUTATION_MODULES.map((m) => m.name).join(', ')}`);
 
 const outDir = path.resolve('reports/mutation');
 fs.mkdirSync(outDir, { recursive: true });
 const scores: Record<string, { score: number; killed: number; survived: number; timeout: number; noCoverage: number; total: number; survivors: string[]; seconds: number; services?: string }> = {};
-const previous = fs.existsSync('bench/mutation-report.json') ? (JSON.parse(fs.readFileSync('bench/mutation-report.json', 'utf8')) as { modules: typeof scores }).modules : {};
 
 // Suites that render pages (startTestApp with web: true) need the built site; Stryker copies it into each sandbox.
-if (!fs.existsSync('dist/server/entry.mjs')) {
+if (!reportOnly && !fs.existsSync('dist/server/entry.mjs')) {
   const build = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('astro build failed');
 }
 
-for (const m of modules) {
+for (const m of reportOnly ? [] : modules) {
   const vitestConfig = path.join(outDir, `${m.name}.vitest.config.ts`);
   fs.writeFileSync(
     vitestConfig,
@@ -83,12 +84,17 @@ for (const m of modules) {
   };
   writeReport();
 }
+if (reportOnly) writeReport();
 
 
 /** Writes bench/mutation-report.md and .json: the modules measured now over the earlier ones (after each module, so a
  * run stopped half-way keeps what it measured). */
 function writeReport(): void {
-  const merged = { ...previous, ...scores };
+  // Read now, not at start: another run (another module, another worktree merged in) may have written since.
+  const previous = fs.existsSync('bench/mutation-report.json') ? (JSON.parse(fs.readFileSync('bench/mutation-report.json', 'utf8')) as { modules: typeof scores }).modules : {};
+  const all = { ...previous, ...scores };
+  // In the order of modules.ts, so reruns do not reshuffle the table.
+  const merged = Object.fromEntries(MUTATION_MODULES.filter((m) => all[m.name]).map((m) => [m.name, all[m.name]!]));
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync('bench/mutation-report.json', JSON.stringify({ at: new Date().toISOString(), modules: merged }, null, 2));
   const lines = [
