@@ -261,6 +261,29 @@ describe.each(engines)('comment rules on %s', (engine) => {
     expect((await call('DELETE', `/comments/${id}`, e.friend)).body).toMatchObject({ code: 'FORBIDDEN', message: 'You can only delete your own comments' });
   });
 
+  it('a hidden comment cannot be edited (404) and deleting it leaves the counter as it is', async () => {
+    const [author] = await manyUsers(t.ctx.db, 1);
+    const target = await makePost(t.ctx, { title: 'Hidden comments here', imageFileId: null });
+    const visible = await commentBy(author!, 'post', target.id, 'visible');
+    const hidden = await commentBy(author!, 'post', target.id, 'to hide');
+    expect(await readCounter(t.ctx.db, 'post', target.id, 'comment')).toBe(2);
+    // A moderator hid it (the count follows the active comments).
+    await t.ctx.db.updateTable('comments').set({ status: 'hidden' }).where('id', '=', hidden).execute();
+    await t.ctx.db.updateTable('posts').set({ commentCount: 1 }).where('id', '=', target.id).execute();
+    const edit = await call('PUT', `/comments/${hidden}`, author!, { content: 'back' });
+    expect(edit.status).toBe(404);
+    expect(edit.body.message).toBe('Comment not found');
+    expect((await commentRow(hidden)).content).toBe('to hide');
+
+    const { result: del, emitted } = await capturingObjectEvents(() => call('DELETE', `/comments/${hidden}`, author!));
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ _id: hidden, objectType: 'post', objectId: target.id, commentCount: 1 });
+    expect(emitted).toEqual([{ objectType: 'post', objectId: target.id, event: 'comment/deleted', payload: del.body }]);
+    expect(await readCounter(t.ctx.db, 'post', target.id, 'comment')).toBe(1);
+    expect(await countComments(t.ctx.db, 'post', target.id)).toBe(1);
+    expect((await search(`objectType=post&objectId=${target.id}`)).body.items.map((c: { _id: string }) => c._id)).toEqual([visible]);
+  });
+
   it('pages by cursor exactly: full pages carry a cursor, the short last page and the page after an exact fit do not', async () => {
     const writers = await manyUsers(t.ctx.db, 2);
     const target = await makePost(t.ctx, { title: 'Paged', imageFileId: null });
