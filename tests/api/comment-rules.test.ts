@@ -375,6 +375,33 @@ describe.each(engines)('comment rules on %s', (engine) => {
     expect(listed).toEqual(comment);
   });
 
+  it('a comment by someone else notifies the object’s performer: a stored notification and their unread count pushed to them; their own comment does neither', async () => {
+    const performer = await createUser(t.ctx.db, 'performer', { name: 'Notified Performer' });
+    const target = await makePost(t.ctx, { title: 'Notify me', performerId: performer.id, imageFileId: null });
+    const [fan] = await manyUsers(t.ctx.db, 1);
+    const hub = t.ctx.realtime;
+    const original = hub.emitToUser;
+    const toUsers: Array<[string, string, unknown]> = [];
+    hub.emitToUser = ((userId: string, event: string, payload: unknown) => {
+      toUsers.push([userId, event, payload]);
+      return original.call(hub, userId, event as never, payload as never);
+    }) as typeof hub.emitToUser;
+    try {
+      const byFan = await post(fan!, 'post', target.id, 'hello performer');
+      expect(byFan.status).toBe(201);
+      expect(toUsers).toEqual([[performer.id, 'notification/count', { count: 1 }]]);
+      expect((await post(performer, 'post', target.id, 'my own words')).status).toBe(201);
+      expect(toUsers).toHaveLength(1);
+    } finally {
+      hub.emitToUser = original;
+    }
+    const notes = await t.ctx.db.selectFrom('notifications').select(['type', 'payload', 'readAt']).where('userId', '=', performer.id).execute();
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.type).toBe('comment');
+    expect(notes[0]!.readAt).toBeNull();
+    expect(JSON.parse(notes[0]!.payload)).toEqual({ commentId: expect.any(String), objectType: 'post', objectId: target.id, userId: fan!.id, title: 'Notify me' });
+  });
+
   it('an edit is pushed to the object’s room with the comment as answered', async () => {
     const [author] = await manyUsers(t.ctx.db, 1);
     const id = await commentBy(author!, 'gallery', e.gallery.id);
