@@ -62,6 +62,37 @@ describe.each(engines)('reaction rules on %s', (engine) => {
     } as typeof original;
   }
 
+  /**
+   * The next lookup of one `table` row (a list loading its items) first runs `before`: something happens between the
+   * list query and the loading of its items.
+   */
+  function beforeNextLookup(table: 'videos' | 'galleries', before: () => Promise<void>): void {
+    const db = t.ctx.db as unknown as { selectFrom(from: unknown): object };
+    const original = db.selectFrom;
+    const hooked = <B extends object>(builder: B): B =>
+      new Proxy(builder, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (typeof value !== 'function') return value;
+          if (prop === 'executeTakeFirst') {
+            return async (...args: unknown[]) => {
+              await before();
+              return value.apply(target, args);
+            };
+          }
+          return (...args: unknown[]) => {
+            const out = value.apply(target, args) as unknown;
+            return out && typeof out === 'object' && 'executeTakeFirst' in out ? hooked(out) : out;
+          };
+        },
+      });
+    db.selectFrom = function (from: unknown) {
+      if (from !== table) return original.call(db, from);
+      db.selectFrom = original;
+      return hooked(original.call(db, from));
+    };
+  }
+
   beforeAll(async () => {
     t = await startTestApp(engine, { env: redisEnv });
     e = await buildEngagement(t.ctx);
@@ -186,6 +217,47 @@ describe.each(engines)('reaction rules on %s', (engine) => {
     await react(users[0]!, { objectType: 'video', objectId: video.id, action: 'favourite' });
     expect(await reactionCounts(t.ctx.db, 'video', video.id)).toEqual({ like: 3, favourite: 1 });
     expect(await reactionCounts(t.ctx.db, 'video', 'does-not-exist')).toEqual({ like: 0, favourite: 0 });
+  });
+
+  it('a video or gallery hidden between the list query and the loading of its item is left out of the page; the others stay', async () => {
+    const [u] = await manyUsers(t.ctx.db, 1);
+    const kept = await makeVideo(t.ctx, e.star.id, { title: 'Stays', withFiles: false });
+    const hidden = await makeVideo(t.ctx, e.star.id, { title: 'Hidden meanwhile', withFiles: false });
+    await react(u!, { objectType: 'video', objectId: kept.id, action: 'favourite' });
+    await react(u!, { objectType: 'video', objectId: hidden.id, action: 'favourite' });
+    // The newest reaction's item is loaded first: it is hidden just before.
+    beforeNextLookup('videos', async () => {
+      await t.ctx.db.updateTable('videos').set({ status: 'hidden' }).where('id', '=', hidden.id).execute();
+    });
+    const videos = await call('GET', '/reactions/videos', u);
+    expect(videos.status).toBe(200);
+    expect(videos.body.total).toBe(2);
+    expect(videos.body.items).toHaveLength(1);
+    expect(videos.body.items[0]).toMatchObject({ action: 'favourite', objectId: kept.id, video: { _id: kept.id, title: 'Stays' } });
+
+    const keptGallery = await makeGallery(t.ctx, e.star.id, { title: 'Gallery stays', photos: 0 });
+    const hiddenGallery = await makeGallery(t.ctx, e.star.id, { title: 'Gallery hidden meanwhile', photos: 0 });
+    await react(u!, { objectType: 'gallery', objectId: keptGallery.id, action: 'watch_later' });
+    await react(u!, { objectType: 'gallery', objectId: hiddenGallery.id, action: 'watch_later' });
+    beforeNextLookup('galleries', async () => {
+      await t.ctx.db.updateTable('galleries').set({ status: 'hidden' }).where('id', '=', hiddenGallery.id).execute();
+    });
+    const galleries = await call('GET', '/reactions/galleries?action=watch_later', u);
+    expect(galleries.status).toBe(200);
+    expect(galleries.body.items).toHaveLength(1);
+    expect(galleries.body.items[0]).toMatchObject({ action: 'watch_later', objectId: keptGallery.id, gallery: { _id: keptGallery.id, title: 'Gallery stays' } });
+  });
+
+  it('an item that fails to load for another reason than being hidden fails the list (500), it is not silently dropped', async () => {
+    const [u] = await manyUsers(t.ctx.db, 1);
+    const video = await makeVideo(t.ctx, e.star.id, { title: 'Unloadable', withFiles: false });
+    await react(u!, { objectType: 'video', objectId: video.id, action: 'favourite' });
+    beforeNextLookup('videos', async () => {
+      throw new Error('the database went away');
+    });
+    const res = await t.api('/reactions/videos', { headers: bearer(u!) });
+    expect(res.status).toBe(500);
+    expect((await call('GET', '/reactions/videos', u)).body.items.map((i: { objectId: string }) => i.objectId)).toEqual([video.id]);
   });
 
   it('never answered 5xx', () => {
