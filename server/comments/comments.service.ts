@@ -13,7 +13,7 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { requireDiscussion } from './discussion.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
-import { adjustCounter, findTarget, type Target } from '../reactions/targets.repository.js';
+import { adjustCounter, findTarget, readCounter, type Target } from '../reactions/targets.repository.js';
 import { deleteFileRow } from '../media/pipeline/pipeline.repository.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { CommentItem, CommentSearchResult, DeleteCommentResponse } from '../../common/schemas/engagement.js';
@@ -227,7 +227,8 @@ export async function removeComment(deps: CommentDeps, user: SessionUser, id: st
   const result = await db.transaction().execute(async (trx) => {
     const deleted = await deleteCommentRow(trx, id);
     if (!deleted) return undefined;
-    const count = row.status === 'active' ? await adjustCounter(trx, objectType, row.objectId, 'comment', -1) : undefined;
+    // A hidden comment is not in the counter: the counter stays, and is answered (and pushed) as it is, not as 0.
+    const count = row.status === 'active' ? await adjustCounter(trx, objectType, row.objectId, 'comment', -1) : await readCounter(trx, objectType, row.objectId, 'comment');
     const imageKey = row.imageFileId ? await deleteFileRow(trx, row.imageFileId) : undefined;
     return { count: count ?? 0, imageKey };
   });

@@ -24,6 +24,6 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'checkout', mutate: ['server/payments/checkout.service.ts', 'server/payments/pricing.ts'], tests: ['tests/api/money.test.ts', 'tests/api/stock-holds.test.ts', 'tests/api/paywall.test.ts', 'tests/api/posts.test.ts', 'tests/api/performer-approval.test.ts', 'tests/api/checkout-return.test.ts', 'tests/api/money-production.test.ts', 'tests/api/concurrency.test.ts', 'tests/unit/money.test.ts', 'tests/api/checkout-rules.test.ts', 'tests/unit/pricing.test.ts'] },
   { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/unit/webhook-signature.test.ts', 'tests/api/webhooks.test.ts'] },
   { name: 'coupons', mutate: ['server/coupons/coupons.service.ts', 'server/coupons/coupons.repository.ts'], tests: ['tests/api/money.test.ts', 'tests/api/concurrency.test.ts', 'tests/api/admin.test.ts', 'tests/api/coupon-rules.test.ts'] },
-  { name: 'comments', mutate: ['server/comments/comments.service.ts', 'server/comments/discussion.ts'], tests: ['tests/api/comments.test.ts', 'tests/api/comments-access.test.ts'] },
-  { name: 'reactions', mutate: ['server/reactions/reactions.service.ts'], tests: ['tests/api/reactions.test.ts'] },
+  { name: 'comments', mutate: ['server/comments/comments.service.ts', 'server/comments/discussion.ts'], tests: ['tests/api/comments.test.ts', 'tests/api/comments-access.test.ts', 'tests/api/comment-rules.test.ts'] },
+  { name: 'reactions', mutate: ['server/reactions/reactions.service.ts'], tests: ['tests/api/reactions.test.ts', 'tests/api/reaction-rules.test.ts'] },
 ];
