@@ -28,6 +28,8 @@ export default function BannerCarousel({ banners, intervalMs = 6000 }: BannerCar
   const [playing, setPlaying] = useState(false);
   const [held, setHeld] = useState({ hover: false, focus: false });
   const reduced = useRef(false);
+  /** The banner a button is scrolling to: until the row rests there, the readings on the way do not count. */
+  const aimed = useRef<number | null>(null);
   const count = banners.length;
 
   useEffect(() => {
@@ -50,12 +52,22 @@ export default function BannerCarousel({ banners, intervalMs = 6000 }: BannerCar
         slides.forEach((s, i) => {
           if (Math.abs(s.offsetLeft - el.scrollLeft) < Math.abs(slides[best]!.offsetLeft - el.scrollLeft)) best = i;
         });
+        // A reading left over from an earlier scroll must not undo the button pressed since.
+        if (aimed.current !== null && best !== aimed.current) return;
+        aimed.current = null;
         setCurrent(best);
       }, 150);
     };
+    // The visitor's own swipe, wheel, keys or Tab into a banner take over from a button's scroll.
+    const byHand = () => {
+      aimed.current = null;
+    };
+    const hands = ['pointerdown', 'wheel', 'touchstart', 'keydown', 'focusin'] as const;
     el.addEventListener('scroll', onScroll, { passive: true });
+    for (const h of hands) el.addEventListener(h, byHand, { passive: true });
     return () => {
       el.removeEventListener('scroll', onScroll);
+      for (const h of hands) el.removeEventListener(h, byHand);
       clearTimeout(settle);
     };
   }, []);
@@ -65,6 +77,7 @@ export default function BannerCarousel({ banners, intervalMs = 6000 }: BannerCar
     const next = (i + count) % count;
     const slide = el?.children[next] as HTMLElement | undefined;
     if (!el || !slide) return;
+    aimed.current = next;
     el.scrollTo({ left: slide.offsetLeft, behavior: reduced.current ? 'auto' : 'smooth' });
     setCurrent(next);
   };
