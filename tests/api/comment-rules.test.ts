@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
+import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller, deletePostBeforeNextTransaction } from '../helpers/engagement-fixture.js';
 import { postForm } from '../helpers/uploads.js';
 import { makePost } from '../../server/seed/factories.js';
 import { countComments } from '../../server/comments/comments.repository.js';
@@ -47,11 +47,7 @@ describe.each(engines)('comment rules on %s', (engine) => {
   let e: Engagement;
   const serverErrors: string[] = [];
 
-  async function call(method: string, path: string, who?: { token: string } | null, json?: unknown) {
-    const res = await t.api(path, { method, headers: who ? bearer(who) : {}, ...(json !== undefined ? { json } : {}) });
-    if (res.status >= 500) serverErrors.push(`${res.status} ${method} ${path}: ${JSON.stringify(res.body)}`);
-    return res;
-  }
+  const call = recordingCaller(() => t, serverErrors);
   const post = (who: { token: string }, objectType: EngagementObjectType, objectId: string, content: string) => call('POST', '/comments', who, { objectType, objectId, content });
   const search = (q: string, who?: { token: string } | null) => call('GET', `/comments/search?${q}`, who);
   const putImage = (who: { token: string }, id: string, data: Buffer, fields: Record<string, string> = {}) =>
@@ -113,21 +109,6 @@ describe.each(engines)('comment rules on %s', (engine) => {
     }
   }
 
-  /** The next transaction first deletes the post `postId`: the object disappears between the check and the write. */
-  function deletePostBeforeNextTransaction(postId: string): void {
-    const db = t.ctx.db;
-    const original = db.transaction;
-    db.transaction = function (this: typeof db) {
-      db.transaction = original;
-      const builder = original.call(db);
-      return {
-        execute: async (fn: never) => {
-          await db.deleteFrom('posts').where('id', '=', postId).execute();
-          return builder.execute(fn);
-        },
-      } as unknown as ReturnType<typeof original>;
-    } as typeof original;
-  }
 
   async function commentBy(who: TestUser, objectType: EngagementObjectType = 'video', objectId = e.video.id, content = 'a comment'): Promise<string> {
     const res = await post(who, objectType, objectId, content);
@@ -353,7 +334,7 @@ describe.each(engines)('comment rules on %s', (engine) => {
     const target = await makePost(t.ctx, { title: 'Vanishing', performerId: e.other.id, imageFileId: null });
     const notes = async () => (await t.ctx.db.selectFrom('notifications').select('id').where('userId', '=', e.other.id).execute()).length;
     const before = await notes();
-    deletePostBeforeNextTransaction(target.id);
+    deletePostBeforeNextTransaction(t.ctx.db, target.id);
     const { result: res, emitted } = await capturingObjectEvents(() => post(author!, 'post', target.id, 'too late'));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Content not found' });

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createSession, createUser, type TestUser } from '../helpers/sessions.js';
-import { bearer, buildEngagement, type Engagement } from '../helpers/engagement-fixture.js';
+import { bearer, buildEngagement, type Engagement, recordingCaller } from '../helpers/engagement-fixture.js';
 import { daysFromNow, entitle, makeGallery, makeProduct, subscribe } from '../../server/seed/factories.js';
 import { ask, collect, nextEvent, sleep, socketsClosedAfterEach, type TestSocket } from '../helpers/realtime-client.js';
 import { postForm } from '../helpers/uploads.js';
@@ -37,11 +37,7 @@ describe.each(engines)('comments follow access on %s', (engine) => {
   let digital: { id: string };
   const serverErrors: string[] = [];
 
-  async function call(method: string, path: string, who?: { token: string } | null, json?: unknown) {
-    const res = await t.api(path, { method, headers: who ? bearer(who) : {}, ...(json !== undefined ? { json } : {}) });
-    if (res.status >= 500) serverErrors.push(`${res.status} ${method} ${path}: ${JSON.stringify(res.body)}`);
-    return res;
-  }
+  const call = recordingCaller(() => t, serverErrors);
   const post = (who: { token: string } | null, objectType: EngagementObjectType, objectId: string, content: string) =>
     call('POST', '/comments', who, { objectType, objectId, content });
   const search = (objectType: EngagementObjectType, objectId: string, who?: { token: string } | null) =>

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser } from '../helpers/sessions.js';
-import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
+import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller } from '../helpers/engagement-fixture.js';
 import { postForm } from '../helpers/uploads.js';
 import { COMMENT_CREATE_LIMIT } from '../../server/comments/comments.routes.js';
 import { countComments } from '../../server/comments/comments.repository.js';
@@ -22,11 +22,7 @@ describe.each(engines)('comments API on %s', (engine) => {
   let e: Engagement;
   const serverErrors: string[] = [];
 
-  async function call(method: string, path: string, who?: { token: string } | null, json?: unknown) {
-    const res = await t.api(path, { method, headers: who ? bearer(who) : {}, ...(json !== undefined ? { json } : {}) });
-    if (res.status >= 500) serverErrors.push(`${res.status} ${method} ${path}: ${JSON.stringify(res.body)}`);
-    return res;
-  }
+  const call = recordingCaller(() => t, serverErrors);
   const post = (who: { token: string } | null, body: unknown) => call('POST', '/comments', who, body);
   const search = (q: string, who?: { token: string } | null) => call('GET', `/comments/search?${q}`, who);
   const commentCount = (type: EngagementObjectType, id: string) => readCounter(t.ctx.db, type, id, 'comment');

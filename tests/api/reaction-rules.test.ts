@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
+import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller, deletePostBeforeNextTransaction } from '../helpers/engagement-fixture.js';
 import { makeGallery, makePost, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { countReactions } from '../../server/reactions/reactions.repository.js';
 import { reactionCounts } from '../../server/reactions/reactions.service.js';
@@ -22,11 +22,7 @@ describe.each(engines)('reaction rules on %s', (engine) => {
   let e: Engagement;
   const serverErrors: string[] = [];
 
-  async function call(method: string, path: string, who?: { token: string } | null, json?: unknown) {
-    const res = await t.api(path, { method, headers: who ? bearer(who) : {}, ...(json !== undefined ? { json } : {}) });
-    if (res.status >= 500) serverErrors.push(`${res.status} ${method} ${path}: ${JSON.stringify(res.body)}`);
-    return res;
-  }
+  const call = recordingCaller(() => t, serverErrors);
   const react = (who: { token: string }, body: unknown) => call('POST', '/reactions', who, body);
   const unreact = (who: { token: string }, body: unknown) => call('DELETE', '/reactions', who, body);
 
@@ -46,21 +42,6 @@ describe.each(engines)('reaction rules on %s', (engine) => {
     }
   }
 
-  /** The next transaction first deletes the post `postId`: the object disappears between the check and the write. */
-  function deletePostBeforeNextTransaction(postId: string): void {
-    const db = t.ctx.db;
-    const original = db.transaction;
-    db.transaction = function (this: typeof db) {
-      db.transaction = original;
-      const builder = original.call(db);
-      return {
-        execute: async (fn: never) => {
-          await db.deleteFrom('posts').where('id', '=', postId).execute();
-          return builder.execute(fn);
-        },
-      } as unknown as ReturnType<typeof original>;
-    } as typeof original;
-  }
 
   /**
    * The next lookup of one `table` row (a list loading its items) first runs `before`: something happens between the
@@ -129,7 +110,7 @@ describe.each(engines)('reaction rules on %s', (engine) => {
   it('an object deleted between the check and the insert takes no reaction: 404, no row, nothing pushed', async () => {
     const [u] = await manyUsers(t.ctx.db, 1);
     const target = await makePost(t.ctx, { title: 'Vanishing', imageFileId: null });
-    deletePostBeforeNextTransaction(target.id);
+    deletePostBeforeNextTransaction(t.ctx.db, target.id);
     const { result: res, emitted } = await capturingObjectEvents(() => react(u!, { objectType: 'post', objectId: target.id, action: 'favourite' }));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Content not found' });

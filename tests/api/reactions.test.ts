@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/engagement-fixture.js';
+import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller } from '../helpers/engagement-fixture.js';
 import { makeGallery, makeVideo } from '../../server/seed/factories.js';
 import { countReactions } from '../../server/reactions/reactions.repository.js';
 import { readCounter } from '../../server/reactions/targets.repository.js';
@@ -19,11 +19,7 @@ describe.each(engines)('reactions API on %s', (engine) => {
   let e: Engagement;
   const serverErrors: string[] = [];
 
-  async function call(method: string, path: string, who?: { token: string } | null, json?: unknown) {
-    const res = await t.api(path, { method, headers: who ? bearer(who) : {}, ...(json !== undefined ? { json } : {}) });
-    if (res.status >= 500) serverErrors.push(`${res.status} ${method} ${path}: ${JSON.stringify(res.body)}`);
-    return res;
-  }
+  const call = recordingCaller(() => t, serverErrors);
   const react = (who: { token: string } | null, body: unknown) => call('POST', '/reactions', who, body);
   const unreact = (who: { token: string } | null, body: unknown) => call('DELETE', '/reactions', who, body);
   const counter = (type: EngagementObjectType, id: string, action: 'like' | 'favourite') => readCounter(t.ctx.db, type, id, action);

@@ -2,6 +2,7 @@ import type { AppContext } from '../../server/context.js';
 import type { EngagementObjectType } from '../../common/enums.js';
 import { makeGallery, makePost, makeProduct, makeVideo } from '../../server/seed/factories.js';
 import { createUser, type TestUser } from './sessions.js';
+import type { TestApp } from './test-app.js';
 
 /**
  * Objects to comment on and react to: a performer (star) with a public video, a draft video, a gallery, a
@@ -38,3 +39,30 @@ export async function manyUsers(db: AppContext['db'], count: number): Promise<Te
 }
 
 export const bearer = (u: { token: string }) => ({ authorization: `Bearer ${u.token}` });
+
+/**
+ * An API caller for the engagement suites: `app()` is read at call time (the app starts in beforeAll), and every
+ * 5xx answer is recorded in `serverErrors`, which each suite asserts empty at the end.
+ */
+export function recordingCaller(app: () => TestApp, serverErrors: string[]) {
+  return async (method: string, path: string, who?: { token: string } | null, json?: unknown) => {
+    const res = await app().api(path, { method, headers: who ? bearer(who) : {}, ...(json !== undefined ? { json } : {}) });
+    if (res.status >= 500) serverErrors.push(`${res.status} ${method} ${path}: ${JSON.stringify(res.body)}`);
+    return res;
+  };
+}
+
+/** The next transaction on `db` first deletes the post `postId`: the object disappears between the check and the write. */
+export function deletePostBeforeNextTransaction(db: AppContext['db'], postId: string): void {
+  const original = db.transaction;
+  db.transaction = function (this: typeof db) {
+    db.transaction = original;
+    const builder = original.call(db);
+    return {
+      execute: async (fn: never) => {
+        await db.deleteFrom('posts').where('id', '=', postId).execute();
+        return builder.execute(fn);
+      },
+    } as unknown as ReturnType<typeof original>;
+  } as typeof original;
+}
