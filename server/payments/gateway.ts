@@ -13,6 +13,29 @@ export const gatewayNames: readonly GatewayName[] = gatewaySchema.options;
 /** What a provider event means for our payment, whatever the provider calls it. */
 export type SettlementAction = 'paid' | 'failed' | 'cancelled' | 'refunded' | 'chargeback';
 
+/**
+ * What a provider event means for a recurring subscription (named by `subscriptionRef`), whatever the provider calls
+ * it: a period charged (`renewed`: a new payment, `gatewayRef` = that charge's id, `amount`/`currency` what it took),
+ * a charge that failed (`renewal_failed`: the grace period opens; the provider may retry), the provider ended the
+ * recurring billing (`subscription_ended`: cancelled at the provider or retries given up; no further renewals).
+ */
+export type SubscriptionAction = 'renewed' | 'renewal_failed' | 'subscription_ended';
+
+export type GatewayAction = SettlementAction | SubscriptionAction;
+
+export const subscriptionActions: readonly SubscriptionAction[] = ['renewed', 'renewal_failed', 'subscription_ended'];
+
+export function isSubscriptionAction(action: GatewayAction | null | undefined): action is SubscriptionAction {
+  return !!action && (subscriptionActions as readonly string[]).includes(action);
+}
+
+/** A checkout that starts recurring billing: the provider charges `renewalAmount` every `periodDays` until cancelled. */
+export interface RecurringTerms {
+  periodDays: number;
+  /** Minor units charged at each renewal (the list price the subscriber keeps; a coupon only discounts the first period). */
+  renewalAmount: number;
+}
+
 export interface CheckoutRequest {
   /** Our payment id; providers echo it back in their events (metadata / client reference). */
   paymentId: string;
@@ -33,6 +56,8 @@ export interface CheckoutRequest {
   /** The provider must refuse to take the payment after this (ISO time); our stock reservation ends then. */
   expiresAt: string;
   customerEmail?: string;
+  /** Present for a subscription: the provider keeps charging until it is cancelled (cancelSubscription). */
+  recurring?: RecurringTerms;
 }
 
 export interface CheckoutSession {
@@ -48,8 +73,12 @@ export interface GatewayEvent {
   id: string;
   /** The provider's own type, stored as received. */
   type: string;
-  /** What it means for the payment; null for events we record but do not act on. */
-  action: SettlementAction | null;
+  /** What it means for the payment (or, for a SubscriptionAction, the subscription); null for events we record but do not act on. */
+  action: GatewayAction | null;
+  /** The provider's id of the recurring billing: on the first payment of a subscription and on every SubscriptionAction. */
+  subscriptionRef?: string | null;
+  /** When it happened at the provider (ISO); renewals and failures are dated by it. Absent: when we receive it. */
+  occurredAt?: string | null;
   /** Our payment id when the provider echoes it. */
   paymentId?: string | null;
   gatewayRef?: string | null;
@@ -82,6 +111,12 @@ export interface PaymentGateway {
   expireCheckout(gatewayRef: string): Promise<void>;
   /** Asks the provider to give the money back (a late payment we cannot fulfil). The result arrives as a webhook. */
   refund(payment: { gatewayRef: string | null; intentRef: string | null; amount: number }): Promise<void>;
+  /**
+   * Stops the recurring billing `subscriptionRef` at the provider (the subscriber cancelled, or the grace period
+   * ended): no further charge is taken. Already cancelled is not an error. Throws GatewayError when the provider
+   * cannot be reached, so the caller changes nothing and the subscriber can try again.
+   */
+  cancelSubscription(subscriptionRef: string): Promise<void>;
 }
 
 export class GatewayError extends Error {

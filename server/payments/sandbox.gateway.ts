@@ -127,6 +127,8 @@ export class SandboxGateway implements PaymentGateway {
     if (done) await this.emit('charge.refunded', done);
   }
 
+  async cancelSubscription(_subscriptionRef: string): Promise<void> {}
+
   // -------------------------------------------------------------------------------------------------------------
   // The provider's side: what its hosted page and its back office do.
 

@@ -8,7 +8,7 @@ import { creditsOfPayment, insertEarnings } from '../earnings/earnings.repositor
 import { markOrdersCancelled, markOrdersPaid, markOrdersRefunded } from '../orders/orders.repository.js';
 import { addPaidPeriod, recountSubscribers, removePaidPeriod } from '../subscriptions/subscriptions.repository.js';
 import { commissionRatesOf } from '../performers/performers.repository.js';
-import type { GatewayEvent, GatewayName, SettlementAction } from './gateway.js';
+import { isSubscriptionAction, type GatewayEvent, type GatewayName, type SettlementAction } from './gateway.js';
 import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
 import {
   findPaymentForEvent, lockPayment, paymentItems, recordWebhookEvent, setWebhookOutcome, updatePayment, type PaymentItemRow, type PaymentRow,
@@ -328,7 +328,7 @@ export async function applyGatewayEventIn(trx: Trx, siteCommissionBps: number, g
     await setWebhookOutcome(trx, gateway, event.id, outcome, paymentId);
     return { outcome, paymentId, effects };
   };
-  if (!event.action) return done('ignored_type', null);
+  if (!event.action || isSubscriptionAction(event.action)) return done('ignored_type', null);
   const found = await findPaymentForEvent(trx, gateway, event);
   if (!found) {
     if (!event.paymentId && event.intentRef && (event.action === 'refunded' || event.action === 'chargeback')) {

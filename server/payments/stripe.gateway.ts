@@ -110,6 +110,17 @@ export class StripeGateway implements PaymentGateway {
       throw new GatewayError('stripe', 'Stripe refund failed', err);
     }
   }
+
+  async cancelSubscription(subscriptionRef: string): Promise<void> {
+    try {
+      await this.client.subscriptions.cancel(subscriptionRef);
+    } catch (err) {
+      // Cancelled already: Stripe answers resource_missing / a canceled subscription; nothing is left to stop.
+      const code = (err as { code?: string }).code;
+      if (code === 'resource_missing') return;
+      throw new GatewayError('stripe', 'Stripe subscription could not be cancelled', err);
+    }
+  }
 }
 
 /** A verified Stripe event → our normalised event (exported for unit tests). */
