@@ -63,6 +63,7 @@ export const paymentSettingsBody = z
     stripeWebhookSecret: secretField,
     checkoutExpiryMinutes: z.number().int().min(5).max(1440),
     stockHoldMaxPerBuyer: z.number().int().min(1).max(100),
+    renewalGraceDays: z.number().int().min(0).max(30),
   })
   .partial()
   .strict()
@@ -302,6 +303,7 @@ export const paymentView = z.object({
   sandboxAvailable: z.boolean(),
   checkoutExpiryMinutes: z.number(),
   stockHoldMaxPerBuyer: z.number(),
+  renewalGraceDays: z.number(),
   stripeSecretKey: secretState,
   stripeWebhookSecret: secretState,
 });

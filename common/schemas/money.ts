@@ -133,8 +133,30 @@ export const subscriptionSchema = z.object({
   expiresAt: z.string().nullable(),
   cancelledAt: z.string().nullable(),
   createdAt: z.string(),
+  /** The provider charges the next period at `expiresAt` (false: prepaid, cancelled, or lapsed). */
+  autoRenew: z.boolean(),
+  /** When and how much the next renewal charges (null when it will not renew). */
+  nextBillingAt: z.string().nullable(),
+  renewalAmount: z.number().int().nullable(),
+  renewalCurrency: z.string().nullable(),
+  /** The last renewal failed: the provider retries until `graceUntil`, then the subscription lapses. */
+  renewalFailedAt: z.string().nullable(),
+  graceUntil: z.string().nullable(),
 });
 export type SubscriptionItem = z.output<typeof subscriptionSchema>;
+
+/** A performer's subscribers by state (the studio's subscribers page). */
+export const subscriberStatsSchema = z.object({
+  /** Subscriptions open now. */
+  live: z.number().int(),
+  /** Of the live ones: renewing at the end of their period. */
+  renewing: z.number().int(),
+  /** Of the live ones: cancelled, open until their period ends. */
+  cancelled: z.number().int(),
+  /** Renewal failed, retried within the grace period (closed meanwhile). */
+  inGrace: z.number().int(),
+});
+export type SubscriberStats = z.output<typeof subscriberStatsSchema>;
 
 export const subscriptionListQuery = pageQuery.extend({
   status: z.enum(['live', 'active', 'cancelled', 'expired', 'all']).default('all'),

@@ -3,8 +3,7 @@ import { newId, nowIso } from '../db/ids.js';
 import { AppError, notFound } from '../http/errors.js';
 import { listSchema } from '../../common/schemas/http.js';
 import { findPayment } from '../payments/payments.repository.js';
-import { createMoney, type Money } from '../payments/money.js';
-import { applyGatewayEvent } from '../payments/settlement.service.js';
+import { createInProcessMoney, type Money } from '../payments/money.js';
 import { GatewayError } from '../payments/gateway.js';
 import { findOrder } from '../orders/orders.repository.js';
 import { updateOrderDelivery } from '../orders/orders.service.js';
@@ -26,15 +25,7 @@ import type { AppContext } from '../context.js';
  * sandbox settles at once, exactly as its signed webhook would (Stripe's arrives later at the webhook endpoint).
  */
 export function adminMoney(ctx: AppContext): Money {
-  const money: Money = createMoney(ctx, {
-    deliver: async (body, headers) => {
-      const event = await money.sandbox().parseWebhook(Buffer.from(body), headers);
-      const result = await applyGatewayEvent(money.settlement, 'sandbox', event, body);
-      await money.afterCommit(result.effects);
-      return { status: 200 };
-    },
-  });
-  return money;
+  return createInProcessMoney(ctx);
 }
 
 export async function adminMoneyRoutes(app: ApiApp): Promise<void> {

@@ -84,6 +84,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
         if (body.paymentGateway !== undefined) await put(trx, 'paymentGateway', body.paymentGateway), changed.push('paymentGateway');
         if (body.checkoutExpiryMinutes !== undefined) await put(trx, 'checkoutExpiryMinutes', body.checkoutExpiryMinutes), changed.push('checkoutExpiryMinutes');
         if (body.stockHoldMaxPerBuyer !== undefined) await put(trx, 'stockHoldMaxPerBuyer', body.stockHoldMaxPerBuyer), changed.push('stockHoldMaxPerBuyer');
+        if (body.renewalGraceDays !== undefined) await put(trx, 'renewalGraceDays', body.renewalGraceDays), changed.push('renewalGraceDays');
         for (const key of ['stripeSecretKey', 'stripeWebhookSecret'] as const) {
           const value = body[key];
           if (value === undefined) continue;
@@ -91,7 +92,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
           changed.push(key);
         }
         // Never the secrets themselves in the log.
-        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer });
+        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer, renewalGraceDays: body.renewalGraceDays });
       });
       announceSettingsChange(ctx);
       return paymentSettingsView(ctx);

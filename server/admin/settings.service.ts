@@ -18,6 +18,7 @@ export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'co
     sandboxAvailable: sandboxEnabled(ctx.config),
     checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
     stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
+    renewalGraceDays: Number(await ctx.settings.get('renewalGraceDays')),
     stripeSecretKey: await state('stripeSecretKey'),
     stripeWebhookSecret: await state('stripeWebhookSecret'),
   };

@@ -312,6 +312,12 @@ export interface SubscriptionsTable extends Timestamps {
   gateway: string | null;
   gatewaySubscriptionId: string | null;
   lastPaymentId: string | null;
+  autoRenew: Defaulted<Flag>;
+  renewalAmount: number | null;
+  renewalCurrency: string | null;
+  periodDays: number | null;
+  renewalFailedAt: string | null;
+  graceUntil: string | null;
 }
 
 export interface PaymentsTable extends Timestamps {
@@ -445,6 +451,25 @@ export interface SandboxChargesTable {
   expiresAt: string;
   createdAt: string;
   updatedAt: string;
+  recurringDays: number | null;
+  renewalAmount: number | null;
+  renewalOf: string | null;
+  notified: Defaulted<Flag>;
+}
+
+export interface SandboxSubscriptionsTable {
+  id: string;
+  chargeId: string;
+  amount: number;
+  currency: string;
+  periodDays: number;
+  status: Defaulted<'active' | 'cancelled'>;
+  periodEnd: string;
+  nextChargeAt: string;
+  failRenewals: Defaulted<number>;
+  renewals: Defaulted<number>;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface SettingsTable {
@@ -522,6 +547,7 @@ export interface Database {
   coupons: CouponsTable;
   earnings: EarningsTable;
   sandboxCharges: SandboxChargesTable;
+  sandboxSubscriptions: SandboxSubscriptionsTable;
   settings: SettingsTable;
   countryBlocks: CountryBlocksTable;
   contacts: ContactsTable;

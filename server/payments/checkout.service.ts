@@ -14,6 +14,7 @@ import type { Audience } from '../catalogue/catalogue.repository.js';
 import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
 import { subscriptionPrice } from '../subscriptions/subscriptions.service.js';
 import type { Money } from './money.js';
+import type { RecurringTerms } from './gateway.js';
 import { hasEntitlement, performersNotSelling, productsForSale } from './fulfilment.repository.js';
 import { insertPayment, setCheckout, unitsHeldByBuyer, type PaymentType } from './payments.repository.js';
 import { priceLines, type Priced } from './pricing.js';
@@ -52,6 +53,8 @@ export interface Draft {
   couponCode?: string | null;
   shippingAddress?: string | null;
   details?: Record<string, unknown>;
+  /** A subscription: the provider charges again every period until cancelled (renewals at the list price). */
+  recurring?: RecurringTerms;
   /** Extra writes in the checkout transaction. */
   extra?: (trx: Trx, paymentId: string, gateway: string) => Promise<void>;
 }
@@ -188,6 +191,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
       paymentId, amount: priced.amount, currency, description: draft.description, expiresAt, customerEmail: user.email, siteUrl,
       returnUrl: `${siteUrl}/payments/result/${paymentId}`,
       cancelUrl: `${siteUrl}/payments/result/${paymentId}?cancelled=1`,
+      ...(draft.recurring ? { recurring: draft.recurring } : {}),
     });
   } catch (err) {
     money.ctx.logger.error({ err, paymentId, gateway: gatewayName }, 'checkout could not be created at the gateway');
@@ -272,7 +276,10 @@ export function subscriptionDraft(
     description: `${performer.displayName}: ${type} subscription`,
     lines: [{ objectType: 'performer', objectId: performer.id, performerId: performer.id, unitPrice: price, quantity: 1, name: `${performer.displayName} (${type})` }],
     couponCode,
-    details: { durationDays, subscriptionType: type },
+    // Renewals charge the list price of today (a coupon discounts the first period only): the subscriber keeps it
+    // when the performer later changes their price.
+    details: { durationDays, subscriptionType: type, renewalAmount: price },
+    recurring: { periodDays: durationDays, renewalAmount: price },
     extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, userId, performer.id, type, gateway),
   };
 }

@@ -92,6 +92,8 @@ export interface GatewayEvent {
 export interface GatewayStatus {
   state: 'pending' | SettlementAction;
   intentRef?: string | null;
+  /** The recurring billing a paid subscription checkout started. */
+  subscriptionRef?: string | null;
   amount?: number | null;
   currency?: string | null;
 }

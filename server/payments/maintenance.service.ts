@@ -1,9 +1,11 @@
 import { nowIso } from '../db/ids.js';
-import { closeLapsed, performersWithLapsedSubscriptions, recountSubscribers } from '../subscriptions/subscriptions.repository.js';
+import { closeLapsed, lapseIfUnrenewed, performersWithLapsedSubscriptions, recountSubscribers, renewalsPastGrace } from '../subscriptions/subscriptions.repository.js';
 import { isGatewayName, type GatewayStatus } from './gateway.js';
 import type { Money } from './money.js';
 import { expiredPendingPayments, pendingPayments } from './payments.repository.js';
 import { applyGatewayEvent, applyInternal } from './settlement.service.js';
+import { sandboxEnabled } from './gateways.js';
+import type { RenewReport } from './sandbox.gateway.js';
 
 /**
  * Housekeeping of money: unpaid checkouts whose time ran out give their stock back; lapsed subscriptions get their
@@ -41,6 +43,38 @@ export async function closeLapsedSubscriptions(money: Money, now = nowIso()): Pr
   return n;
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * Renewing subscriptions whose period ended more than `renewalGraceDays` ago without a successful renewal lapse: they
+ * stop renewing here, then at their provider (so its retries stop). Access had already ended with the period.
+ */
+export async function lapseUnrenewed(money: Money, now = new Date()): Promise<number> {
+  const graceDays = Number(await money.ctx.settings.get('renewalGraceDays'));
+  const cutoff = new Date(now.getTime() - graceDays * DAY_MS).toISOString();
+  let n = 0;
+  for (const row of await renewalsPastGrace(money.ctx.db, cutoff)) {
+    if (!(await lapseIfUnrenewed(money.ctx.db, row.id, cutoff))) continue;
+    n++;
+    if (row.gateway && row.gatewaySubscriptionId) await money.cancelRecurring([{ gateway: row.gateway, ref: row.gatewaySubscriptionId }]);
+  }
+  return n;
+}
+
+/**
+ * What runs every minute on each instance and in `npm run payments:renew` (at its clock): the sandbox provider
+ * charges what is due (a real provider runs its own clock), expired checkouts give their holds back, subscriptions
+ * past their grace lapse, lapsed ones get their final status.
+ */
+export async function moneyClock(money: Money, now = new Date()): Promise<{ renewals?: RenewReport; expired: number; lapsed: number; closed: number }> {
+  let renewals: RenewReport | undefined;
+  if (sandboxEnabled(money.ctx.config)) renewals = await money.sandbox().renewDue(now);
+  const expired = await sweepExpiredCheckouts(money, { now: now.toISOString() });
+  const lapsed = await lapseUnrenewed(money, now);
+  const closed = await closeLapsedSubscriptions(money, now.toISOString());
+  return { renewals, expired, lapsed, closed };
+}
+
 export interface ReconcileReport {
   checked: number;
   /** payment id → what happened */
@@ -73,7 +107,7 @@ export async function reconcilePending(money: Money, opts: { olderThanSec?: numb
       p.gateway,
       {
         id: `reconcile:${p.id}:${status.state}`, type: `reconcile.${status.state}`, action: status.state, paymentId: p.id, gatewayRef: p.gatewayRef,
-        intentRef: status.intentRef ?? null, amount: status.amount ?? null, currency: status.currency ?? null,
+        intentRef: status.intentRef ?? null, subscriptionRef: status.subscriptionRef ?? null, amount: status.amount ?? null, currency: status.currency ?? null,
       },
       JSON.stringify({ reconciled: true, status }),
     );

@@ -4,14 +4,14 @@ import { createMoney } from './money.js';
 import type { Deliver } from './sandbox.gateway.js';
 import { paymentsRoutes } from './payments.routes.js';
 import { webhookRoutes } from './webhooks.routes.js';
-import { closeLapsedSubscriptions, sweepExpiredCheckouts } from './maintenance.service.js';
+import { moneyClock } from './maintenance.service.js';
 import { subscriptionsRoutes } from '../subscriptions/subscriptions.routes.js';
 import { packagesRoutes } from '../packages/packages.routes.js';
 import { couponsRoutes } from '../coupons/coupons.routes.js';
 import { ordersRoutes } from '../orders/orders.routes.js';
 import { earningsRoutes } from '../earnings/earnings.routes.js';
 
-/** How often this instance gives back the stock of expired checkouts and closes lapsed subscriptions. */
+/** How often this instance runs the money clock (sandbox renewals, expired checkouts, lapsed subscriptions). */
 const SWEEP_MS = 60_000;
 
 /**
@@ -31,17 +31,14 @@ export async function moneyRoutes(app: ApiApp): Promise<void> {
 
   await app.register(paymentsRoutes, { money });
   await app.register(webhookRoutes, { money });
-  await app.register(subscriptionsRoutes);
+  await app.register(subscriptionsRoutes, { money });
   await app.register(packagesRoutes);
   await app.register(couponsRoutes);
   await app.register(ordersRoutes);
   await app.register(earningsRoutes);
 
   const timer = setInterval(() => {
-    void (async () => {
-      await sweepExpiredCheckouts(money);
-      await closeLapsedSubscriptions(money);
-    })().catch((err) => app.ctx.logger.warn({ err: (err as Error).message }, 'money sweep failed'));
+    void moneyClock(money).catch((err) => app.ctx.logger.warn({ err: (err as Error).message }, 'money sweep failed'));
   }, SWEEP_MS);
   timer.unref();
   app.addHook('onClose', async () => clearInterval(timer));

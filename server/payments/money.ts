@@ -1,8 +1,8 @@
 import type { AppContext } from '../context.js';
-import type { PaymentGateway, GatewayName } from './gateway.js';
+import { isGatewayName, type PaymentGateway, type GatewayName } from './gateway.js';
 import { activeGatewayName, gatewayFor, sandboxGateway, type GatewayDeps } from './gateways.js';
 import type { Deliver, SandboxGateway } from './sandbox.gateway.js';
-import type { Effects, SettlementDeps } from './settlement.service.js';
+import { applyGatewayEvent, type Effects, type SettlementDeps } from './settlement.service.js';
 
 /**
  * What the money use cases need, built from the app context: the database, settings, the gateways and what to do
@@ -17,11 +17,32 @@ export interface Money {
   activeGatewayName(): Promise<GatewayName>;
   sandbox(): SandboxGateway;
   afterCommit(effects: Effects): Promise<void>;
+  /** Stops recurring billings at their providers (best effort: logged when a provider cannot be reached). */
+  cancelRecurring(billings: Effects['recurringToCancel']): Promise<void>;
+}
+
+/**
+ * Money whose sandbox provider hands its signed webhooks straight to the settlement in this process (the admin back
+ * office, `npm run payments:renew`): verified and applied exactly as over HTTP, without a server to post to.
+ */
+export function createInProcessMoney(ctx: Money['ctx']): Money {
+  const money: Money = createMoney(ctx, {
+    deliver: async (body, headers) => {
+      const event = await money.sandbox().parseWebhook(Buffer.from(body), headers);
+      const result = await applyGatewayEvent(money.settlement, 'sandbox', event, body);
+      await money.afterCommit(result.effects);
+      return { status: 200 };
+    },
+  });
+  return money;
 }
 
 export function createMoney(ctx: Money['ctx'], opts: { deliver?: Deliver } = {}): Money {
   const gatewayDeps: GatewayDeps = { db: ctx.db, config: ctx.config, settings: ctx.settings, logger: ctx.logger, deliver: opts.deliver };
-  const settlement: SettlementDeps = { db: ctx.db, siteCommissionBps: async () => Number(await ctx.settings.get('commissionBps')) };
+  const settlement: SettlementDeps = {
+    db: ctx.db,
+    rates: async () => ({ commissionBps: Number(await ctx.settings.get('commissionBps')), graceDays: Number(await ctx.settings.get('renewalGraceDays')) }),
+  };
   const money: Money = {
     ctx,
     settlement,
@@ -40,11 +61,23 @@ export function createMoney(ctx: Money['ctx'], opts: { deliver?: Deliver } = {})
       }
       for (const p of effects.refundsDue) {
         try {
-          const gateway = await money.gateway(p.gateway === 'stripe' ? 'stripe' : 'sandbox');
+          if (!isGatewayName(p.gateway)) throw new Error(`unknown gateway ${p.gateway}`);
+          const gateway = await money.gateway(p.gateway);
           await gateway.refund({ gatewayRef: p.gatewayRef, intentRef: p.gatewayIntentRef, amount: p.amount });
           ctx.logger.warn({ paymentId: p.id }, 'late payment could not be fulfilled (out of stock): refund requested');
         } catch (err) {
           ctx.logger.error({ err: (err as Error).message, paymentId: p.id }, 'refund of an unfulfillable payment failed: refund it by hand');
+        }
+      }
+      await money.cancelRecurring(effects.recurringToCancel);
+    },
+    async cancelRecurring(billings) {
+      for (const b of billings) {
+        try {
+          if (!isGatewayName(b.gateway)) throw new Error(`unknown gateway ${b.gateway}`);
+          await (await money.gateway(b.gateway)).cancelSubscription(b.ref);
+        } catch (err) {
+          ctx.logger.error({ err: (err as Error).message, gateway: b.gateway, ref: b.ref }, 'recurring billing could not be stopped at the provider: stop it by hand');
         }
       }
     },

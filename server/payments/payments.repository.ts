@@ -14,6 +14,25 @@ export async function insertPayment(db: DbOrTrx, row: Insertable<PaymentsTable>,
   if (items.length) await db.insertInto('paymentItems').values(items).execute();
 }
 
+/**
+ * A renewal's payment, created when the provider's event arrives: at most one per provider charge (payments_gateway_ref_uq),
+ * so two different events of one charge, even at the same moment, make one payment. Returns the payment's id.
+ */
+export async function insertRenewalPayment(db: DbOrTrx, row: Insertable<PaymentsTable>, item: Omit<Insertable<PaymentItemsTable>, 'paymentId'>): Promise<string> {
+  const inserted = await db
+    .insertInto('payments')
+    .values(row)
+    .onConflict((oc) => oc.columns(['gateway', 'gatewayRef']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (inserted) {
+    await db.insertInto('paymentItems').values({ ...item, paymentId: inserted.id }).execute();
+    return inserted.id;
+  }
+  const found = await db.selectFrom('payments').select('id').where('gateway', '=', row.gateway).where('gatewayRef', '=', row.gatewayRef!).executeTakeFirstOrThrow();
+  return found.id;
+}
+
 export function findPayment(db: DbOrTrx, id: string) {
   return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -3,8 +3,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
-import { findSandboxCharge, insertSandboxCharge, moveSandboxCharge, type SandboxCharge } from './sandbox.repository.js';
-import type { CheckoutRequest, CheckoutSession, GatewayEvent, GatewayStatus, PaymentGateway, SettlementAction } from './gateway.js';
+import {
+  advanceSandboxSubscription, cancelSandboxSubscription, dueSandboxSubscriptions, findSandboxCharge, findSandboxSubscription, insertSandboxCharge,
+  insertSandboxSubscription, markSandboxChargeNotified, moveSandboxCharge, sandboxSubscriptionOfCharge, setSandboxSubscriptionFailures,
+  unnotifiedRenewalCharges, type SandboxCharge, type SandboxSubscription,
+} from './sandbox.repository.js';
+import type { CheckoutRequest, CheckoutSession, GatewayAction, GatewayEvent, GatewayStatus, PaymentGateway } from './gateway.js';
 import { SANDBOX_SIGNATURE_HEADER, signPayload, verifySignature, WebhookSignatureError } from './signature.js';
 
 /**
@@ -20,17 +24,28 @@ import { SANDBOX_SIGNATURE_HEADER, signPayload, verifySignature, WebhookSignatur
  *
  * Provider events: charge.succeeded, charge.failed, checkout.cancelled, checkout.expired, charge.refunded,
  * charge.dispute.created (a chargeback).
+ *
+ * Recurring billing: a checkout with recurring terms starts a billing (table sandbox_subscriptions) when it is paid;
+ * its id comes with charge.succeeded as `subscriptionId`. The provider's clock (`renewDue`, run every minute by the
+ * server and by `npm run payments:renew`, which can also run it at a later time) charges each billing when its period
+ * ends (subscription.renewed, a new charge the provider knows no payment of ours for), or fails on demand
+ * (`failNext`: subscription.renewal_failed, retried a day later), until it is cancelled (cancelSubscription).
  */
 
-export type SandboxEventType = 'charge.succeeded' | 'charge.failed' | 'checkout.cancelled' | 'checkout.expired' | 'charge.refunded' | 'charge.dispute.created';
+export type SandboxEventType =
+  | 'charge.succeeded' | 'charge.failed' | 'checkout.cancelled' | 'checkout.expired' | 'charge.refunded' | 'charge.dispute.created'
+  | 'subscription.renewed' | 'subscription.renewal_failed' | 'subscription.cancelled';
 
-const actions: Record<SandboxEventType, SettlementAction> = {
+const actions: Record<SandboxEventType, GatewayAction> = {
   'charge.succeeded': 'paid',
   'charge.failed': 'failed',
   'checkout.cancelled': 'cancelled',
   'checkout.expired': 'cancelled',
   'charge.refunded': 'refunded',
   'charge.dispute.created': 'chargeback',
+  'subscription.renewed': 'renewed',
+  'subscription.renewal_failed': 'renewal_failed',
+  'subscription.cancelled': 'subscription_ended',
 };
 
 export const sandboxEventSchema = z.object({
@@ -39,7 +54,12 @@ export const sandboxEventSchema = z.object({
   created: z.number().int().optional(),
   data: z.object({
     chargeId: z.string().min(1).max(200),
-    paymentId: z.string().min(1).max(200),
+    /** Absent on a renewal's charge: the provider never knew a payment of ours for it. */
+    paymentId: z.string().min(1).max(200).optional(),
+    /** The recurring billing (a subscription's first charge, and every subscription.* event). */
+    subscriptionId: z.string().min(1).max(200).optional(),
+    /** subscription.* events: when the provider charged or tried (its clock), ISO. */
+    at: z.string().datetime().optional(),
     amount: z.number().int().nonnegative(),
     currency: z.string().min(3).max(3),
   }),
@@ -73,6 +93,19 @@ export interface SandboxDeps {
 
 export type SandboxOutcome = 'approve' | 'decline' | 'cancel';
 
+const DAY_MS = 86_400_000;
+/** A period is charged this long before it ends, so a renewal that succeeds leaves no gap in access. */
+export const RENEWAL_LEAD_MS = 10 * 60_000;
+/** A failed renewal is tried again a day later (our grace period decides when the subscription lapses). */
+const RETRY_MS = DAY_MS;
+
+export interface RenewReport {
+  renewed: number;
+  failed: number;
+  /** Renewal events sent again because an earlier delivery did not get through. */
+  redelivered: number;
+}
+
 export class SandboxGateway implements PaymentGateway {
   readonly name = 'sandbox' as const;
 
@@ -84,6 +117,7 @@ export class SandboxGateway implements PaymentGateway {
     await insertSandboxCharge(this.deps.db, {
       id, paymentId: req.paymentId, amount: req.amount, currency: req.currency, description: req.description.slice(0, 300), status: 'pending',
       returnUrl: req.returnUrl, expiresAt: req.expiresAt, createdAt: now, updatedAt: now,
+      recurringDays: req.recurring?.periodDays ?? null, renewalAmount: req.recurring?.renewalAmount ?? null,
     });
     return { gatewayRef: id, redirectUrl: `${req.siteUrl}/payments/sandbox/${id}` };
   }
@@ -101,9 +135,11 @@ export class SandboxGateway implements PaymentGateway {
       id: parsed.id,
       type: parsed.type,
       action,
-      paymentId: parsed.data.paymentId,
+      paymentId: parsed.data.paymentId ?? null,
       gatewayRef: parsed.data.chargeId,
       intentRef: parsed.data.chargeId,
+      subscriptionRef: parsed.data.subscriptionId ?? null,
+      occurredAt: parsed.data.at ?? null,
       amount: parsed.data.amount,
       currency: parsed.data.currency.toUpperCase(),
     };
@@ -114,7 +150,8 @@ export class SandboxGateway implements PaymentGateway {
     if (!charge) return { state: 'cancelled' };
     // An open checkout past its time is over, as a hosted page would say.
     if (charge.status === 'pending' && charge.expiresAt <= nowIso()) return { state: 'cancelled', amount: charge.amount, currency: charge.currency };
-    return { state: chargeStates[charge.status] ?? 'pending', intentRef: charge.id, amount: charge.amount, currency: charge.currency };
+    const billing = charge.recurringDays ? await sandboxSubscriptionOfCharge(this.deps.db, charge.id) : undefined;
+    return { state: chargeStates[charge.status] ?? 'pending', intentRef: charge.id, subscriptionRef: billing?.id ?? null, amount: charge.amount, currency: charge.currency };
   }
 
   async expireCheckout(gatewayRef: string): Promise<void> {
@@ -127,7 +164,9 @@ export class SandboxGateway implements PaymentGateway {
     if (done) await this.emit('charge.refunded', done);
   }
 
-  async cancelSubscription(_subscriptionRef: string): Promise<void> {}
+  async cancelSubscription(subscriptionRef: string): Promise<void> {
+    await cancelSandboxSubscription(this.deps.db, subscriptionRef);
+  }
 
   // -------------------------------------------------------------------------------------------------------------
   // The provider's side: what its hosted page and its back office do.
@@ -149,7 +188,8 @@ export class SandboxGateway implements PaymentGateway {
       return { charge, changed: false, delivered: false };
     }
     const type: SandboxEventType = outcome === 'approve' ? 'charge.succeeded' : outcome === 'decline' ? 'charge.failed' : 'checkout.cancelled';
-    const delivered = await this.emit(type, moved);
+    const billing = outcome === 'approve' ? await this.startBilling(moved) : undefined;
+    const delivered = await this.emit(type, moved, { subscriptionId: billing?.id });
     return { charge: moved, changed: true, delivered };
   }
 
@@ -161,25 +201,111 @@ export class SandboxGateway implements PaymentGateway {
   }
 
   /** A signed event for a charge, as this provider sends it (also used by tests to play the provider). */
-  buildEvent(type: SandboxEventType | string, charge: Pick<SandboxCharge, 'id' | 'paymentId' | 'amount' | 'currency'>, id = `evt_${newId()}`) {
+  buildEvent(
+    type: SandboxEventType | string,
+    charge: Pick<SandboxCharge, 'id' | 'paymentId' | 'amount' | 'currency'> & Partial<Pick<SandboxCharge, 'renewalOf'>>,
+    id = `evt_${newId()}`,
+    extra: { subscriptionId?: string; at?: string } = {},
+  ) {
     const body = JSON.stringify({
       id,
       type,
       created: Math.floor(Date.now() / 1000),
-      data: { chargeId: charge.id, paymentId: charge.paymentId, amount: charge.amount, currency: charge.currency },
+      data: {
+        chargeId: charge.id,
+        // A renewal's charge has no payment of ours at the provider (its payment_id column holds the charge's own id).
+        ...(charge.renewalOf ? {} : { paymentId: charge.paymentId }),
+        ...(extra.subscriptionId ?? charge.renewalOf ? { subscriptionId: extra.subscriptionId ?? charge.renewalOf } : {}),
+        ...(extra.at ? { at: extra.at } : {}),
+        amount: charge.amount,
+        currency: charge.currency,
+      },
     });
     return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signPayload(this.deps.secret, body) } };
   }
 
-  private async emit(type: SandboxEventType, charge: SandboxCharge): Promise<boolean> {
+  // -------------------------------------------------------------------------------------------------------------
+  // Recurring billing: the provider's clock.
+
+  billing(id: string): Promise<SandboxSubscription | undefined> {
+    return findSandboxSubscription(this.deps.db, id);
+  }
+
+  /** Back office: the next `times` attempts of this billing fail (0: they succeed again). */
+  async failNext(id: string, times = 1): Promise<boolean> {
+    return setSandboxSubscriptionFailures(this.deps.db, id, Math.max(0, Math.floor(times)));
+  }
+
+  /**
+   * Charges every billing due by `asOf` (its period ends within RENEWAL_LEAD_MS of it), as the provider's clock at
+   * `asOf`: a success is a new charge and `subscription.renewed` dated `asOf`; a failure on demand is
+   * `subscription.renewal_failed`, tried again a day later. Renewal events that did not get through before are sent
+   * again first (same event id: applied once). Returns what it did.
+   */
+  async renewDue(asOf = new Date(), opts: { limit?: number } = {}): Promise<RenewReport> {
+    const report: RenewReport = { renewed: 0, failed: 0, redelivered: 0 };
+    for (const charge of await unnotifiedRenewalCharges(this.deps.db, opts.limit ?? 500)) {
+      if (await this.emitRenewal(charge)) report.redelivered++;
+    }
+    const at = asOf.toISOString();
+    for (const sub of await dueSandboxSubscriptions(this.deps.db, new Date(asOf.getTime() + RENEWAL_LEAD_MS).toISOString(), opts.limit ?? 500)) {
+      if (sub.failRenewals > 0) {
+        const claimed = await advanceSandboxSubscription(this.deps.db, sub, { nextChargeAt: new Date(asOf.getTime() + RETRY_MS).toISOString(), failRenewals: sub.failRenewals - 1 });
+        if (!claimed) continue;
+        report.failed++;
+        const attempt = { id: `sbf_${newId()}`, paymentId: '', amount: sub.amount, currency: sub.currency, renewalOf: sub.id };
+        await this.send(this.buildEvent('subscription.renewal_failed', attempt, `evt_${attempt.id}`, { at }), 'subscription.renewal_failed', attempt.id);
+        continue;
+      }
+      // The new period follows the paid one; after failed attempts (the period ended) it starts with this charge.
+      const from = Math.max(Date.parse(sub.periodEnd), asOf.getTime());
+      const periodEnd = new Date(from + sub.periodDays * DAY_MS).toISOString();
+      if (!(await advanceSandboxSubscription(this.deps.db, sub, { nextChargeAt: periodEnd, periodEnd, renewed: true }))) continue;
+      const id = `sbx_${newId()}${randomBytes(4).toString('hex')}`;
+      await insertSandboxCharge(this.deps.db, {
+        id, paymentId: id, amount: sub.amount, currency: sub.currency, description: `Renewal of ${sub.id}`, status: 'paid', returnUrl: '', expiresAt: at,
+        createdAt: at, updatedAt: nowIso(), renewalOf: sub.id, notified: 0,
+      });
+      report.renewed++;
+      await this.emitRenewal((await this.charge(id))!);
+    }
+    return report;
+  }
+
+  /** A paid checkout with recurring terms starts its billing: the next charge when the first period ends. */
+  private async startBilling(charge: SandboxCharge): Promise<SandboxSubscription | undefined> {
+    if (!charge.recurringDays) return undefined;
+    const existing = await sandboxSubscriptionOfCharge(this.deps.db, charge.id);
+    if (existing) return existing;
+    const now = new Date();
+    const periodEnd = new Date(now.getTime() + charge.recurringDays * DAY_MS).toISOString();
+    const id = `sbs_${newId()}${randomBytes(4).toString('hex')}`;
+    await insertSandboxSubscription(this.deps.db, {
+      id, chargeId: charge.id, amount: charge.renewalAmount ?? charge.amount, currency: charge.currency, periodDays: charge.recurringDays,
+      periodEnd, nextChargeAt: periodEnd, createdAt: now.toISOString(), updatedAt: now.toISOString(),
+    });
+    return findSandboxSubscription(this.deps.db, id);
+  }
+
+  private async emitRenewal(charge: SandboxCharge): Promise<boolean> {
+    const event = this.buildEvent('subscription.renewed', charge, `evt_${charge.id}`, { at: charge.createdAt });
+    const delivered = await this.send(event, 'subscription.renewed', charge.id);
+    if (delivered) await markSandboxChargeNotified(this.deps.db, charge.id);
+    return delivered;
+  }
+
+  private async emit(type: SandboxEventType, charge: SandboxCharge, extra: { subscriptionId?: string } = {}): Promise<boolean> {
+    return this.send(this.buildEvent(type, charge, undefined, extra), type, charge.id);
+  }
+
+  private async send({ body, headers }: { body: string; headers: Record<string, string> }, type: string, chargeId: string): Promise<boolean> {
     if (!this.deps.deliver) return false;
-    const { body, headers } = this.buildEvent(type, charge);
     try {
       const res = await this.deps.deliver(body, headers);
       if (res.status >= 200 && res.status < 300) return true;
-      this.deps.logger?.warn({ status: res.status, type, chargeId: charge.id }, 'sandbox webhook was not accepted; reconciliation will pick it up');
+      this.deps.logger?.warn({ status: res.status, type, chargeId }, 'sandbox webhook was not accepted; reconciliation will pick it up');
     } catch (err) {
-      this.deps.logger?.warn({ err: (err as Error).message, type, chargeId: charge.id }, 'sandbox webhook delivery failed; reconciliation will pick it up');
+      this.deps.logger?.warn({ err: (err as Error).message, type, chargeId }, 'sandbox webhook delivery failed; reconciliation will pick it up');
     }
     return false;
   }

@@ -6,9 +6,10 @@ import { AppError } from '../http/errors.js';
 import { countCouponUse, releaseCouponUse, reserveCouponUse } from '../coupons/coupons.repository.js';
 import { creditsOfPayment, insertEarnings } from '../earnings/earnings.repository.js';
 import { markOrdersCancelled, markOrdersPaid, markOrdersRefunded } from '../orders/orders.repository.js';
-import { addPaidPeriod, recountSubscribers, removePaidPeriod } from '../subscriptions/subscriptions.repository.js';
+import { addPaidPeriod, findSubscription as subscriptionOf, recountSubscribers, removePaidPeriod, startRecurring } from '../subscriptions/subscriptions.repository.js';
 import { commissionRatesOf } from '../performers/performers.repository.js';
 import { isSubscriptionAction, type GatewayEvent, type GatewayName, type SettlementAction } from './gateway.js';
+import { applySubscriptionEvent } from './renewals.js';
 import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
 import {
   findPaymentForEvent, lockPayment, paymentItems, recordWebhookEvent, setWebhookOutcome, updatePayment, type PaymentItemRow, type PaymentRow,
@@ -47,20 +48,39 @@ export interface Effects {
   notifications: Notification[];
   /** A payment taken that cannot be fulfilled (stock gone): the provider must give the money back. */
   refundsDue: PaymentRow[];
+  /** Recurring billings to stop at their provider (replaced by a new one, or lapsed after the grace period). */
+  recurringToCancel: Array<{ gateway: string; ref: string }>;
 }
 
-interface TransitionContext {
+/** The settings a settlement reads, once per event. */
+export interface SettlementRates {
+  /** The site's commission (setting commissionBps). */
+  commissionBps: number;
+  /** Days a failed renewal is retried before the subscription lapses (setting renewalGraceDays). */
+  graceDays: number;
+}
+
+export interface TransitionContext {
   trx: Trx;
   siteCommissionBps: number;
+  graceDays: number;
   effects: Effects;
 }
 
-type Transition = (tc: TransitionContext, payment: PaymentRow, extra: { intentRef?: string | null }) => Promise<string>;
+export interface TransitionExtra {
+  intentRef?: string | null;
+  /** The provider's recurring billing this payment started (first payment of a subscription). */
+  subscriptionRef?: string | null;
+  /** When the provider took the money (a renewal's period is dated by it); now when absent. */
+  at?: Date;
+}
+
+export type Transition = (tc: TransitionContext, payment: PaymentRow, extra: TransitionExtra) => Promise<string>;
 
 export interface SettlementDeps {
   db: Db;
-  /** The site's commission (setting commissionBps), read once per settlement. */
-  siteCommissionBps(): Promise<number>;
+  /** The settings a settlement reads (commissionBps, renewalGraceDays). */
+  rates(): Promise<SettlementRates>;
 }
 
 export interface SettlementResult {
@@ -201,10 +221,20 @@ const settlePaid: Transition = async (tc, p, extra) => {
   await updatePayment(tc.trx, p.id, { status: 'success', paidAt: paid.paidAt, gatewayIntentRef: paid.gatewayIntentRef, stockHeld, couponHeld, details: p.details });
 
   if (isSubscriptionPayment(p) && p.performerId) {
+    const details = paymentDetails(p);
+    const days = details.durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30);
+    const before = extra.subscriptionRef ? await subscriptionOf(tc.trx, p.userId, p.performerId) : undefined;
     const sub = await addPaidPeriod(tc.trx, {
-      userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly',
-      days: paymentDetails(p).durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30), paymentId: p.id, gateway: p.gateway,
+      userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly', days, paymentId: p.id, gateway: p.gateway, at: extra.at,
     });
+    if (extra.subscriptionRef) {
+      // A fan who subscribes again while an older billing still runs (two checkouts paid at once) is charged by one only.
+      if (before?.autoRenew === 1 && before.gatewaySubscriptionId && before.gatewaySubscriptionId !== extra.subscriptionRef) {
+        tc.effects.recurringToCancel.push({ gateway: before.gateway ?? p.gateway, ref: before.gatewaySubscriptionId });
+      }
+      const renewalAmount = typeof details.renewalAmount === 'number' ? details.renewalAmount : p.amount;
+      await startRecurring(tc.trx, sub.id, { ref: extra.subscriptionRef, renewalAmount, currency: p.currency, periodDays: days });
+    }
     tc.effects.notifications.push({
       userId: p.userId, event: 'subscription/success', payload: { subscriptionId: sub.id, performerId: p.performerId, paymentId: p.id, expiresAt: sub.expiresAt },
     });
@@ -304,15 +334,15 @@ export async function inTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>, att
   }
 }
 
-const noEffects = (): Effects => ({ notifications: [], refundsDue: [] });
+const noEffects = (): Effects => ({ notifications: [], refundsDue: [], recurringToCancel: [] });
 
 /**
  * A verified provider event: recorded under its unique (gateway, event id) first, then applied, all in one
  * transaction. A duplicate changes nothing; an event for a payment we cannot match yet rolls back (RetryLater).
  */
 export async function applyGatewayEvent(deps: SettlementDeps, gateway: GatewayName, event: GatewayEvent, payload: string): Promise<SettlementResult> {
-  const siteCommissionBps = await deps.siteCommissionBps();
-  return inTransaction(deps.db, (trx) => applyGatewayEventIn(trx, siteCommissionBps, gateway, event, payload));
+  const rates = await deps.rates();
+  return inTransaction(deps.db, (trx) => applyGatewayEventIn(trx, rates, gateway, event, payload));
 }
 
 /**
@@ -320,15 +350,21 @@ export async function applyGatewayEvent(deps: SettlementDeps, gateway: GatewayNa
  * subscriptions through it, in the seed's one transaction, so their payments, periods, earnings and subscriber counts
  * are what a real webhook would have written.
  */
-export async function applyGatewayEventIn(trx: Trx, siteCommissionBps: number, gateway: GatewayName, event: GatewayEvent, payload: string): Promise<SettlementResult> {
+export async function applyGatewayEventIn(trx: Trx, rates: SettlementRates, gateway: GatewayName, event: GatewayEvent, payload: string): Promise<SettlementResult> {
   const effects = noEffects();
+  const tc: TransitionContext = { trx, siteCommissionBps: rates.commissionBps, graceDays: rates.graceDays, effects };
   const fresh = await recordWebhookEvent(trx, { gateway, eventId: event.id, type: event.type, payload });
   if (!fresh) return { outcome: 'duplicate', paymentId: null, effects };
   const done = async (outcome: string, paymentId: string | null) => {
     await setWebhookOutcome(trx, gateway, event.id, outcome, paymentId);
     return { outcome, paymentId, effects };
   };
-  if (!event.action || isSubscriptionAction(event.action)) return done('ignored_type', null);
+  if (!event.action) return done('ignored_type', null);
+  if (isSubscriptionAction(event.action)) {
+    const r = await applySubscriptionEvent(tc, gateway, { ...event, action: event.action }, transitions.paid);
+    if (r.outcome === 'retry_later') throw new RetryLater('The subscription of this renewal is not known yet; retry later');
+    return done(r.outcome, r.paymentId);
+  }
   const found = await findPaymentForEvent(trx, gateway, event);
   if (!found) {
     if (!event.paymentId && event.intentRef && (event.action === 'refunded' || event.action === 'chargeback')) {
@@ -343,18 +379,19 @@ export async function applyGatewayEventIn(trx: Trx, siteCommissionBps: number, g
   if (event.action === 'paid' && ((event.amount != null && event.amount !== payment.amount) || (event.currency && event.currency !== payment.currency))) {
     return done('amount_mismatch', payment.id);
   }
-  const outcome = await transitions[event.action]({ trx, siteCommissionBps, effects }, payment, { intentRef: event.intentRef });
+  const at = event.occurredAt ? new Date(event.occurredAt) : undefined;
+  const outcome = await transitions[event.action](tc, payment, { intentRef: event.intentRef, subscriptionRef: event.subscriptionRef, at });
   return done(outcome, payment.id);
 }
 
 /** A transition decided by us rather than a provider (checkout expired, the gateway refused to create a checkout). */
 export async function applyInternal(deps: SettlementDeps, paymentId: string, action: SettlementAction, reason: string): Promise<SettlementResult> {
-  const siteCommissionBps = await deps.siteCommissionBps();
+  const rates = await deps.rates();
   return inTransaction(deps.db, async (trx) => {
     const effects = noEffects();
     const payment = await lockPayment(trx, paymentId);
     if (!payment) return { outcome: 'unknown_payment', paymentId: null, effects };
-    const outcome = await transitions[action]({ trx, siteCommissionBps, effects }, payment, {});
+    const outcome = await transitions[action]({ trx, siteCommissionBps: rates.commissionBps, graceDays: rates.graceDays, effects }, payment, {});
     if (outcome === action) await updatePayment(trx, paymentId, { details: JSON.stringify({ ...paymentDetails(payment), reason }) });
     return { outcome, paymentId, effects };
   });

@@ -148,7 +148,7 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
     const { charge } = await gateway.complete(session.gatewayRef, 'approve');
     const sent = gateway.buildEvent('charge.succeeded', charge);
     const event = await gateway.parseWebhook(Buffer.from(sent.body), sent.headers);
-    const result = await applyGatewayEventIn(trx, input.commissionBps, 'sandbox', event, sent.body);
+    const result = await applyGatewayEventIn(trx, { commissionBps: input.commissionBps, graceDays: 3 }, 'sandbox', event, sent.body);
     if (result.outcome !== 'paid') throw new Error(`demo subscription of ${fan.email} to ${performer.displayName} was not paid: ${result.outcome}`);
     counts.subscriptions++;
   };

@@ -44,6 +44,9 @@ export const settingDefs = {
   stripeWebhookSecret: { default: '', group: 'payment', public: false },
   checkoutExpiryMinutes: { default: 30, group: 'payment', public: false },
   stockHoldMaxPerBuyer: { default: 10, group: 'payment', public: false },
+  // Days a subscription whose renewal failed stays open to the provider's retries before it lapses (counted from the
+  // end of the paid period; access is closed meanwhile: no access without a paid period).
+  renewalGraceDays: { default: 3, group: 'payment', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;

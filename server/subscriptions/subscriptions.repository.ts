@@ -43,32 +43,121 @@ export function isLive(s: Pick<SubscriptionRow, 'status' | 'expiresAt'>, now = n
 }
 
 /**
- * A paid period: a live subscription is extended from its end, anything else starts now. A new payment also
- * withdraws an earlier cancellation (the user subscribed again).
+ * A paid period: a subscription still running at `at` (its end not passed) is extended from its end, anything else
+ * starts at `at`. A new payment also withdraws an earlier cancellation (the user subscribed again) and clears a
+ * failed renewal. `at` is when the money was taken: now, or the provider's time of a renewal.
  */
 export async function addPaidPeriod(
   db: DbOrTrx,
-  p: { userId: string; performerId: string; type: SubscriptionType; days: number; paymentId: string; gateway: string },
+  p: { userId: string; performerId: string; type: SubscriptionType; days: number; paymentId: string; gateway: string; at?: Date },
 ): Promise<SubscriptionRow> {
-  const now = new Date();
+  const now = p.at ?? new Date();
   const nowText = now.toISOString();
   let row = await lockSubscription(db, p.userId, p.performerId);
   if (!row) {
     await ensureSubscriptionRow(db, p.userId, p.performerId, p.type, p.gateway);
     row = (await lockSubscription(db, p.userId, p.performerId))!;
   }
-  const live = isLive(row, nowText);
-  const from = live ? Date.parse(row.expiresAt!) : now.getTime();
+  const running = row.status === 'active' && !!row.expiresAt && row.expiresAt >= nowText;
+  const from = running ? Date.parse(row.expiresAt!) : now.getTime();
   const expiresAt = new Date(from + p.days * DAY_MS).toISOString();
   await db
     .updateTable('subscriptions')
     .set({
-      status: 'active', type: p.type, startedAt: live ? row.startedAt : nowText, expiresAt, cancelAtPeriodEnd: 0, cancelledAt: null,
-      gateway: p.gateway, lastPaymentId: p.paymentId, updatedAt: nowText,
+      status: 'active', type: p.type, startedAt: running ? row.startedAt : nowText, expiresAt, cancelAtPeriodEnd: 0, cancelledAt: null,
+      gateway: p.gateway, lastPaymentId: p.paymentId, renewalFailedAt: null, graceUntil: null, updatedAt: nowIso(),
     })
     .where('id', '=', row.id)
     .execute();
   return (await findSubscriptionById(db, row.id))!;
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Recurring billing (server/payments/README.md, "Recurring billing").
+
+/** The subscription a provider's recurring billing belongs to, locked for the rest of the transaction. */
+export async function lockSubscriptionByGatewayRef(db: DbOrTrx, gateway: string, ref: string): Promise<SubscriptionRow | undefined> {
+  await db.updateTable('subscriptions').set({ updatedAt: nowIso() }).where('gateway', '=', gateway).where('gatewaySubscriptionId', '=', ref).execute();
+  return db.selectFrom('subscriptions').selectAll().where('gateway', '=', gateway).where('gatewaySubscriptionId', '=', ref).executeTakeFirst();
+}
+
+/**
+ * The first payment of a recurring subscription was taken: from now on the provider charges `renewalAmount` every
+ * `periodDays` under `ref`. A subscription replaced by a new recurring billing (the fan subscribed again after a
+ * cancellation) forgets the old one, which was cancelled at the provider.
+ */
+export async function startRecurring(
+  db: DbOrTrx,
+  id: string,
+  terms: { ref: string; renewalAmount: number; currency: string; periodDays: number },
+): Promise<void> {
+  await db
+    .updateTable('subscriptions')
+    .set({
+      gatewaySubscriptionId: terms.ref, autoRenew: 1, renewalAmount: terms.renewalAmount, renewalCurrency: terms.currency, periodDays: terms.periodDays,
+      updatedAt: nowIso(),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A renewal failed at `at`: the provider retries until `graceUntil`; access already follows expires_at. */
+export async function markRenewalFailed(db: DbOrTrx, id: string, at: string, graceUntil: string): Promise<void> {
+  await db.updateTable('subscriptions').set({ renewalFailedAt: at, graceUntil, updatedAt: nowIso() }).where('id', '=', id).execute();
+}
+
+/**
+ * No more renewals; access lasts to the end of what was paid. `cancelled`: the subscriber (or the provider on their
+ * behalf) cancelled, shown as cancelled; `lapsed`: renewals failed past the grace period, shown as expired.
+ */
+export async function stopRenewing(db: DbOrTrx, id: string, why: 'cancelled' | 'lapsed', at = nowIso()): Promise<void> {
+  await db.updateTable('subscriptions').set({ autoRenew: 0, updatedAt: nowIso() }).where('id', '=', id).execute();
+  if (why === 'cancelled') {
+    await db.updateTable('subscriptions').set({ cancelAtPeriodEnd: 1, cancelledAt: at }).where('id', '=', id).where('cancelAtPeriodEnd', '=', 0).execute();
+  }
+}
+
+/**
+ * Renewing subscriptions whose period ended more than the grace period before `now` without a successful renewal
+ * (failed, or the provider never said): they lapse. Returned so the caller stops them here and at the provider.
+ */
+export function renewalsPastGrace(db: DbOrTrx, cutoff: string, limit = 500) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'userId', 'performerId', 'gateway', 'gatewaySubscriptionId'])
+    .where('autoRenew', '=', 1)
+    .where('expiresAt', '<=', cutoff)
+    .orderBy('expiresAt')
+    .limit(limit)
+    .execute();
+}
+
+/** Stops a renewing subscription whose period ended before `cutoff`; false when it renewed or stopped meanwhile. */
+export async function lapseIfUnrenewed(db: DbOrTrx, id: string, cutoff: string): Promise<boolean> {
+  const res = await db
+    .updateTable('subscriptions')
+    .set({ autoRenew: 0, updatedAt: nowIso() })
+    .where('id', '=', id)
+    .where('autoRenew', '=', 1)
+    .where('expiresAt', '<=', cutoff)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** A performer's subscribers by state, for the studio: live (of them renewing or cancelled), in grace, lapsed. */
+export async function subscriberCounts(db: DbOrTrx, performerId: string, now = nowIso()) {
+  const row = await db
+    .selectFrom('subscriptions')
+    .select([
+      sql<number | string>`sum(case when status = 'active' and expires_at > ${now} then 1 else 0 end)`.as('live'),
+      sql<number | string>`sum(case when status = 'active' and expires_at > ${now} and auto_renew = 1 then 1 else 0 end)`.as('renewing'),
+      sql<number | string>`sum(case when status = 'active' and expires_at > ${now} and cancel_at_period_end = 1 then 1 else 0 end)`.as('cancelled'),
+      sql<number | string>`sum(case when auto_renew = 1 and renewal_failed_at is not null and (expires_at is null or expires_at <= ${now}) then 1 else 0 end)`.as('inGrace'),
+    ])
+    .where('performerId', '=', performerId)
+    .executeTakeFirst();
+  const n = (v: unknown) => Number(v ?? 0);
+  return { live: n(row?.live), renewing: n(row?.renewing), cancelled: n(row?.cancelled), inGrace: n(row?.inGrace) };
 }
 
 /**
@@ -97,7 +186,7 @@ export async function cancelAtPeriodEnd(db: DbOrTrx, id: string): Promise<void> 
   const now = nowIso();
   await db
     .updateTable('subscriptions')
-    .set({ cancelAtPeriodEnd: 1, cancelledAt: now, updatedAt: now })
+    .set({ cancelAtPeriodEnd: 1, cancelledAt: now, autoRenew: 0, updatedAt: now })
     .where('id', '=', id)
     .where('cancelAtPeriodEnd', '=', 0)
     .execute();

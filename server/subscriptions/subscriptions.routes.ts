@@ -1,14 +1,18 @@
 import type { ApiApp } from '../http/types.js';
 import { requireRole, requireUser } from '../http/auth.js';
 import { apiErrorSchema, idParams, keyField, listSchema, pageQuery } from '../../common/schemas/http.js';
-import { cancelSubscriptionBody, subscriptionListQuery, subscriptionSchema } from '../../common/schemas/money.js';
-import { cancelSubscription, searchSubscriptions } from './subscriptions.service.js';
+import { z } from 'zod';
+import { cancelSubscriptionBody, subscriberStatsSchema, subscriptionListQuery, subscriptionSchema } from '../../common/schemas/money.js';
+import { cancelSubscription, searchSubscriptions, subscriberStats } from './subscriptions.service.js';
+import type { Money } from '../payments/money.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const cancelErrors = { ...errors, 502: apiErrorSchema };
 const tags = ['subscriptions'];
 
-export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
+export async function subscriptionsRoutes(app: ApiApp, opts: { money: Money }): Promise<void> {
   const { db } = app.ctx;
+  const { money } = opts;
 
   app.get(
     '/subscriptions/current',
@@ -51,10 +55,27 @@ export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
     },
   );
 
+  app.get(
+    '/subscriptions/performer/stats',
+    {
+      config: { access: { roles: ['performer', 'admin'] } },
+      schema: {
+        tags,
+        summary: "A performer's subscribers by state: live, of them renewing and cancelled, and renewals in their grace period (admins: any performerId)",
+        querystring: z.object({ performerId: keyField.optional() }),
+        response: { 200: subscriberStatsSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireRole(request, 'performer', 'admin');
+      return subscriberStats(db, user.role === 'admin' && request.query.performerId ? request.query.performerId : user.id);
+    },
+  );
+
   app.post(
     '/subscriptions/cancel/:id',
-    { config: { access: 'session' }, schema: { tags, summary: 'Cancel a subscription at the end of its paid period', params: idParams, response: { 200: subscriptionSchema, ...errors } } },
-    async (request) => cancelSubscription(db, requireUser(request), { id: request.params.id }),
+    { config: { access: 'session' }, schema: { tags, summary: 'Cancel a subscription at the end of its paid period', params: idParams, response: { 200: subscriptionSchema, ...cancelErrors } } },
+    async (request) => cancelSubscription(money, requireUser(request), { id: request.params.id }),
   );
 
   app.post(
@@ -65,9 +86,9 @@ export async function subscriptionsRoutes(app: ApiApp): Promise<void> {
         tags,
         summary: 'Cancel a subscription at the end of its paid period, named by subscriptionId or performerId',
         body: cancelSubscriptionBody,
-        response: { 200: subscriptionSchema, ...errors },
+        response: { 200: subscriptionSchema, ...cancelErrors },
       },
     },
-    async (request) => cancelSubscription(db, requireUser(request), { id: request.body.subscriptionId, performerId: request.body.performerId }),
+    async (request) => cancelSubscription(money, requireUser(request), { id: request.body.subscriptionId, performerId: request.body.performerId }),
   );
 }

@@ -1,11 +1,14 @@
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
-import { badRequest, notFound } from '../http/errors.js';
+import { AppError, badRequest, notFound } from '../http/errors.js';
+import type { Money } from '../payments/money.js';
+import { isGatewayName } from '../payments/gateway.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import type { SubscriptionItem } from '../../common/schemas/money.js';
+import type { SubscriberStats, SubscriptionItem } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
-  cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, type SubscriptionFilters, type SubscriptionRow,
+  cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, subscriberCounts, type SubscriptionFilters,
+  type SubscriptionRow,
 } from './subscriptions.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
 
@@ -25,6 +28,9 @@ export async function toSubscriptionItems(db: DbOrTrx, rows: SubscriptionRow[]):
       _id: s.id, userId: s.userId, performerId: s.performerId, user: users.get(s.userId) ?? null, performer: performers.get(s.performerId) ?? null,
       type: s.type === 'yearly' ? 'yearly' : 'monthly', status, isLive: live, cancelAtPeriodEnd: s.cancelAtPeriodEnd === 1,
       startedAt: s.startedAt, expiresAt: s.expiresAt, cancelledAt: s.cancelledAt, createdAt: s.createdAt,
+      autoRenew: s.autoRenew === 1, nextBillingAt: s.autoRenew === 1 && !s.renewalFailedAt ? s.expiresAt : null,
+      renewalAmount: s.autoRenew === 1 ? s.renewalAmount : null, renewalCurrency: s.autoRenew === 1 ? s.renewalCurrency : null,
+      renewalFailedAt: s.autoRenew === 1 ? s.renewalFailedAt : null, graceUntil: s.autoRenew === 1 ? s.graceUntil : null,
     };
   });
 }
@@ -34,16 +40,36 @@ export async function searchSubscriptions(db: DbOrTrx, f: SubscriptionFilters): 
   return { items: await toSubscriptionItems(db, rows), total };
 }
 
-/** Cancel at period end; cancelling again changes nothing. Only the subscriber (or an admin) may. */
-export async function cancelSubscription(db: DbOrTrx, viewer: { id: string; role: string }, by: { id?: string; performerId?: string }): Promise<SubscriptionItem> {
+/**
+ * Cancel at period end; cancelling again changes nothing. Only the subscriber (or an admin) may. A renewing
+ * subscription is stopped at its provider FIRST: when the provider cannot be reached nothing changes here (502) and
+ * the subscriber can try again, so "cancelled" on our side always means no further charge. A subscription whose
+ * renewal failed can be cancelled too (its retries stop).
+ */
+export async function cancelSubscription(money: Money, viewer: { id: string; role: string }, by: { id?: string; performerId?: string }): Promise<SubscriptionItem> {
+  const { db } = money.ctx;
   let row: SubscriptionRow | undefined;
   if (by.id) row = await findSubscriptionById(db, by.id);
   else if (by.performerId) row = await findSubscription(db, viewer.id, by.performerId);
   else throw badRequest('Name the subscription (subscriptionId) or the performer (performerId)');
   if (!row || (row.userId !== viewer.id && viewer.role !== 'admin')) throw notFound('Subscription');
-  if (!isLive(row)) throw badRequest('This subscription is not active');
+  const renewing = row.autoRenew === 1 && !!row.gatewaySubscriptionId;
+  if (!isLive(row) && !renewing) throw badRequest('This subscription is not active');
+  if (renewing) {
+    try {
+      if (!isGatewayName(row.gateway)) throw new Error(`unknown gateway ${row.gateway}`);
+      await (await money.gateway(row.gateway)).cancelSubscription(row.gatewaySubscriptionId!);
+    } catch (err) {
+      money.ctx.logger.error({ err: (err as Error).message, subscriptionId: row.id }, 'renewal could not be stopped at the provider');
+      throw new AppError(502, 'GATEWAY_ERROR', 'The payment provider could not stop the renewal right now; nothing was changed, please try again');
+    }
+  }
   await cancelAtPeriodEnd(db, row.id);
   return (await toSubscriptionItems(db, [(await findSubscriptionById(db, row.id))!]))[0]!;
+}
+
+export function subscriberStats(db: DbOrTrx, performerId: string): Promise<SubscriberStats> {
+  return subscriberCounts(db, performerId);
 }
 
 /**

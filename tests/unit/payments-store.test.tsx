@@ -94,7 +94,8 @@ describe('subscriptions and order delivery', () => {
   const sub = (over: Partial<SubscriptionItem> = {}): SubscriptionItem => ({
     _id: 's1', userId: 'u1', performerId: 'perf1', user: null, performer: { _id: 'perf1', name: 'Ada', username: 'ada', avatar: '/a.png' } as SubscriptionItem['performer'],
     type: 'monthly', status: 'active', isLive: true, cancelAtPeriodEnd: false, startedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z', cancelledAt: null,
-    createdAt: '2026-01-01T00:00:00.000Z', ...over,
+    createdAt: '2026-01-01T00:00:00.000Z', autoRenew: false, nextBillingAt: null, renewalAmount: null, renewalCurrency: null, renewalFailedAt: null,
+    graceUntil: null, ...over,
   });
 
   it('cancel shows the answer and says until when; a failure is a toast', async () => {
