@@ -86,13 +86,20 @@ export interface GatewayEvent {
   intentRef?: string | null;
   amount?: number | null;
   currency?: string | null;
+  /**
+   * On a refund event: minor units refunded of that charge SO FAR, all refunds together (not this refund alone), so
+   * a replayed or reordered event never counts twice and the largest seen is the truth. A whole refund also says
+   * `action: 'refunded'`; a partial one keeps `action: null` (settlement reverses whole payments only) and is kept
+   * here, with `amount` = what the charge took, for settlement to apply partial refunds one day.
+   */
+  refundedAmount?: number | null;
 }
 
 /** What the provider says about a checkout now (reconciliation). */
 export interface GatewayStatus {
   state: 'pending' | SettlementAction;
   intentRef?: string | null;
-  /** The recurring billing a paid subscription checkout started. */
+  /** The recurring billing the checkout started, when it was a subscription's (see GatewayEvent.subscriptionRef). */
   subscriptionRef?: string | null;
   amount?: number | null;
   currency?: string | null;

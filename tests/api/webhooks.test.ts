@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import Stripe from 'stripe';
 import { newId } from '../../server/db/ids.js';
 import { sql } from 'kysely';
@@ -9,6 +9,7 @@ import { buildMoneyWorld, chargeOf, ledger, payWithSandbox, postWebhook, sandbox
 import { priceLines, splitCommission } from '../../server/payments/pricing.js';
 import { reconcilePending, sweepExpiredCheckouts } from '../../server/payments/maintenance.service.js';
 import { sandboxGateway } from '../../server/payments/gateways.js';
+import { StripeGateway } from '../../server/payments/stripe.gateway.js';
 import { createMoney } from '../../server/payments/money.js';
 import { subscribedPerformerIds } from '../../server/access/access.repository.js';
 import { upsertSetting } from '../../server/settings/settings.repository.js';
@@ -417,18 +418,21 @@ describe.each(engines)('webhooks on %s', (engine) => {
     });
   });
 
+  /** A Stripe event as Stripe posts it: signed with the endpoint secret (set by the Stripe cases below). */
+  const stripeSigner = new Stripe('sk_test_dummy');
+  const sendStripe = (event: Record<string, unknown>, secret = 'whsec_storm_test') => {
+    const payload = JSON.stringify({ object: 'event', ...event });
+    return api('/payment/webhooks/stripe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': stripeSigner.webhooks.generateTestHeaderString({ payload, secret }) },
+      body: payload,
+    });
+  };
+
   it('Stripe webhooks: verified with the endpoint secret over the raw body; a refund that overtakes the payment is retried', async () => {
     const db = t.ctx.db;
     await t.ctx.settings.set('stripeWebhookSecret', 'whsec_storm_test');
-    const stripe = new Stripe('sk_test_dummy');
-    const send = (event: Record<string, unknown>, secret = 'whsec_storm_test') => {
-      const payload = JSON.stringify({ object: 'event', ...event });
-      return api('/payment/webhooks/stripe', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret }) },
-        body: payload,
-      });
-    };
+    const send = sendStripe;
     // A checkout made while the site used Stripe (created directly: no network here).
     const buyer = await createUser(db, 'user');
     const paymentId = newId();
@@ -457,6 +461,58 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect((await send({ id: 'evt_other', type: 'customer.created', data: { object: {} } })).body.outcome).toBe('ignored_type');
     const l = await ledger(db);
     expect(l.paid).toBe(l.net + l.commission);
+  });
+
+  it('Stripe subscription: the first payment settles with its subscription and its first invoice’s PaymentIntent, so a refund naming only that finds it; a partial refund is recorded, not applied', async () => {
+    const db = t.ctx.db;
+    await t.ctx.settings.set('stripeWebhookSecret', 'whsec_storm_test');
+    const buyer = await createUser(db, 'user');
+    // No network here: Stripe's checkout and its invoice payments are stood in for; everything after is the real path.
+    vi.spyOn(StripeGateway.prototype, 'createCheckout').mockResolvedValue({ gatewayRef: 'cs_sub_42', redirectUrl: 'https://checkout.stripe.test/cs_sub_42' });
+    const invoicePayment = vi.spyOn(StripeGateway.prototype, 'paymentOfInvoice').mockResolvedValue('pi_sub_42');
+    const gatewayBefore = await t.ctx.settings.get('paymentGateway');
+    await t.ctx.settings.set('paymentGateway', 'stripe');
+    try {
+      const checkout = await post('/payment/subscribe', buyer, { performerId: w.perf.id, type: 'monthly' });
+      expect(checkout.status, JSON.stringify(checkout.body)).toBe(201);
+      const { paymentId, amount } = checkout.body as { paymentId: string; amount: number };
+      const payment = () => db.selectFrom('payments').select(['status', 'gatewayRef', 'gatewayIntentRef']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+
+      const completed = {
+        id: 'evt_sub_completed', type: 'checkout.session.completed', api_version: '2026-10-28.endive',
+        data: { object: {
+          id: 'cs_sub_42', object: 'checkout.session', mode: 'subscription', status: 'complete', payment_status: 'paid', client_reference_id: paymentId, metadata: { paymentId },
+          subscription: 'sub_42', invoice: 'in_sub_first', payment_intent: null, amount_total: amount, currency: 'usd',
+        } },
+      };
+      expect((await sendStripe(completed)).body.outcome).toBe('paid');
+      expect(invoicePayment).toHaveBeenCalledWith('in_sub_first');
+      expect(await payment()).toEqual({ status: 'success', gatewayRef: 'cs_sub_42', gatewayIntentRef: 'pi_sub_42' });
+      expect(await isSubscribedNow(buyer.id, w.perf.id)).toBe(true);
+
+      // The first invoice is that same payment: recorded, never settled twice.
+      const firstInvoice = {
+        id: 'evt_sub_first_invoice', type: 'invoice.paid',
+        data: { object: { id: 'in_sub_first', object: 'invoice', billing_reason: 'subscription_create', amount_paid: amount, currency: 'usd', parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_42', metadata: { paymentId } } } } },
+      };
+      expect((await sendStripe(firstInvoice)).body.outcome).toBe('ignored_type');
+
+      // Refunds of an invoice's charge carry no metadata of ours: only the PaymentIntent.
+      const charge = { id: 'ch_sub_42', object: 'charge', amount, currency: 'usd', payment_intent: 'pi_sub_42', metadata: {} };
+      const partial = await sendStripe({ id: 'evt_sub_refund_part', type: 'charge.refunded', data: { object: { ...charge, amount_refunded: 100, refunded: false } } });
+      expect(partial.body.outcome).toBe('ignored_type');
+      expect((await payment()).status).toBe('success');
+      expect(await isSubscribedNow(buyer.id, w.perf.id)).toBe(true);
+      const full = await sendStripe({ id: 'evt_sub_refund_full', type: 'charge.refunded', data: { object: { ...charge, amount_refunded: amount, refunded: true } } });
+      expect(full.body.outcome).toBe('refunded');
+      expect((await payment()).status).toBe('refunded');
+      expect(await isSubscribedNow(buyer.id, w.perf.id)).toBe(false);
+      const l = await ledger(db);
+      expect(l.paid).toBe(l.net + l.commission);
+    } finally {
+      await t.ctx.settings.set('paymentGateway', gatewayBefore);
+      vi.restoreAllMocks();
+    }
   });
 
   it('reconciliation applies what the provider says when the webhook never arrived, once', async () => {
