@@ -214,6 +214,7 @@ const TABLE: Record<string, Expectation> = {
     hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.subscription },
     req: (fx) => ({ path: `/subscriptions/performer/search?performerId=${fx.w.perf.id}` }),
   },
+  'GET /subscriptions/performer/stats': { access: STUDIO, ok: ['owner', 'other', 'admin'], req: (fx) => ({ path: `/subscriptions/performer/stats?performerId=${fx.w.perf.id}` }) },
   'POST /subscriptions/cancel/{id}': { access: SESSION, deny: ['fan2', 'owner', 'other'], ok: ['fan', 'admin'], req: (fx) => ({ path: `/subscriptions/cancel/${fx.subscription}` }) },
   // fan2's subscription: neither the fan, nor its performer, nor another may cancel it; fan2 and an admin may.
   'POST /subscriptions/cancel': { access: SESSION, deny: ['fan', 'owner', 'other'], ok: ['fan2', 'admin'], req: (fx) => ({ path: '/subscriptions/cancel', json: { subscriptionId: fx.otherFansSubscription } }) },

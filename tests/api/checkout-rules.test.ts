@@ -241,7 +241,11 @@ describe.each(engines)('checkout rules on %s', (engine) => {
         const c = await accepted(await post('/payment/subscribe', buyer, { performerId: w.perf.id, type: 'monthly' }));
         const p = await paymentRow(c.paymentId);
         expect(p).toMatchObject({ type: 'subscription_monthly', performerId: w.perf.id, targetId: w.perf.id, amount: 1000, couponId: null, couponHeld: 0 });
-        expect(JSON.parse(p.details)).toEqual({ description: 'Mona Money: monthly subscription', couponCode: null, durationDays: 28, subscriptionType: 'monthly' });
+        expect(JSON.parse(p.details)).toEqual({ description: 'Mona Money: monthly subscription', couponCode: null, durationDays: 28, subscriptionType: 'monthly', renewalAmount: 1000 });
+        // The provider is asked to bill the same price every package period until cancelled.
+        expect(await db().selectFrom('sandboxCharges').select(['amount', 'recurringDays', 'renewalAmount']).where('paymentId', '=', c.paymentId).executeTakeFirst()).toEqual({
+          amount: 1000, recurringDays: 28, renewalAmount: 1000,
+        });
         expect(await itemRows(c.paymentId)).toEqual([{ objectType: 'performer', objectId: w.perf.id, performerId: w.perf.id, quantity: 1, unitPrice: 1000, discount: 0 }]);
         expect(await db().selectFrom('subscriptions').select(['performerId', 'type', 'status', 'gateway']).where('userId', '=', buyer.id).execute()).toEqual([
           { performerId: w.perf.id, type: 'monthly', status: 'pending', gateway: 'sandbox' },
@@ -266,7 +270,7 @@ describe.each(engines)('checkout rules on %s', (engine) => {
         const buyer = await fan();
         const m = await accepted(await post('/payment/subscribe', buyer, { performerId: cheap.id, type: 'monthly' }));
         expect(m.amount).toBe(1);
-        expect(JSON.parse((await paymentRow(m.paymentId)).details)).toEqual({ description: 'Cent Cat: monthly subscription', couponCode: null, durationDays: 30, subscriptionType: 'monthly' });
+        expect(JSON.parse((await paymentRow(m.paymentId)).details)).toEqual({ description: 'Cent Cat: monthly subscription', couponCode: null, durationDays: 30, subscriptionType: 'monthly', renewalAmount: 1 });
         const other = await fan();
         await refused(() => post('/payment/subscribe', other, { performerId: cheap.id, type: 'yearly' }), 400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');
         const y = await accepted(await post('/payment/subscribe', await fan(), { performerId: w.perf.id, type: 'yearly' }));

@@ -171,6 +171,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /subscriptions/cancel/{id}': 'postSubscriptionsCancelById',
   'GET /subscriptions/current': 'getSubscriptionsCurrent',
   'GET /subscriptions/performer/search': 'getSubscriptionsPerformerSearch',
+  'GET /subscriptions/performer/stats': 'getSubscriptionsPerformerStats',
   'GET /subscriptions/user/search': 'getSubscriptionsUserSearch',
   'GET /transactions/user/search': 'getTransactionsUserSearch',
   'GET /user-additional': 'getUserAdditional',
