@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { PaymentGateway, GatewayName } from './gateway.js';
+import { isGatewayName, type PaymentGateway, type GatewayName } from './gateway.js';
 import { activeGatewayName, gatewayFor, sandboxGateway, type GatewayDeps } from './gateways.js';
 import type { Deliver, SandboxGateway } from './sandbox.gateway.js';
 import type { Effects, SettlementDeps } from './settlement.service.js';
@@ -40,7 +40,7 @@ export function createMoney(ctx: Money['ctx'], opts: { deliver?: Deliver } = {})
       }
       for (const p of effects.refundsDue) {
         try {
-          const gateway = await money.gateway(p.gateway === 'stripe' ? 'stripe' : 'sandbox');
+          const gateway = await money.gateway(isGatewayName(p.gateway) ? p.gateway : 'sandbox');
           await gateway.refund({ gatewayRef: p.gatewayRef, intentRef: p.gatewayIntentRef, amount: p.amount });
           ctx.logger.warn({ paymentId: p.id }, 'late payment could not be fulfilled (out of stock): refund requested');
         } catch (err) {
