@@ -14,6 +14,7 @@ import type { Audience } from '../catalogue/catalogue.repository.js';
 import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
 import { subscriptionPrice } from '../subscriptions/subscriptions.service.js';
 import type { Money } from './money.js';
+import type { RecurringTerms } from './gateway.js';
 import { hasEntitlement, performersNotSelling, productsForSale } from './fulfilment.repository.js';
 import { insertPayment, setCheckout, unitsHeldByBuyer, type PaymentType } from './payments.repository.js';
 import { priceLines, type Priced } from './pricing.js';
@@ -52,6 +53,8 @@ export interface Draft {
   couponCode?: string | null;
   shippingAddress?: string | null;
   details?: Record<string, unknown>;
+  /** A subscription's renewal terms, handed to the provider (a provider that bills by itself keeps charging them). */
+  recurring?: RecurringTerms;
   /** Extra writes in the checkout transaction. */
   extra?: (trx: Trx, paymentId: string, gateway: string) => Promise<void>;
 }
@@ -186,6 +189,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
     const gateway = await money.gateway(gatewayName);
     session = await gateway.createCheckout({
       paymentId, amount: priced.amount, currency, description: draft.description, expiresAt, customerEmail: user.email, siteUrl,
+      ...(draft.recurring ? { recurring: draft.recurring } : {}),
       returnUrl: `${siteUrl}/payments/result/${paymentId}`,
       cancelUrl: `${siteUrl}/payments/result/${paymentId}?cancelled=1`,
     });
@@ -273,6 +277,8 @@ export function subscriptionDraft(
     lines: [{ objectType: 'performer', objectId: performer.id, performerId: performer.id, unitPrice: price, quantity: 1, name: `${performer.displayName} (${type})` }],
     couponCode,
     details: { durationDays, subscriptionType: type },
+    // Renewals are charged at the list price: a coupon only discounts the first period.
+    recurring: { periodDays: durationDays, renewalAmount: price },
     extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, userId, performer.id, type, gateway),
   };
 }
