@@ -1,6 +1,7 @@
 import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { loadPipelineConfig, type PipelineConfig } from './media/pipeline/config.js';
+import { CCBILL_DATALINK_URL, CCBILL_FLEXFORMS_URL } from './payments/ccbill.gateway.js';
 
 /** Runtime configuration, read once from the environment. Everything has a default that works on a bare machine. */
 export interface AppConfig {
@@ -65,6 +66,11 @@ export interface AppConfig {
    * admin stored in the settings (server/payments/gateways.ts). Unset: the settings' keys.
    */
   stripe: { secretKey: string | undefined; webhookSecret: string | undefined };
+  /**
+   * CCBill's addresses: the FlexForms payment links (CCBILL_FLEXFORMS_URL) and the DataLink subscription management
+   * script (CCBILL_DATALINK_URL). CCBill's own by default; a test points them at a stand-in.
+   */
+  ccbill: { flexFormsUrl: string; datalinkUrl: string };
   /** Where ffmpeg and ffprobe are (FFMPEG_PATH, FFPROBE_PATH, else looked up on PATH; server/media/ffmpeg.ts). */
   mediaTools: MediaTools;
   /** The password of every demo login the seed creates (DEMO_PASSWORD; default DEFAULT_DEMO_PASSWORD). */
@@ -185,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     captchaVerifyUrl: env.CAPTCHA_VERIFY_URL ?? 'https://www.google.com/recaptcha/api/siteverify',
     astroDist: path.resolve(onThisMachine(env, 'ASTRO_DIST') ?? 'dist'),
     stripe: { secretKey: env.STRIPE_SECRET_KEY || undefined, webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined },
+    ccbill: { flexFormsUrl: env.CCBILL_FLEXFORMS_URL || CCBILL_FLEXFORMS_URL, datalinkUrl: env.CCBILL_DATALINK_URL || CCBILL_DATALINK_URL },
     mediaTools: loadMediaTools(env),
     demoPassword: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
     settingsCacheMs: Number(env.SETTINGS_CACHE_MS ?? 2000),

@@ -5,6 +5,7 @@ import {
   orderStatusSchema, paymentStatusSchema, paymentTypeSchema, performerStatusSchema, postStatusSchema, roleSchema, type ContentType,
 } from '../enums.js';
 import { isSiteLink, LINK_MAX, LINK_MESSAGE } from '../links.js';
+import { IP_RANGES_MAX, parseIpv4Ranges } from '../ip-ranges.js';
 import { MAX_PRICE_MINOR } from '../money.js';
 import { listSchema, pageQuery } from './http.js';
 import { publicSettingsSchema } from './site.js';
@@ -56,11 +57,28 @@ export type SettingsBody = z.output<typeof settingsBody>;
 export type SettingsChanges = z.input<typeof settingsBody>;
 
 const secretField = z.string().trim().max(500).nullable();
+/** An account number, or '' to clear it. */
+const digitsField = (n: number, what: string) => z.string().trim().regex(new RegExp(`^(\\d{${n}})?$`), `The ${what} is a ${n}-digit number`);
 export const paymentSettingsBody = z
   .object({
     paymentGateway: gatewaySchema,
     stripeSecretKey: secretField,
     stripeWebhookSecret: secretField,
+    ccbillAccount: digitsField(6, 'CCBill account'),
+    ccbillSubaccount: digitsField(4, 'CCBill subaccount'),
+    ccbillFlexFormId: z.string().trim().regex(/^([0-9A-Za-z-]{8,64})?$/, 'The Flex ID looks like 687fa3e0-e60d-4466-88e2-181fa56dd6a9'),
+    ccbillSalt: secretField,
+    ccbillDatalinkUser: z.string().trim().max(100),
+    ccbillDatalinkPassword: secretField,
+    // Empty: CCBill's published webhook addresses.
+    ccbillWebhookIps: z
+      .string()
+      .trim()
+      .max(IP_RANGES_MAX)
+      .superRefine((v, ctx) => {
+        const parsed = parseIpv4Ranges(v);
+        if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+      }),
     checkoutExpiryMinutes: z.number().int().min(5).max(1440),
     stockHoldMaxPerBuyer: z.number().int().min(1).max(100),
     renewalGraceDays: z.number().int().min(0).max(30),
@@ -306,6 +324,14 @@ export const paymentView = z.object({
   renewalGraceDays: z.number(),
   stripeSecretKey: secretState,
   stripeWebhookSecret: secretState,
+  ccbillAccount: z.string(),
+  ccbillSubaccount: z.string(),
+  ccbillFlexFormId: z.string(),
+  ccbillSalt: secretState,
+  ccbillDatalinkUser: z.string(),
+  ccbillDatalinkPassword: secretState,
+  /** Empty: CCBill's published webhook addresses. */
+  ccbillWebhookIps: z.string(),
 });
 /** `GET /admin/settings`: every setting the console edits. */
 export const adminSettingsSchema = publicSettingsSchema

@@ -111,6 +111,8 @@ export const sandboxReverseSchema = z.object({ delivered: z.boolean() });
 
 /** `POST /payment/webhooks/{gateway}` */
 export const webhookParams = z.object({ gateway: gatewaySchema });
+/** CCBill names the event in the query string (`?eventType=NewSaleSuccess`); the other providers send none. */
+export const webhookQuery = z.object({ eventType: z.string().trim().max(64).optional() });
 export const webhookResultSchema = z.object({ received: z.literal(true), outcome: z.string() });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../http/errors.js';
 import { listSchema } from '../../common/schemas/http.js';
 import { findPayment } from '../payments/payments.repository.js';
 import { createInProcessMoney, type Money } from '../payments/money.js';
-import { GatewayError } from '../payments/gateway.js';
+import { GatewayError, isGatewayName } from '../payments/gateway.js';
 import { findOrder } from '../orders/orders.repository.js';
 import { updateOrderDelivery } from '../orders/orders.service.js';
 import { updateOrderBody } from '../../common/schemas/money.js';
@@ -62,7 +62,7 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
       if (!payment) throw notFound('Payment');
       if (payment.status !== 'success') throw new AppError(409, 'NOT_REFUNDABLE', `Only a successful payment can be refunded (this one is ${payment.status})`);
       const money = adminMoney(ctx);
-      const gateway = await money.gateway(payment.gateway === 'stripe' ? 'stripe' : 'sandbox');
+      const gateway = await money.gateway(isGatewayName(payment.gateway) ? payment.gateway : 'sandbox');
       try {
         await gateway.refund({ gatewayRef: payment.gatewayRef, intentRef: payment.gatewayIntentRef, amount: payment.amount });
       } catch (err) {

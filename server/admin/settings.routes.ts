@@ -70,7 +70,8 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags: ['admin'],
         summary: 'Payment gateway settings; secrets are stored encrypted (AES-256-GCM) and never returned',
-        description: 'A secret set to "" or null is removed. STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET in the environment win over stored values.',
+        description:
+          'A secret (stripeSecretKey, stripeWebhookSecret, ccbillSalt, ccbillDatalinkPassword) set to "" or null is removed. STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET in the environment win over stored values.',
         body: paymentSettingsBody,
         response: { 200: paymentView, ...errors },
       },
@@ -85,7 +86,13 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
         if (body.checkoutExpiryMinutes !== undefined) await put(trx, 'checkoutExpiryMinutes', body.checkoutExpiryMinutes), changed.push('checkoutExpiryMinutes');
         if (body.stockHoldMaxPerBuyer !== undefined) await put(trx, 'stockHoldMaxPerBuyer', body.stockHoldMaxPerBuyer), changed.push('stockHoldMaxPerBuyer');
         if (body.renewalGraceDays !== undefined) await put(trx, 'renewalGraceDays', body.renewalGraceDays), changed.push('renewalGraceDays');
-        for (const key of ['stripeSecretKey', 'stripeWebhookSecret'] as const) {
+        for (const key of ['ccbillAccount', 'ccbillSubaccount', 'ccbillFlexFormId', 'ccbillDatalinkUser', 'ccbillWebhookIps'] as const) {
+          const value = body[key];
+          if (value === undefined) continue;
+          await put(trx, key, value);
+          changed.push(key);
+        }
+        for (const key of ['stripeSecretKey', 'stripeWebhookSecret', 'ccbillSalt', 'ccbillDatalinkPassword'] as const) {
           const value = body[key];
           if (value === undefined) continue;
           await put(trx, key, value ? encryptSecret(ctx.config.appSecret, value) : '');

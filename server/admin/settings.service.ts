@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
 import { sandboxEnabled } from '../payments/gateways.js';
+import { isGatewayName } from '../payments/gateway.js';
 import { decryptSecret } from '../settings/secrets.js';
 
 /** What the console shows of the site settings (GET /admin/settings and src/pages/admin/settings.astro). */
@@ -8,19 +9,28 @@ import { decryptSecret } from '../settings/secrets.js';
 const FROM_ENV = { stripeSecretKey: 'secretKey', stripeWebhookSecret: 'webhookSecret' } as const;
 
 export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'config'>) {
-  const state = async (key: 'stripeSecretKey' | 'stripeWebhookSecret') => {
-    if (ctx.config.stripe[FROM_ENV[key]]) return { configured: true, source: 'env' as const };
+  const state = async (key: 'stripeSecretKey' | 'stripeWebhookSecret' | 'ccbillSalt' | 'ccbillDatalinkPassword') => {
+    if ((key === 'stripeSecretKey' || key === 'stripeWebhookSecret') && ctx.config.stripe[FROM_ENV[key]]) return { configured: true, source: 'env' as const };
     const stored = decryptSecret(ctx.config.appSecret, (await ctx.settings.get(key)) as string);
     return stored ? { configured: true, source: 'settings' as const } : { configured: false, source: null };
   };
+  const text = async (key: 'ccbillAccount' | 'ccbillSubaccount' | 'ccbillFlexFormId' | 'ccbillDatalinkUser' | 'ccbillWebhookIps') => String((await ctx.settings.get(key)) ?? '');
+  const gateway = await ctx.settings.get('paymentGateway');
   return {
-    paymentGateway: ((await ctx.settings.get('paymentGateway')) === 'stripe' ? 'stripe' : 'sandbox') as 'sandbox' | 'stripe',
+    paymentGateway: isGatewayName(gateway) ? gateway : 'sandbox',
     sandboxAvailable: sandboxEnabled(ctx.config),
     checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
     stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
     renewalGraceDays: Number(await ctx.settings.get('renewalGraceDays')),
     stripeSecretKey: await state('stripeSecretKey'),
     stripeWebhookSecret: await state('stripeWebhookSecret'),
+    ccbillAccount: await text('ccbillAccount'),
+    ccbillSubaccount: await text('ccbillSubaccount'),
+    ccbillFlexFormId: await text('ccbillFlexFormId'),
+    ccbillSalt: await state('ccbillSalt'),
+    ccbillDatalinkUser: await text('ccbillDatalinkUser'),
+    ccbillDatalinkPassword: await state('ccbillDatalinkPassword'),
+    ccbillWebhookIps: await text('ccbillWebhookIps'),
   };
 }
 

@@ -95,6 +95,18 @@ export interface GatewayEvent {
   refundedAmount?: number | null;
 }
 
+/**
+ * What the webhook route knows of the request besides its body and headers. Providers that sign their events (the
+ * sandbox, Stripe) need neither; one that signs nothing (CCBill) checks where the request came from and reads the
+ * event type from the query string.
+ */
+export interface WebhookRequest {
+  /** The client's address as Fastify's trusted-proxy handling gives it (`request.ip`, TRUST_PROXY), never a raw header. */
+  clientIp: string;
+  /** The query string's parameters, as the route validated them. */
+  query: Readonly<Record<string, string | undefined>>;
+}
+
 /** What the provider says about a checkout now (reconciliation). */
 export interface GatewayStatus {
   state: 'pending' | SettlementAction;
@@ -111,9 +123,10 @@ export interface PaymentGateway {
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /**
    * Verifies the signature over the RAW body (with a timestamp tolerance) and parses the event. Throws
-   * WebhookSignatureError (server/payments/signature.ts) when unsigned, mis-signed, stale or malformed.
+   * WebhookSignatureError (server/payments/signature.ts) when unsigned, mis-signed, stale or malformed. `request`
+   * carries the client address and the query string for a provider whose events are not signed.
    */
-  parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders): Promise<GatewayEvent>;
+  parseWebhook(rawBody: Buffer, headers: IncomingHttpHeaders, request?: WebhookRequest): Promise<GatewayEvent>;
   /** Re-reads a checkout from the provider (the reconciliation command). */
   retrieve(gatewayRef: string): Promise<GatewayStatus>;
   /** Closes an open checkout at the provider (our reservation expired): its hosted page stops taking payments. Best effort. */

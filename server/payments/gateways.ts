@@ -3,7 +3,8 @@ import type { AppConfig } from '../config.js';
 import type { AppContext } from '../context.js';
 import { AppError } from '../http/errors.js';
 import type { DbOrTrx } from '../db/database.js';
-import type { GatewayName, PaymentGateway } from './gateway.js';
+import { isGatewayName, type GatewayName, type PaymentGateway } from './gateway.js';
+import { CcbillGateway, type CcbillGatewayOptions } from './ccbill.gateway.js';
 import { SandboxGateway, sandboxWebhookSecret, type Deliver } from './sandbox.gateway.js';
 import { StripeGateway } from './stripe.gateway.js';
 
@@ -14,7 +15,7 @@ import { StripeGateway } from './stripe.gateway.js';
 
 export interface GatewayDeps {
   db: DbOrTrx;
-  config: Pick<AppContext['config'], 'appSecret' | 'env' | 'sandboxPayments' | 'stripe'>;
+  config: Pick<AppContext['config'], 'appSecret' | 'env' | 'sandboxPayments' | 'stripe' | 'ccbill'>;
   settings: Pick<AppContext['settings'], 'get'>;
   logger?: { warn(obj: object, msg: string): void };
   /** How the sandbox provider reaches our webhook endpoint (the app posts over HTTP to itself). */
@@ -24,7 +25,7 @@ export interface GatewayDeps {
 /** The gateway new checkouts use (setting `paymentGateway`). */
 export async function activeGatewayName(deps: Pick<GatewayDeps, 'settings'>): Promise<GatewayName> {
   const name = await deps.settings.get('paymentGateway');
-  return name === 'stripe' ? 'stripe' : 'sandbox';
+  return isGatewayName(name) ? name : 'sandbox';
 }
 
 /** Stripe keys: the environment's (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: `config.stripe`) win over the settings. */
@@ -66,7 +67,26 @@ export function sandboxGateway(deps: GatewayDeps): SandboxGateway {
   });
 }
 
+/** CCBill's account, keys and addresses: the settings (the salt and the DataLink password stored encrypted) and config.ccbill. */
+export async function ccbillOptions(deps: Pick<GatewayDeps, 'settings' | 'config'>): Promise<CcbillGatewayOptions> {
+  const text = async (key: 'ccbillAccount' | 'ccbillSubaccount' | 'ccbillFlexFormId' | 'ccbillDatalinkUser' | 'ccbillWebhookIps') =>
+    String((await deps.settings.get(key)) ?? '').trim();
+  const secret = async (key: 'ccbillSalt' | 'ccbillDatalinkPassword') => decryptSecret(deps.config.appSecret, (await deps.settings.get(key)) as string | null);
+  return {
+    account: await text('ccbillAccount'),
+    subaccount: await text('ccbillSubaccount'),
+    flexFormId: await text('ccbillFlexFormId'),
+    salt: await secret('ccbillSalt'),
+    datalinkUser: await text('ccbillDatalinkUser'),
+    datalinkPassword: await secret('ccbillDatalinkPassword'),
+    webhookSources: await text('ccbillWebhookIps'),
+    flexFormsUrl: deps.config.ccbill.flexFormsUrl,
+    datalinkUrl: deps.config.ccbill.datalinkUrl,
+  };
+}
+
 export async function gatewayFor(name: GatewayName, deps: GatewayDeps): Promise<PaymentGateway> {
   if (name === 'stripe') return new StripeGateway(await stripeKeys(deps));
+  if (name === 'ccbill') return new CcbillGateway(await ccbillOptions(deps));
   return sandboxGateway(deps);
 }

@@ -379,8 +379,8 @@ export async function applyGatewayEventIn(trx: Trx, rates: SettlementRates, gate
   if (event.action === 'paid' && ((event.amount != null && event.amount !== payment.amount) || (event.currency && event.currency !== payment.currency))) {
     return done('amount_mismatch', payment.id);
   }
-  const at = event.occurredAt ? new Date(event.occurredAt) : undefined;
-  const outcome = await transitions[event.action](tc, payment, { intentRef: event.intentRef, subscriptionRef: event.subscriptionRef, at });
+  // A first payment's period starts when we settle it, whatever time the provider writes on its event.
+  const outcome = await transitions[event.action](tc, payment, { intentRef: event.intentRef, subscriptionRef: event.subscriptionRef });
   return done(outcome, payment.id);
 }
 

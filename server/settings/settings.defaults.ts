@@ -35,13 +35,24 @@ export const settingDefs = {
   // Until an admin approves a performer, their studio keeps drafts only, at most this many items (videos,
   // galleries, photos, products and posts counted together; server/studio/approval.ts).
   unapprovedItemQuota: { default: 20, group: 'performer', public: false },
-  // Money (server/payments/README.md): which gateway new checkouts use ('sandbox' | 'stripe'), Stripe's keys (the
-  // STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET environment variables win over these), and how long an unpaid checkout
-  // holds its stock before it expires (the hold time), and how many units of one product a buyer may hold in unpaid
-  // checkouts at once (so nobody can empty the shelf by starting checkouts they never pay).
+  // Money (server/payments/README.md): which gateway new checkouts use ('sandbox' | 'stripe' | 'ccbill'), Stripe's
+  // keys (the STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET environment variables win over these), CCBill's account and
+  // keys, and how long an unpaid checkout holds its stock before it expires (the hold time), and how many units of one
+  // product a buyer may hold in unpaid checkouts at once (so nobody can empty the shelf by starting checkouts they
+  // never pay).
   paymentGateway: { default: 'sandbox' as GatewayName, group: 'payment', public: false },
   stripeSecretKey: { default: '', group: 'payment', public: false },
   stripeWebhookSecret: { default: '', group: 'payment', public: false },
+  // CCBill (server/payments/ccbill.gateway.ts): account and subaccount numbers, the FlexForms payment flow, the
+  // dynamic pricing salt (secret, encrypted), the DataLink user that cancels subscriptions (password secret, encrypted),
+  // and where webhooks may come from (empty: CCBill's published addresses).
+  ccbillAccount: { default: '', group: 'payment', public: false },
+  ccbillSubaccount: { default: '', group: 'payment', public: false },
+  ccbillFlexFormId: { default: '', group: 'payment', public: false },
+  ccbillSalt: { default: '', group: 'payment', public: false },
+  ccbillDatalinkUser: { default: '', group: 'payment', public: false },
+  ccbillDatalinkPassword: { default: '', group: 'payment', public: false },
+  ccbillWebhookIps: { default: '', group: 'payment', public: false },
   checkoutExpiryMinutes: { default: 30, group: 'payment', public: false },
   stockHoldMaxPerBuyer: { default: 10, group: 'payment', public: false },
   // Days a subscription whose renewal failed stays open to the provider's retries before it lapses (counted from the
