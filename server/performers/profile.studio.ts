@@ -2,6 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
 import type { Actor, StudioDeps } from '../studio/deps.js';
 import * as repo from '../studio/studio.repository.js';
+import { subscriberStats } from '../subscriptions/subscriptions.service.js';
 import type { ProfileInput, StudioProfile } from '../../common/schemas/studio.js';
 
 /** The performer studio's profile: bio, subscription prices and the countries the performer blocks. */
@@ -37,6 +38,6 @@ export async function updateProfile(deps: StudioDeps, actor: Actor, input: Profi
 
 /** The studio's overview: the profile and the performer's counts (undefined when the row is gone). */
 export async function studioOverview(db: DbOrTrx, performerId: string) {
-  const [profile, counts] = await Promise.all([profileView(db, performerId), repo.performerCounts(db, performerId)]);
-  return { profile, counts };
+  const [profile, counts, subscribers] = await Promise.all([profileView(db, performerId), repo.performerCounts(db, performerId), subscriberStats(db, performerId)]);
+  return { profile, counts, subscribers };
 }

@@ -2,15 +2,28 @@ import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type { SubscriptionItem } from '../../common/schemas/money.js';
 import { createSubscriptionsStore } from '../lib/stores/payments.js';
+import { formatMoney } from '../../common/money.js';
 
 export interface SubscriptionsListProps {
   initial: SubscriptionItem[];
+  /** The site's currency and its symbol: other currencies are written with their code. */
+  currency?: string;
+  currencySymbol?: string;
 }
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 
-/** My subscriptions, with cancel (at the end of the paid period). */
-export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
+/** What the next period will cost and when, or why there is none. */
+function billing(s: SubscriptionItem, price: (minor: number, currency: string | null) => string): string {
+  if (s.renewalFailedAt) return `Payment failed: we retry until ${day(s.graceUntil)}, then the subscription ends`;
+  if (s.nextBillingAt && s.renewalAmount != null) return `Renews ${day(s.nextBillingAt)} for ${price(s.renewalAmount, s.renewalCurrency)}`;
+  if (s.isLive) return s.cancelAtPeriodEnd ? `Ends ${day(s.expiresAt)}, no further charge` : `Ends ${day(s.expiresAt)} (paid once, does not renew)`;
+  return '—';
+}
+
+/** My subscriptions: when each renews and for how much, with cancel (no further charge; access to the end of the paid period). */
+export default function SubscriptionsList({ initial, currency = 'USD', currencySymbol = '$' }: SubscriptionsListProps) {
+  const price = (minor: number, code: string | null) => formatMoney(minor, !code || code === currency ? currencySymbol : `${code} `);
   const [subscriptions] = useState(() => createSubscriptionsStore(initial));
   const { items, busy } = useStore(subscriptions.store);
   if (!items.length) {
@@ -22,7 +35,8 @@ export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
   }
   const cancel = async (s: SubscriptionItem) => {
     if (busy) return;
-    if (typeof window !== 'undefined' && !window.confirm(`Cancel your subscription to ${s.performer?.name ?? 'this performer'}? You keep access until ${day(s.expiresAt)}.`)) return;
+    const until = s.isLive ? ` You keep access until ${day(s.expiresAt)}.` : '';
+    if (typeof window !== 'undefined' && !window.confirm(`Cancel your subscription to ${s.performer?.name ?? 'this performer'}? You will not be charged again.${until}`)) return;
     await subscriptions.cancel(s._id);
   };
   return (
@@ -33,6 +47,7 @@ export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
           <th scope="col">Plan</th>
           <th scope="col">Status</th>
           <th scope="col">Access until</th>
+          <th scope="col">Billing</th>
           <th scope="col"><span className="sr-only">Actions</span></th>
         </tr>
       </thead>
@@ -41,15 +56,18 @@ export default function SubscriptionsList({ initial }: SubscriptionsListProps) {
           <tr key={s._id} data-testid="subscription-row" data-live={String(s.isLive)}>
             <td data-label="Performer">{s.performer ? <a href={`/performers/${s.performer.username}`}>{s.performer.name}</a> : '—'}</td>
             <td data-label="Plan">{s.type}</td>
-            <td data-label="Status" data-testid="subscription-status">{s.isLive ? (s.cancelAtPeriodEnd ? 'Cancelled (active until the end of the period)' : 'Active') : s.status}</td>
-            <td data-label="Access until">{day(s.expiresAt)}</td>
+            <td data-label="Status" data-testid="subscription-status">
+              {s.isLive ? (s.cancelAtPeriodEnd ? 'Cancelled (active until the end of the period)' : 'Active') : s.renewalFailedAt ? 'Payment failed' : s.status}
+            </td>
+            <td data-label="Access until">{s.isLive ? day(s.expiresAt) : '—'}</td>
+            <td data-label="Billing" data-testid="subscription-billing">{billing(s, price)}</td>
             <td>
-              {s.isLive && !s.cancelAtPeriodEnd && (
+              {((s.isLive && !s.cancelAtPeriodEnd) || s.autoRenew) && (
                 <button type="button" className="btn btn--link" disabled={busy === s._id} onClick={() => cancel(s)} data-testid="subscription-cancel">
                   Cancel
                 </button>
               )}
-              {!s.isLive && s.performer && <a href={`/performers/${s.performer.username}`}>Subscribe again</a>}
+              {!s.isLive && !s.autoRenew && s.performer && <a href={`/performers/${s.performer.username}`}>Subscribe again</a>}
             </td>
           </tr>
         ))}

@@ -122,6 +122,34 @@ describe('subscriptions and order delivery', () => {
     await waitFor(() => expect(screen.getByTestId('subscription-status').textContent).toBe('Cancelled (active until the end of the period)'));
   });
 
+  it('SubscriptionsList says when each renews and for how much, a failed renewal and its retries, or that it does not renew', () => {
+    render(
+      <SubscriptionsList
+        currency="EUR"
+        currencySymbol="€"
+        initial={[
+          sub({ _id: 'r', autoRenew: true, nextBillingAt: '2026-02-01T00:00:00.000Z', renewalAmount: 999, renewalCurrency: 'EUR' }),
+          sub({ _id: 'u', autoRenew: true, nextBillingAt: '2026-02-01T00:00:00.000Z', renewalAmount: 500, renewalCurrency: 'USD' }),
+          sub({ _id: 'f', isLive: false, autoRenew: true, renewalFailedAt: '2026-02-01T00:00:00.000Z', graceUntil: '2026-02-04T00:00:00.000Z' }),
+          sub({ _id: 'c', cancelAtPeriodEnd: true }),
+          sub({ _id: 'p' }),
+          sub({ _id: 'e', isLive: false, status: 'expired' }),
+        ]}
+      />,
+    );
+    expect(screen.getAllByTestId('subscription-billing').map((c) => c.textContent)).toEqual([
+      'Renews 2026-02-01 for €9.99',
+      'Renews 2026-02-01 for USD 5.00',
+      'Payment failed: we retry until 2026-02-04, then the subscription ends',
+      'Ends 2026-02-01, no further charge',
+      'Ends 2026-02-01 (paid once, does not renew)',
+      '—',
+    ]);
+    expect(screen.getAllByTestId('subscription-status')[2]!.textContent).toBe('Payment failed');
+    // Renewing, failing (its retries can be stopped) and prepaid rows can be cancelled; cancelled and ended ones cannot.
+    expect(screen.getAllByTestId('subscription-row').map((r) => !!r.querySelector('[data-testid="subscription-cancel"]'))).toEqual([true, true, true, false, true, false]);
+  });
+
   it('a delivery update answers the saved order; a failure is a toast and null', async () => {
     const store = createOrderDeliveryStore({ _id: 'o1' });
     const saved = { _id: 'o1', orderNumber: 'A-1', deliveryStatus: 'shipping', trackingCode: 'T1' } as OrderView;
