@@ -217,7 +217,9 @@ const settlePaid: Transition = async (tc, p, extra) => {
     p = { ...p, details: JSON.stringify({ ...paymentDetails(p), couponOverLimit: true }) };
   }
   const couponHeld = p.couponId ? 1 : 0;
-  const paid: PaymentRow = { ...p, status: 'success', paidAt: nowIso(), gatewayIntentRef: extra.intentRef ?? p.gatewayIntentRef, stockHeld, couponHeld };
+  // One instant for the payment and the period it pays: the provider's time of a renewal, else now.
+  const paidAt = extra.at ?? new Date();
+  const paid: PaymentRow = { ...p, status: 'success', paidAt: paidAt.toISOString(), gatewayIntentRef: extra.intentRef ?? p.gatewayIntentRef, stockHeld, couponHeld };
   await updatePayment(tc.trx, p.id, { status: 'success', paidAt: paid.paidAt, gatewayIntentRef: paid.gatewayIntentRef, stockHeld, couponHeld, details: p.details });
 
   if (isSubscriptionPayment(p) && p.performerId) {
@@ -225,7 +227,7 @@ const settlePaid: Transition = async (tc, p, extra) => {
     const days = details.durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30);
     const before = extra.subscriptionRef ? await subscriptionOf(tc.trx, p.userId, p.performerId) : undefined;
     const sub = await addPaidPeriod(tc.trx, {
-      userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly', days, paymentId: p.id, gateway: p.gateway, at: extra.at,
+      userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly', days, paymentId: p.id, gateway: p.gateway, at: paidAt,
     });
     if (extra.subscriptionRef) {
       // A fan who subscribes again while an older billing still runs (two checkouts paid at once) is charged by one only.
