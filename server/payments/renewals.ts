@@ -13,7 +13,7 @@ import type { Transition, TransitionContext } from './settlement.service.js';
  *                       grace cleared. A refund or chargeback of that charge later finds this payment.
  *   renewal_failed      the grace period opens (until the period's end + renewalGraceDays); access already follows
  *                       the paid period. A failure older than the period now paid is stale and changes nothing.
- *   subscription_ended  no further renewals; access to the end of what was paid.
+ *   subscription_ended  no further renewals; access to the end of what was paid (shown cancelled).
  *
  * A renewal is money taken: it always gives its period, even when our side had stopped renewing (a cancellation that
  * crossed the provider's charge). No access without a paid period, no paid period without access.
@@ -62,7 +62,8 @@ export async function applySubscriptionEvent(
     await markRenewalFailed(tc.trx, sub.id, at.toISOString(), new Date(end + tc.graceDays * DAY_MS).toISOString());
     return { outcome: 'renewal_failed', paymentId: null };
   }
-  // subscription_ended: after failed renewals it is a lapse (shown expired), otherwise a cancellation at the provider.
-  await stopRenewing(tc.trx, sub.id, sub.renewalFailedAt ? 'lapsed' : 'cancelled', at.toISOString());
+  // subscription_ended: the provider stopped (a cancellation there, or its retries given up): shown as cancelled
+  // whatever came before it, so the result does not depend on the order the events arrive in.
+  await stopRenewing(tc.trx, sub.id, 'cancelled', at.toISOString());
   return { outcome: 'ended', paymentId: null };
 }

@@ -227,7 +227,8 @@ const settlePaid: Transition = async (tc, p, extra) => {
     const days = details.durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30);
     const before = extra.subscriptionRef ? await subscriptionOf(tc.trx, p.userId, p.performerId) : undefined;
     const sub = await addPaidPeriod(tc.trx, {
-      userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly', days, paymentId: p.id, gateway: p.gateway, at: paidAt,
+      userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly', paymentId: p.id, gateway: p.gateway,
+      renewal: details.renewal === true,
     });
     if (extra.subscriptionRef) {
       // A fan who subscribes again while an older billing still runs (two checkouts paid at once) is charged by one only.
@@ -288,7 +289,7 @@ function reverse(kind: 'refunded' | 'chargeback'): Transition {
     if (p.status === 'success') {
       await updatePayment(tc.trx, p.id, { status: kind, reversedAt: nowIso(), deferredReversal: null });
       if (isSubscriptionPayment(p) && p.performerId) {
-        await removePaidPeriod(tc.trx, { userId: p.userId, performerId: p.performerId, days: paymentDetails(p).durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30) });
+        await removePaidPeriod(tc.trx, { userId: p.userId, performerId: p.performerId });
       }
       await revokeAll(tc, p);
       await markOrdersRefunded(tc.trx, p.id);

@@ -43,33 +43,93 @@ export function isLive(s: Pick<SubscriptionRow, 'status' | 'expiresAt'>, now = n
 }
 
 /**
- * A paid period: a subscription still running at `at` (its end not passed) is extended from its end, anything else
- * starts at `at`. A new payment also withdraws an earlier cancellation (the user subscribed again) and clears a
- * failed renewal. `at` is when the money was taken: now, or the provider's time of a renewal.
+ * The paid periods of a (user, performer), from its subscription payments that are paid and not reversed, in the
+ * order the money was taken (`paid_at`: the settlement's time, or the provider's time of a renewal): each one extends
+ * the running period from its end, or starts a new one at its own time when the previous had already ended (a
+ * renewal recovered after its period ran out, a subscription bought again). Derived from the set of payments, never
+ * from the row as it happens to be, so the end is the same whatever order the provider's events arrived in (a later
+ * cycle's renewal delivered before an earlier one, a refund overtaking its renewal).
+ */
+async function paidPeriods(db: DbOrTrx, userId: string, performerId: string): Promise<{ start: number; end: number } | null> {
+  const paid = await db
+    .selectFrom('payments')
+    .select(['type', 'paidAt', 'details'])
+    .where('userId', '=', userId)
+    .where('performerId', '=', performerId)
+    .where('type', 'in', ['subscription_monthly', 'subscription_yearly'])
+    .where('status', '=', 'success')
+    .where('paidAt', 'is not', null)
+    .orderBy('paidAt')
+    .orderBy('id')
+    .execute();
+  let run: { start: number; end: number } | null = null;
+  for (const p of paid) {
+    const at = Date.parse(p.paidAt!);
+    const days = periodDaysOf(p);
+    run = run && run.end >= at ? { start: run.start, end: run.end + days * DAY_MS } : { start: at, end: at + days * DAY_MS };
+  }
+  return run;
+}
+
+function periodDaysOf(p: { type: string; details: string }): number {
+  try {
+    const d = JSON.parse(p.details || '{}') as { durationDays?: unknown };
+    if (typeof d.durationDays === 'number' && d.durationDays > 0) return d.durationDays;
+  } catch {
+    // an unreadable detail falls back to the type's length
+  }
+  return p.type === 'subscription_yearly' ? 365 : 30;
+}
+
+/**
+ * A payment of the subscription was paid (its row already says so): the period is what the paid payments add up to
+ * (`paidPeriods`). A new checkout's payment also withdraws an earlier cancellation (the user subscribed again); a
+ * renewal does not (a cancellation that crossed the provider's charge still stands, whichever arrived first). Either
+ * clears a failed renewal.
  */
 export async function addPaidPeriod(
   db: DbOrTrx,
-  p: { userId: string; performerId: string; type: SubscriptionType; days: number; paymentId: string; gateway: string; at?: Date },
+  p: { userId: string; performerId: string; type: SubscriptionType; paymentId: string; gateway: string; renewal?: boolean },
 ): Promise<SubscriptionRow> {
-  const now = p.at ?? new Date();
-  const nowText = now.toISOString();
   let row = await lockSubscription(db, p.userId, p.performerId);
   if (!row) {
     await ensureSubscriptionRow(db, p.userId, p.performerId, p.type, p.gateway);
     row = (await lockSubscription(db, p.userId, p.performerId))!;
   }
-  const running = row.status === 'active' && !!row.expiresAt && row.expiresAt >= nowText;
-  const from = running ? Date.parse(row.expiresAt!) : now.getTime();
-  const expiresAt = new Date(from + p.days * DAY_MS).toISOString();
+  const run = (await paidPeriods(db, p.userId, p.performerId))!;
   await db
     .updateTable('subscriptions')
     .set({
-      status: 'active', type: p.type, startedAt: running ? row.startedAt : nowText, expiresAt, cancelAtPeriodEnd: 0, cancelledAt: null,
+      status: 'active', type: p.type, startedAt: new Date(run.start).toISOString(), expiresAt: new Date(run.end).toISOString(),
+      ...(p.renewal ? {} : { cancelAtPeriodEnd: 0, cancelledAt: null }),
       gateway: p.gateway, lastPaymentId: p.paymentId, renewalFailedAt: null, graceUntil: null, updatedAt: nowIso(),
     })
     .where('id', '=', row.id)
     .execute();
   return (await findSubscriptionById(db, row.id))!;
+}
+
+/**
+ * A payment of the subscription was refunded or charged back (its row already says so): its period is no longer
+ * paid for, so the end is what the remaining paid payments add up to. When that end has passed (or nothing paid is
+ * left), the subscription closes at once (status 'cancelled', expires_at no later than now).
+ */
+export async function removePaidPeriod(db: DbOrTrx, p: { userId: string; performerId: string }): Promise<SubscriptionRow | undefined> {
+  const row = await lockSubscription(db, p.userId, p.performerId);
+  if (!row || !row.expiresAt) return row;
+  const now = nowIso();
+  const run = await paidPeriods(db, p.userId, p.performerId);
+  const end = run ? new Date(run.end).toISOString() : now;
+  if (run && end > now && row.status === 'active') {
+    await db.updateTable('subscriptions').set({ startedAt: new Date(run.start).toISOString(), expiresAt: end, updatedAt: now }).where('id', '=', row.id).execute();
+  } else {
+    await db
+      .updateTable('subscriptions')
+      .set({ status: 'cancelled', expiresAt: end < now ? end : now, cancelledAt: row.cancelledAt ?? now, updatedAt: now })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  return findSubscriptionById(db, row.id);
 }
 
 // -----------------------------------------------------------------------------------------------------------------
@@ -111,7 +171,9 @@ export async function markRenewalFailed(db: DbOrTrx, id: string, at: string, gra
  * behalf) cancelled, shown as cancelled; `lapsed`: renewals failed past the grace period, shown as expired.
  */
 export async function stopRenewing(db: DbOrTrx, id: string, why: 'cancelled' | 'lapsed', at = nowIso()): Promise<void> {
-  await db.updateTable('subscriptions').set({ autoRenew: 0, updatedAt: nowIso() }).where('id', '=', id).execute();
+  // A failure recorded before the end is moot once nothing renews (and one arriving after it is ignored): cleared, so
+  // the row is the same whichever came first.
+  await db.updateTable('subscriptions').set({ autoRenew: 0, renewalFailedAt: null, graceUntil: null, updatedAt: nowIso() }).where('id', '=', id).execute();
   if (why === 'cancelled') {
     await db.updateTable('subscriptions').set({ cancelAtPeriodEnd: 1, cancelledAt: at }).where('id', '=', id).where('cancelAtPeriodEnd', '=', 0).execute();
   }
@@ -158,27 +220,6 @@ export async function subscriberCounts(db: DbOrTrx, performerId: string, now = n
     .executeTakeFirst();
   const n = (v: unknown) => Number(v ?? 0);
   return { live: n(row?.live), renewing: n(row?.renewing), cancelled: n(row?.cancelled), inGrace: n(row?.inGrace) };
-}
-
-/**
- * A refunded or charged-back period is taken off the end. When nothing paid is left, the subscription closes at
- * once (status 'cancelled', expires_at now).
- */
-export async function removePaidPeriod(db: DbOrTrx, p: { userId: string; performerId: string; days: number }): Promise<SubscriptionRow | undefined> {
-  const row = await lockSubscription(db, p.userId, p.performerId);
-  if (!row || !row.expiresAt) return row;
-  const now = nowIso();
-  const end = new Date(Date.parse(row.expiresAt) - p.days * DAY_MS).toISOString();
-  if (end > now && row.status === 'active') {
-    await db.updateTable('subscriptions').set({ expiresAt: end, updatedAt: now }).where('id', '=', row.id).execute();
-  } else {
-    await db
-      .updateTable('subscriptions')
-      .set({ status: 'cancelled', expiresAt: end < now ? end : now, cancelledAt: row.cancelledAt ?? now, updatedAt: now })
-      .where('id', '=', row.id)
-      .execute();
-  }
-  return findSubscriptionById(db, row.id);
 }
 
 /** Cancel at period end: status stays 'active' until expires_at (the paywall keeps it open until then). */

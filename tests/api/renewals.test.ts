@@ -6,6 +6,7 @@ import { buildMoneyWorld, ledger, payWithSandbox, postWebhook, type MoneyWorld }
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
 import { lapseUnrenewed, moneyClock } from '../../server/payments/maintenance.service.js';
 import { SandboxGateway } from '../../server/payments/sandbox.gateway.js';
+import { seededRandom } from '../../common/random.js';
 
 /**
  * Subscriptions renew until cancelled, on the sandbox provider's clock (server/payments/README.md, "Recurring
@@ -43,11 +44,15 @@ describe.each(engines)('recurring subscriptions on %s', (engine) => {
     return fan;
   }
 
-  /** Moves the fan's subscription and its provider billing `ms` into the past (as if bought that much earlier). */
+  /** Moves the fan's subscription, its payments and its provider billing `ms` into the past (as if bought that much earlier). */
   async function age(fan: TestUser, ms: number, performerId = w.perf.id) {
     const sub = await subRow(fan.id, performerId);
     const back = (iso: string | null) => (iso ? new Date(Date.parse(iso) - ms).toISOString() : null);
     await db().updateTable('subscriptions').set({ startedAt: back(sub.startedAt), expiresAt: back(sub.expiresAt) }).where('id', '=', sub.id).execute();
+    // The period is what the paid payments add up to, so they move back too.
+    for (const p of await db().selectFrom('payments').select(['id', 'paidAt']).where('userId', '=', fan.id).where('performerId', '=', performerId).execute()) {
+      await db().updateTable('payments').set({ paidAt: back(p.paidAt) }).where('id', '=', p.id).execute();
+    }
     const billing = await billingOf(fan.id, performerId);
     await db().updateTable('sandboxSubscriptions').set({ periodEnd: back(billing.periodEnd)!, nextChargeAt: back(billing.nextChargeAt)! }).where('id', '=', billing.id).execute();
   }
@@ -295,6 +300,89 @@ describe.each(engines)('recurring subscriptions on %s', (engine) => {
     expect((await get('/subscriptions/performer/stats', renewing)).status).toBe(403);
     expect((await get(`/subscriptions/performer/stats?performerId=${perf.id}`, w.admin)).body.live).toBe(2);
   });
+
+  it('a renewal storm: renewals, failures, cancellations and chargebacks, duplicated and shuffled, 50 at a time; every period charged once', async () => {
+    const random = seededRandom(engine === 'sqlite' ? 20261126 : 20261127);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+    type Fate = 'renew2' | 'fail_then_renew' | 'renew_chargeback' | 'cancel' | 'renew_then_cancel' | 'refund_first';
+    const fates: Fate[] = ['renew2', 'fail_then_renew', 'renew_chargeback', 'cancel', 'renew_then_cancel', 'refund_first'];
+    const gw = money.sandbox();
+    const plans: Array<{ fan: TestUser; fate: Fate; end: number; subId: string }> = [];
+    type Delivery = { body: string; headers: Record<string, string> };
+    const valid: Delivery[] = [];
+    for (let i = 0; i < 24; i++) {
+      const fan = await subscribed();
+      const sub = await subRow(fan.id);
+      const billing = await billingOf(fan.id);
+      const fate = fates[i % fates.length]!;
+      const end = Date.parse(sub.expiresAt!);
+      plans.push({ fan, fate, end, subId: sub.id });
+      const charge = (k: number) => ({ id: `sbx_storm_${engine}_${i}_${k}`, paymentId: `sbx_storm_${engine}_${i}_${k}`, amount: 1000, currency: 'USD', renewalOf: billing.id });
+      const ev = (type: string, k: number, at: number) => valid.push(gw.buildEvent(type, charge(k), `evt_storm_${engine}_${i}_${k}_${type}`, { at: new Date(at).toISOString() }));
+      if (fate === 'renew2') {
+        ev('subscription.renewed', 1, end - 5 * 60_000);
+        ev('subscription.renewed', 2, end + 30 * DAY - 5 * 60_000);
+      } else if (fate === 'fail_then_renew') {
+        ev('subscription.renewal_failed', 0, end);
+        ev('subscription.renewed', 1, end + DAY);
+      } else if (fate === 'renew_chargeback') {
+        ev('subscription.renewed', 1, end - 5 * 60_000);
+        ev('charge.dispute.created', 1, end);
+      } else if (fate === 'cancel') {
+        ev('subscription.cancelled', 0, end - DAY);
+      } else if (fate === 'renew_then_cancel') {
+        ev('subscription.renewed', 1, end - 5 * 60_000);
+        ev('subscription.cancelled', 0, end + DAY);
+      } else {
+        // The refund of a renewal overtakes the renewal itself: 409 until the renewal has arrived.
+        ev('charge.refunded', 1, end);
+        ev('subscription.renewed', 1, end - 5 * 60_000);
+      }
+    }
+    const deliveries: Delivery[] = [...valid];
+    while (deliveries.length < 300) deliveries.push(pick(valid));
+    for (let i = deliveries.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
+    }
+    // Like a provider: whatever is answered 409 (RETRY_LATER) is sent again after the batch, until accepted.
+    let queue = deliveries;
+    const outcomes: Record<string, number> = {};
+    for (let round = 0; queue.length && round < 10; round++) {
+      const again: Delivery[] = [];
+      for (let i = 0; i < queue.length; i += 50) {
+        const batch = queue.slice(i, i + 50);
+        const results = await Promise.all(batch.map((d) => postWebhook(t, d)));
+        results.forEach((r, k) => {
+          expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
+          if (r.status === 409) again.push(batch[k]!);
+          else outcomes[r.body.outcome] = (outcomes[r.body.outcome] ?? 0) + 1;
+        });
+      }
+      queue = again;
+    }
+    expect(queue).toEqual([]);
+    for (const outcome of ['renewed', 'duplicate', 'renewal_failed', 'ended', 'chargeback', 'refunded']) expect(outcomes[outcome] ?? 0, outcome).toBeGreaterThan(0);
+
+    const expected: Record<Fate, { days: number; autoRenew: number; cancelAtPeriodEnd: number; payments: string[] }> = {
+      renew2: { days: 60, autoRenew: 1, cancelAtPeriodEnd: 0, payments: ['success', 'success', 'success'] },
+      fail_then_renew: { days: 31, autoRenew: 1, cancelAtPeriodEnd: 0, payments: ['success', 'success'] },
+      renew_chargeback: { days: 0, autoRenew: 1, cancelAtPeriodEnd: 0, payments: ['success', 'chargeback'] },
+      cancel: { days: 0, autoRenew: 0, cancelAtPeriodEnd: 1, payments: ['success'] },
+      renew_then_cancel: { days: 30, autoRenew: 0, cancelAtPeriodEnd: 1, payments: ['success', 'success'] },
+      refund_first: { days: 0, autoRenew: 1, cancelAtPeriodEnd: 0, payments: ['success', 'refunded'] },
+    };
+    for (const p of plans) {
+      const sub = await subRow(p.fan.id);
+      const want = expected[p.fate];
+      expect({ fate: p.fate, end: sub.expiresAt, autoRenew: sub.autoRenew, cancelAtPeriodEnd: sub.cancelAtPeriodEnd, failed: sub.renewalFailedAt }).toEqual({
+        fate: p.fate, end: new Date(p.end + want.days * DAY).toISOString(), autoRenew: want.autoRenew, cancelAtPeriodEnd: want.cancelAtPeriodEnd, failed: null,
+      });
+      expect({ fate: p.fate, payments: (await paymentsOf(p.fan.id)).map((x) => x.status) }).toEqual({ fate: p.fate, payments: want.payments });
+    }
+    const l = await ledger(db());
+    expect(l.paid).toBe(l.net + l.commission);
+  }, 120_000);
 
   it('renewal payments and the ledger stay exact across every test above', async () => {
     const l = await ledger(db());
