@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { buildMoneyWorld, ledger, payWithSandbox, postWebhook, type MoneyWorld } from '../helpers/money-fixture.js';
+import { ageSubscription, buildMoneyWorld, ledger, payWithSandbox, postWebhook, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
 import { lapseUnrenewed, moneyClock } from '../../server/payments/maintenance.service.js';
 import { SandboxGateway } from '../../server/payments/sandbox.gateway.js';
@@ -44,18 +44,7 @@ describe.each(engines)('recurring subscriptions on %s', (engine) => {
     return fan;
   }
 
-  /** Moves the fan's subscription, its payments and its provider billing `ms` into the past (as if bought that much earlier). */
-  async function age(fan: TestUser, ms: number, performerId = w.perf.id) {
-    const sub = await subRow(fan.id, performerId);
-    const back = (iso: string | null) => (iso ? new Date(Date.parse(iso) - ms).toISOString() : null);
-    await db().updateTable('subscriptions').set({ startedAt: back(sub.startedAt), expiresAt: back(sub.expiresAt) }).where('id', '=', sub.id).execute();
-    // The period is what the paid payments add up to, so they move back too.
-    for (const p of await db().selectFrom('payments').select(['id', 'paidAt']).where('userId', '=', fan.id).where('performerId', '=', performerId).execute()) {
-      await db().updateTable('payments').set({ paidAt: back(p.paidAt) }).where('id', '=', p.id).execute();
-    }
-    const billing = await billingOf(fan.id, performerId);
-    await db().updateTable('sandboxSubscriptions').set({ periodEnd: back(billing.periodEnd)!, nextChargeAt: back(billing.nextChargeAt)! }).where('id', '=', billing.id).execute();
-  }
+  const age = (fan: TestUser, ms: number, performerId = w.perf.id) => ageSubscription(db(), fan.id, performerId, ms);
   /** Ages the subscription so its period ended `ago` ms before now. */
   async function endedAgo(fan: TestUser, ago: number) {
     const sub = await subRow(fan.id);

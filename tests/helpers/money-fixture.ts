@@ -87,3 +87,22 @@ export async function ledger(db: DbOrTrx) {
     .executeTakeFirst();
   return { paid: Number(paid?.s ?? 0), gross: Number(e?.gross ?? 0), net: Number(e?.net ?? 0), commission: Number(e?.commission ?? 0) };
 }
+
+/**
+ * Moves a fan's subscription to a performer, its payments and its sandbox billing `ms` into the past, as if bought
+ * that much earlier (the period is what the paid payments add up to, so they move too). Lets a test reach the end of
+ * a period while the paywall reads the real time.
+ */
+export async function ageSubscription(db: DbOrTrx, userId: string, performerId: string, ms: number): Promise<void> {
+  const back = (iso: string | null) => (iso ? new Date(Date.parse(iso) - ms).toISOString() : null);
+  const sub = await db.selectFrom('subscriptions').selectAll().where('userId', '=', userId).where('performerId', '=', performerId).executeTakeFirstOrThrow();
+  await db.updateTable('subscriptions').set({ startedAt: back(sub.startedAt), expiresAt: back(sub.expiresAt) }).where('id', '=', sub.id).execute();
+  for (const p of await db.selectFrom('payments').select(['id', 'paidAt']).where('userId', '=', userId).where('performerId', '=', performerId).execute()) {
+    await db.updateTable('payments').set({ paidAt: back(p.paidAt) }).where('id', '=', p.id).execute();
+  }
+  if (!sub.gatewaySubscriptionId) return;
+  const billing = await db.selectFrom('sandboxSubscriptions').selectAll().where('id', '=', sub.gatewaySubscriptionId).executeTakeFirst();
+  if (billing) {
+    await db.updateTable('sandboxSubscriptions').set({ periodEnd: back(billing.periodEnd)!, nextChargeAt: back(billing.nextChargeAt)! }).where('id', '=', billing.id).execute();
+  }
+}
