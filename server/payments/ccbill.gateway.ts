@@ -167,6 +167,29 @@ function numbersAsText(json: string): string {
   return out;
 }
 
+/**
+ * The fields of a CCBill event we keep (webhook_events.payload): what the settlement reads, nothing of the buyer.
+ * CCBill's bodies also carry the buyer's name, email, address, IP, card BIN and last digits and the username and
+ * password chosen on the form, none of which this site needs or may keep.
+ */
+const KEPT_FIELDS = [
+  'amount', 'billedAmount', 'billedCurrencyCode', 'billedInitialPrice', 'billedRecurringPrice', 'clientAccnum', 'clientSubacc', 'currencyCode',
+  'recurringPeriod', 'subscriptionCurrencyCode', 'subscriptionId', 'subscriptionInitialPrice', 'timestamp', 'transactionId', 'reason',
+];
+
+export function keptFields(eventType: string, f: Fields): string {
+  const kept: Record<string, string> = { eventType };
+  for (const name of KEPT_FIELDS) {
+    const v = f.get(name);
+    if (v !== undefined) kept[name] = v;
+  }
+  for (const name of [PAYMENT_ID_FIELD, CHECKOUT_REF_FIELD]) {
+    const v = passThrough(f, name);
+    if (v) kept[name] = v;
+  }
+  return JSON.stringify(kept);
+}
+
 /** The webhook body as name → text, whichever format the merchant chose in CCBill's admin. */
 export function readBody(raw: Buffer | string): Fields {
   const text = (typeof raw === 'string' ? raw : raw.toString('utf8')).trim();
@@ -395,7 +418,8 @@ export class CcbillGateway implements PaymentGateway {
         throw new WebhookSignatureError('dynamicPricingValidationDigest does not match');
       }
     }
-    return mapCcbillEvent(eventType, f, { timestampOffset: this.opts.timestampOffset, rawBody });
+    const event = mapCcbillEvent(eventType, f, { timestampOffset: this.opts.timestampOffset, rawBody });
+    return { ...event, storedPayload: keptFields(eventType, f) };
   }
 
   /**

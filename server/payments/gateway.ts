@@ -93,6 +93,12 @@ export interface GatewayEvent {
    * here, with `amount` = what the charge took, for settlement to apply partial refunds one day.
    */
   refundedAmount?: number | null;
+  /**
+   * What of the provider's body we keep in webhook_events, when it is not the body itself: a provider whose events
+   * carry the buyer's personal or card data (CCBill sends names, addresses, card BIN and last digits, even a password)
+   * gives a copy with only the fields the settlement reads. Absent: the raw body is kept.
+   */
+  storedPayload?: string;
 }
 
 /**

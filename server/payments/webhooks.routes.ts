@@ -56,7 +56,7 @@ export async function webhookRoutes(app: ApiApp, opts: { money: Money }): Promis
         }
         throw err;
       }
-      const result = await applyGatewayEvent(money.settlement, name, event, raw.toString('utf8'));
+      const result = await applyGatewayEvent(money.settlement, name, event, event.storedPayload ?? raw.toString('utf8'));
       await money.afterCommit(result.effects);
       request.log.info({ gateway: name, eventId: event.id, type: event.type, outcome: result.outcome, paymentId: result.paymentId }, 'webhook handled');
       return { received: true as const, outcome: result.outcome };

@@ -171,6 +171,12 @@ describe.each(engines)('CCBill on %s', (engine) => {
       expect((await subscribedPerformerIds(t.ctx.db, userId, [w.perf2.id], new Date().toISOString())).has(w.perf2.id)).toBe(true);
       const event = await t.ctx.db.selectFrom('webhookEvents').selectAll().where('gateway', '=', 'ccbill').where('paymentId', '=', sub.paymentId).executeTakeFirstOrThrow();
       expect(event).toMatchObject({ eventId: 'NewSaleSuccess:0912191101000000301:2012-08-05 15:18:17', type: 'NewSaleSuccess', outcome: 'paid' });
+      // Kept: what the settlement reads; never the buyer's name, contact, address, card digits or form password.
+      const kept = JSON.parse(event.payload) as Record<string, string>;
+      expect(kept).toMatchObject({ eventType: 'NewSaleSuccess', subscriptionId: '2000000001', transactionId: '0912191101000000301', 'X-paymentId': sub.paymentId });
+      for (const secret of ['mYPaSSw0rD', 'John', 'Doe', 'user@randomurl.com', '123 Main Street', '(515) 555-1212', '192.168.27.4', '1111', 'bf8f7b2a']) {
+        expect(event.payload).not.toContain(secret);
+      }
       // CCBill redelivers the same post; URL-encoded this time (the format is the merchant's choice).
       const again = await webhook('NewSaleSuccess', asForm(sale));
       expect(again.body).toEqual({ received: true, outcome: 'duplicate' });
