@@ -13,9 +13,9 @@ import {
 import type { SubscriptionType } from '../../common/enums.js';
 
 /**
- * Subscriptions are prepaid periods (30 or 365 days) bought through a checkout. Cancelling stops the subscription
- * at the end of the period already paid: it stays live (status 'active', cancel_at_period_end) until expires_at,
- * which is what the paywall reads.
+ * Subscriptions are periods (30 or 365 days, or a package's) bought through a checkout and renewed by the provider
+ * until cancelled (server/payments/README.md, "Recurring billing"). Cancelling stops the billing at the provider and
+ * keeps the subscription live (status 'active', cancel_at_period_end) until expires_at, which is what the paywall reads.
  */
 
 export async function toSubscriptionItems(db: DbOrTrx, rows: SubscriptionRow[]): Promise<SubscriptionItem[]> {
