@@ -224,7 +224,7 @@ const settlePaid: Transition = async (tc, p, extra) => {
     const details = paymentDetails(p);
     const days = details.durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30);
     const before = extra.subscriptionRef ? await subscriptionOf(tc.trx, p.userId, p.performerId) : undefined;
-    const sub = await addPaidPeriod(tc.trx, {
+    const { subscription: sub } = await addPaidPeriod(tc.trx, {
       userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly', days, paymentId: p.id, gateway: p.gateway, at: extra.at,
     });
     if (extra.subscriptionRef) {

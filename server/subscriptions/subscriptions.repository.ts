@@ -44,13 +44,15 @@ export function isLive(s: Pick<SubscriptionRow, 'status' | 'expiresAt'>, now = n
 
 /**
  * A paid period: a subscription still running at `at` (its end not passed) is extended from its end, anything else
- * starts at `at`. A new payment also withdraws an earlier cancellation (the user subscribed again) and clears a
- * failed renewal. `at` is when the money was taken: now, or the provider's time of a renewal.
+ * starts at `at`. A new payment also withdraws an earlier cancellation (the user subscribed again), clears a
+ * failed renewal and the reminder of the period before. `at` is when the money was taken: now, or the provider's time
+ * of a renewal. `extended`: the subscription was running (the paid period was added to its end), so this payment did
+ * not bring a new subscriber.
  */
 export async function addPaidPeriod(
   db: DbOrTrx,
   p: { userId: string; performerId: string; type: SubscriptionType; days: number; paymentId: string; gateway: string; at?: Date },
-): Promise<SubscriptionRow> {
+): Promise<{ subscription: SubscriptionRow; extended: boolean }> {
   const now = p.at ?? new Date();
   const nowText = now.toISOString();
   let row = await lockSubscription(db, p.userId, p.performerId);
@@ -65,11 +67,11 @@ export async function addPaidPeriod(
     .updateTable('subscriptions')
     .set({
       status: 'active', type: p.type, startedAt: running ? row.startedAt : nowText, expiresAt, cancelAtPeriodEnd: 0, cancelledAt: null,
-      gateway: p.gateway, lastPaymentId: p.paymentId, renewalFailedAt: null, graceUntil: null, updatedAt: nowIso(),
+      gateway: p.gateway, lastPaymentId: p.paymentId, renewalFailedAt: null, graceUntil: null, renewalRemindedAt: null, updatedAt: nowIso(),
     })
     .where('id', '=', row.id)
     .execute();
-  return (await findSubscriptionById(db, row.id))!;
+  return { subscription: (await findSubscriptionById(db, row.id))!, extended: running };
 }
 
 // -----------------------------------------------------------------------------------------------------------------
@@ -124,7 +126,7 @@ export async function stopRenewing(db: DbOrTrx, id: string, why: 'cancelled' | '
 export function renewalsPastGrace(db: DbOrTrx, cutoff: string, limit = 500) {
   return db
     .selectFrom('subscriptions')
-    .select(['id', 'userId', 'performerId', 'gateway', 'gatewaySubscriptionId'])
+    .select(['id', 'userId', 'performerId', 'type', 'expiresAt', 'gateway', 'gatewaySubscriptionId'])
     .where('autoRenew', '=', 1)
     .where('expiresAt', '<=', cutoff)
     .orderBy('expiresAt')
@@ -140,6 +142,43 @@ export async function lapseIfUnrenewed(db: DbOrTrx, id: string, cutoff: string):
     .where('id', '=', id)
     .where('autoRenew', '=', 1)
     .where('expiresAt', '<=', cutoff)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * Yearly subscriptions that renew within (now, until] and whose subscriber was not reminded of it in this period (the
+ * reminder job; a failed renewal is past reminding).
+ */
+export function renewalsToRemind(db: DbOrTrx, now: string, until: string, limit = 500) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'userId', 'performerId', 'type', 'expiresAt', 'renewalAmount', 'renewalCurrency'])
+    .where('autoRenew', '=', 1)
+    .where('type', '=', 'yearly')
+    .where('status', '=', 'active')
+    .where('renewalFailedAt', 'is', null)
+    .where('renewalRemindedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .where('expiresAt', '<=', until)
+    .orderBy('expiresAt')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Marks the reminder of this period sent, only if nobody did and it still renews at `expiresAt`: true for the one
+ * caller that may mail it (two money clocks at once, or a renewal or cancellation in between).
+ */
+export async function claimRenewalReminder(db: DbOrTrx, id: string, expiresAt: string, at = nowIso()): Promise<boolean> {
+  const res = await db
+    .updateTable('subscriptions')
+    .set({ renewalRemindedAt: at })
+    .where('id', '=', id)
+    .where('renewalRemindedAt', 'is', null)
+    .where('autoRenew', '=', 1)
+    .where('renewalFailedAt', 'is', null)
+    .where('expiresAt', '=', expiresAt)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
@@ -181,15 +220,19 @@ export async function removePaidPeriod(db: DbOrTrx, p: { userId: string; perform
   return findSubscriptionById(db, row.id);
 }
 
-/** Cancel at period end: status stays 'active' until expires_at (the paywall keeps it open until then). */
-export async function cancelAtPeriodEnd(db: DbOrTrx, id: string): Promise<void> {
+/**
+ * Cancel at period end: status stays 'active' until expires_at (the paywall keeps it open until then). False when it
+ * was cancelled already (by an earlier request, or by the provider's event that crossed this one).
+ */
+export async function cancelAtPeriodEnd(db: DbOrTrx, id: string): Promise<boolean> {
   const now = nowIso();
-  await db
+  const res = await db
     .updateTable('subscriptions')
     .set({ cancelAtPeriodEnd: 1, cancelledAt: now, autoRenew: 0, updatedAt: now })
     .where('id', '=', id)
     .where('cancelAtPeriodEnd', '=', 0)
-    .execute();
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
 
 /** The performers with a subscription still marked active past its end (closeLapsed then recounts them). */
