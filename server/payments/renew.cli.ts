@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { SettingsService } from '../settings/settings.service.js';
+import { createMailer } from '../mail/mailer.js';
 import { assertSandboxEnabled } from './gateways.js';
 import { createInProcessMoney } from './money.js';
 import { moneyClock } from './maintenance.service.js';
@@ -26,10 +27,12 @@ async function main() {
   assertSandboxEnabled(config);
   const logger = pino({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
+  // What this command settles, lapses or reminds is mailed as the server would (receipts, renewals, reminders).
+  const mailer = createMailer(config, logger);
   try {
     await migrateToLatest(database.db, { schema: config.pgSchema });
     const settings = new SettingsService(database.db, config.settingsCacheMs);
-    const money = createInProcessMoney({ db: database.db, config, settings, logger });
+    const money = createInProcessMoney({ db: database.db, config, settings, logger, mailer });
     const fail = option('fail');
     if (fail) {
       const [id, times] = fail.split(':');
@@ -50,6 +53,7 @@ async function main() {
     }
     process.stdout.write(`${JSON.stringify({ until: new Date(start + days * DAY_MS).toISOString(), ...totals }, null, 2)}\n`);
   } finally {
+    await mailer.close();
     await database.close();
   }
 }
