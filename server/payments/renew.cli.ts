@@ -41,7 +41,7 @@ async function main() {
     const days = Number(option('days') ?? 0);
     if (!Number.isInteger(days) || days < 0 || days > 3660) throw new Error('--days takes a whole number of days (0 to 3660)');
     const start = Date.now();
-    const totals = { renewed: 0, failed: 0, redelivered: 0, expired: 0, lapsed: 0, closed: 0 };
+    const totals = { renewed: 0, failed: 0, redelivered: 0, expired: 0, lapsed: 0, closed: 0, reminded: 0 };
     for (let day = 0; day <= days; day++) {
       const r = await moneyClock(money, new Date(start + day * DAY_MS));
       totals.renewed += r.renewals?.renewed ?? 0;
@@ -50,6 +50,7 @@ async function main() {
       totals.expired += r.expired;
       totals.lapsed += r.lapsed;
       totals.closed += r.closed;
+      totals.reminded += r.reminded;
     }
     process.stdout.write(`${JSON.stringify({ until: new Date(start + days * DAY_MS).toISOString(), ...totals }, null, 2)}\n`);
   } finally {
