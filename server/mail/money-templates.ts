@@ -82,7 +82,8 @@ export function receiptMail(site: MailSite, to: MailRecipient, r: ReceiptFacts):
   const lineText = (l: ReceiptFacts['lines'][number]) => `${l.name}${l.quantity > 1 ? ` × ${l.quantity}` : ''}: ${money(l.amount)}`;
   const discount = r.discount > 0 ? `Discount${r.couponCode ? ` (coupon ${r.couponCode})` : ''}: ${money(-r.discount)}` : null;
   const facts = [`Total paid: ${money(r.amount)}`, `Date: ${mailDateTime(r.paidAt)}`, `Payment id: ${r.paymentId}`];
-  const subscriptionText = sub?.expiresAt
+  // A payment given back at once bought no period: nothing to say about one.
+  const subscriptionText = sub?.expiresAt && !r.reversal
     ? `Your subscription to ${sub.performerName} now runs until ${mailDateTime(sub.expiresAt)}.${sub.renews ? ' It renews by itself at the end of each period; you can cancel it at any time on your subscriptions page.' : ''}`
     : null;
   const reversal = r.reversal ? reversalWords[r.reversal] : null;

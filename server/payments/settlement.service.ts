@@ -248,8 +248,9 @@ const settlePaid: Transition = async (tc, p, extra) => {
     const type = sub.type === 'yearly' ? 'yearly' : 'monthly';
     const renewal = details.renewal === true;
     subscription = { type, expiresAt: sub.expiresAt, renews: !!extra.subscriptionRef || sub.autoRenew === 1, renewal };
-    // A renewal, or a payment that lengthened a running subscription (paid again before its end), brings nobody new.
-    if (!renewal && !extended) tc.effects.mails.push({ kind: 'new-subscriber', performerId: p.performerId, fanId: p.userId, type, amount: p.amount, currency: p.currency });
+    // A renewal, or a payment that lengthened a running subscription (paid again before its end), brings nobody new;
+    // nor does one whose refund arrived first (its period is taken back below).
+    if (!renewal && !extended && !p.deferredReversal) tc.effects.mails.push({ kind: 'new-subscriber', performerId: p.performerId, fanId: p.userId, type, amount: p.amount, currency: p.currency });
   }
   await grantAll(tc, paid, items);
   await markOrdersPaid(tc.trx, p.id);

@@ -138,6 +138,21 @@ describe.each(engines)('money mails on %s', (engine) => {
     expect(await mailsTo(w.perf.email, /new subscriber/i, since)).toHaveLength(0);
   });
 
+  it('a subscription whose refund overtook its payment gets a receipt saying so, and brings the performer no new subscriber', async () => {
+    const fan = await createUser(db(), 'user');
+    const checkout = await post('/payment/subscribe', fan, { performerId: w.perf.id, type: 'monthly' });
+    expect(checkout.status).toBe(201);
+    const charge = await chargeOf(db(), checkout.body.paymentId);
+    const since = await mark();
+    expect((await postWebhook(t, sandboxEvent(t, 'charge.refunded', charge))).body.outcome).toBe('deferred');
+    expect((await postWebhook(t, sandboxEvent(t, 'charge.succeeded', charge))).body.outcome).toBe('paid_then_refunded');
+    const receipts = await mailsTo(fan.email, /receipt/i, since);
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.text).toContain('This payment has since been refunded.');
+    expect(receipts[0]!.text).not.toContain('runs until');
+    expect(await mailsTo(w.perf.email, /new subscriber/i, since)).toHaveLength(0);
+  });
+
   it("a cart's receipt lists its lines; marking an order shipping mails its buyer the tracking code, once", async () => {
     const buyer = await createUser(db(), 'user');
     const since = await mark();

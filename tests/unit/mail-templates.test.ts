@@ -94,6 +94,8 @@ describe('receipts', () => {
   it('say when the payment was given back in the same step', () => {
     expect(receiptMail(site, fan, receipt({ reversal: 'out_of_stock' })).text).toContain('sold out before your payment reached us, so this payment is being refunded');
     expect(receiptMail(site, fan, receipt({ reversal: 'refunded' })).html).toContain('This payment has since been refunded.');
+    const subscription = { performerName: 'Mona', type: 'monthly' as const, expiresAt: paidAt, renews: true, renewal: false };
+    expect(receiptMail(site, fan, receipt({ reversal: 'chargeback', subscription })).text).not.toContain('runs until');
   });
 });
 
