@@ -32,7 +32,7 @@ import { clientIpOf, proxyTrust } from './http/client-ip.js';
 import { listCounts } from './catalogue/count-cache.js';
 import { attachRealtime, type Realtime } from './realtime/socket.js';
 import { RealtimeHub } from './realtime/hub.js';
-import { Mailer } from './mail/mailer.js';
+import { createMailer } from './mail/mailer.js';
 import { AuthService } from './auth/auth.service.js';
 import { LoginFailures } from './auth/login-failures.js';
 import { installAuthHook } from './http/auth.js';
@@ -68,7 +68,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   // Cached totals are read on the SQLite worker thread (count-cache.ts); one app per process outside the tests.
   const readOffThread = database.readOffThread?.bind(database);
   listCounts.offThread = readOffThread ? async (query) => Number(((await readOffThread(query))[0] as { n?: number } | undefined)?.n ?? 0) : undefined;
-  const mailer = new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
+  const mailer = createMailer(config, logger);
   const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
   const captcha = new CaptchaService(settings, config.captchaVerifyUrl);
   const auth = new AuthService({ db: database.db, config, settings, mailer, failures, captcha, logger });

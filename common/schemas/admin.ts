@@ -82,6 +82,7 @@ export const paymentSettingsBody = z
     checkoutExpiryMinutes: z.number().int().min(5).max(1440),
     stockHoldMaxPerBuyer: z.number().int().min(1).max(100),
     renewalGraceDays: z.number().int().min(0).max(30),
+    renewalReminderDays: z.number().int().min(0).max(60),
   })
   .partial()
   .strict()
@@ -322,6 +323,7 @@ export const paymentView = z.object({
   checkoutExpiryMinutes: z.number(),
   stockHoldMaxPerBuyer: z.number(),
   renewalGraceDays: z.number(),
+  renewalReminderDays: z.number(),
   stripeSecretKey: secretState,
   stripeWebhookSecret: secretState,
   ccbillAccount: z.string(),

@@ -7,6 +7,7 @@ import { createInProcessMoney, type Money } from '../payments/money.js';
 import { GatewayError, isGatewayName } from '../payments/gateway.js';
 import { findOrder } from '../orders/orders.repository.js';
 import { updateOrderDelivery } from '../orders/orders.service.js';
+import { sendMoneyMails } from '../payments/money-mail.js';
 import { updateOrderBody } from '../../common/schemas/money.js';
 import { adminTx, errors } from './admin.http.js';
 import { earningRows, earningsByPerformer, insertPayout, listOrdersNamed, listPayouts, payoutView, searchPayments } from './admin.repository.js';
@@ -97,11 +98,12 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
     },
     async (request) => {
       const { id } = request.params;
-      const o = await adminTx(db, request, async (trx, audit) => {
-        await updateOrderDelivery(trx, request.user!, id, request.body);
+      const { o, mails } = await adminTx(db, request, async (trx, audit) => {
+        const { mails } = await updateOrderDelivery(trx, request.user!, id, request.body);
         await audit('order.delivery', 'order', id, { ...request.body });
-        return (await findOrder(trx, id))!;
+        return { o: (await findOrder(trx, id))!, mails };
       });
+      await sendMoneyMails(ctx, mails);
       return {
         _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyerId: o.buyerId, performerId: o.performerId, status: o.status, deliveryStatus: o.deliveryStatus,
         totalPrice: o.totalPrice, trackingCode: o.trackingCode, createdAt: o.createdAt,

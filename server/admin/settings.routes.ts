@@ -86,6 +86,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
         if (body.checkoutExpiryMinutes !== undefined) await put(trx, 'checkoutExpiryMinutes', body.checkoutExpiryMinutes), changed.push('checkoutExpiryMinutes');
         if (body.stockHoldMaxPerBuyer !== undefined) await put(trx, 'stockHoldMaxPerBuyer', body.stockHoldMaxPerBuyer), changed.push('stockHoldMaxPerBuyer');
         if (body.renewalGraceDays !== undefined) await put(trx, 'renewalGraceDays', body.renewalGraceDays), changed.push('renewalGraceDays');
+        if (body.renewalReminderDays !== undefined) await put(trx, 'renewalReminderDays', body.renewalReminderDays), changed.push('renewalReminderDays');
         for (const key of ['ccbillAccount', 'ccbillSubaccount', 'ccbillFlexFormId', 'ccbillDatalinkUser', 'ccbillWebhookIps'] as const) {
           const value = body[key];
           if (value === undefined) continue;
@@ -99,7 +100,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
           changed.push(key);
         }
         // Never the secrets themselves in the log.
-        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer, renewalGraceDays: body.renewalGraceDays });
+        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer, renewalGraceDays: body.renewalGraceDays, renewalReminderDays: body.renewalReminderDays });
       });
       announceSettingsChange(ctx);
       return paymentSettingsView(ctx);

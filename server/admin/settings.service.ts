@@ -22,6 +22,7 @@ export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'co
     checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
     stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
     renewalGraceDays: Number(await ctx.settings.get('renewalGraceDays')),
+    renewalReminderDays: Number(await ctx.settings.get('renewalReminderDays')),
     stripeSecretKey: await state('stripeSecretKey'),
     stripeWebhookSecret: await state('stripeWebhookSecret'),
     ccbillAccount: await text('ccbillAccount'),

@@ -318,6 +318,8 @@ export interface SubscriptionsTable extends Timestamps {
   periodDays: number | null;
   renewalFailedAt: string | null;
   graceUntil: string | null;
+  /** 0017: the upcoming yearly renewal of this period was mailed (cleared when a period is added). */
+  renewalRemindedAt: string | null;
 }
 
 export interface PaymentsTable extends Timestamps {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
+import type { AppConfig } from '../config.js';
 
 export interface MailMessage {
   to: string;
@@ -90,4 +91,9 @@ export class Mailer {
     await this.flush();
     this.transport.close();
   }
+}
+
+/** The site's mailer as configured (SMTP_URL, MAIL_FROM, the outbox under DATA_DIR): the app's, and the money commands'. */
+export function createMailer(config: Pick<AppConfig, 'smtpUrl' | 'mailFrom' | 'dataDir'>, logger: Logger): Mailer {
+  return new Mailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), logger });
 }

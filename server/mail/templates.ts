@@ -4,12 +4,17 @@ import type { MailMessage } from './mailer.js';
 export interface MailSite {
   siteName: string;
   publicUrl: string;
+  /** The site's currency code and symbol (settings): an amount in it is written with the symbol, any other with its code. */
+  currency?: string;
+  currencySymbol?: string;
 }
 
-const escapeHtml = (s: string) =>
+/** Everything a person or the site wrote goes through this before it is put into a mail's HTML. */
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function layout(site: MailSite, title: string, paragraphs: string[], button?: { label: string; url: string }): string {
+/** The HTML of a mail: `paragraphs` are HTML already (escape what goes into them), the button's text and link are escaped here. */
+export function layout(site: MailSite, title: string, paragraphs: string[], button?: { label: string; url: string }): string {
   const body = paragraphs.map((p) => `<p style="margin:0 0 16px">${p}</p>`).join('\n');
   const action = button
     ? `<p style="margin:24px 0"><a href="${escapeHtml(button.url)}" style="background:#d6336c;color:#fff;padding:12px 20px;border-radius:6px;text-decoration:none;display:inline-block">${escapeHtml(button.label)}</a></p>

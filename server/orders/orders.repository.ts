@@ -60,6 +60,12 @@ export async function markOrdersRefunded(db: DbOrTrx, paymentId: string): Promis
   await db.updateTable('orders').set({ status: 'refunded', updatedAt: nowIso() }).where('paymentId', '=', paymentId).where('status', '=', 'paid').execute();
 }
 
+/** Locks an order's row (see lockPayment) and returns it as it is once the lock is held. */
+export async function lockOrder(db: DbOrTrx, id: string): Promise<OrderRow | undefined> {
+  await db.updateTable('orders').set({ updatedAt: nowIso() }).where('id', '=', id).execute();
+  return findOrder(db, id);
+}
+
 export async function updateDelivery(db: DbOrTrx, id: string, changes: { deliveryStatus?: DeliveryStatus; trackingCode?: string | null }): Promise<void> {
   await db.updateTable('orders').set({ ...changes, updatedAt: nowIso() }).where('id', '=', id).execute();
 }

@@ -3,6 +3,7 @@ import { requireRole, requireUser } from '../http/auth.js';
 import { apiErrorSchema, idParams, keyField, listSchema } from '../../common/schemas/http.js';
 import { orderLineListQuery, orderLineViewSchema, orderListQuery, orderSchema, updateOrderBody } from '../../common/schemas/money.js';
 import { getOrder, searchBuyerOrderLines, searchOrders, updateOrderDelivery } from './orders.service.js';
+import { sendMoneyMails } from '../payments/money-mail.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const tags = ['orders'];
@@ -66,6 +67,12 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
         response: { 200: orderSchema, ...errors },
       },
     },
-    async (request) => updateOrderDelivery(db, requireRole(request, 'performer', 'admin'), request.params.id, request.body),
+    async (request) => {
+      const viewer = requireRole(request, 'performer', 'admin');
+      const { order, mails } = await db.transaction().execute((trx) => updateOrderDelivery(trx, viewer, request.params.id, request.body));
+      // The buyer hears that it shipped once the change is committed.
+      await sendMoneyMails(app.ctx, mails);
+      return order;
+    },
   );
 }

@@ -4,7 +4,8 @@ import type { ListResult } from '../../common/schemas/http.js';
 import type { OrderLineView, OrderView } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import { currenciesOfPayments } from '../payments/payments.repository.js';
-import { findOrder, itemsOfOrders, listBuyerOrderItems, listOrders, updateDelivery, type DeliveryStatus, type OrderFilters, type OrderRow } from './orders.repository.js';
+import type { MoneyMail } from '../payments/money-mail.js';
+import { findOrder, itemsOfOrders, listBuyerOrderItems, listOrders, lockOrder, updateDelivery, type DeliveryStatus, type OrderFilters, type OrderRow } from './orders.repository.js';
 
 /** Product orders: the buyer sees theirs, the performer the ones of their products and updates delivery. */
 
@@ -53,11 +54,27 @@ export async function getOrder(db: DbOrTrx, viewer: Viewer, id: string): Promise
   return (await toOrderViews(db, [row]))[0]!;
 }
 
-/** The performer (or an admin) moves delivery along and sets the tracking code, on paid orders only. */
-export async function updateOrderDelivery(db: DbOrTrx, viewer: Viewer, id: string, changes: { deliveryStatus?: DeliveryStatus; trackingCode?: string | null }): Promise<OrderView> {
-  const row = await findOrder(db, id);
-  if (!row || (row.performerId !== viewer.id && viewer.role !== 'admin')) throw notFound('Order');
+/**
+ * The performer (or an admin) moves delivery along and sets the tracking code, on paid orders only. In the caller's
+ * transaction: the order row is locked before it is compared, so of two updates at once only one sees it move to
+ * shipping. `mails`: the buyer's "shipped" mail when the order now ships and did not before, or ships under a new
+ * tracking code; the caller sends it after the commit.
+ */
+export async function updateOrderDelivery(
+  db: DbOrTrx,
+  viewer: Viewer,
+  id: string,
+  changes: { deliveryStatus?: DeliveryStatus; trackingCode?: string | null },
+): Promise<{ order: OrderView; mails: MoneyMail[] }> {
+  const found = await findOrder(db, id);
+  if (!found || (found.performerId !== viewer.id && viewer.role !== 'admin')) throw notFound('Order');
+  const row = (await lockOrder(db, id))!;
   if (row.status !== 'paid') throw new AppError(409, 'ORDER_NOT_PAID', `A ${row.status} order cannot be updated`);
   await updateDelivery(db, id, { ...changes, ...(changes.trackingCode !== undefined ? { trackingCode: changes.trackingCode || null } : {}) });
-  return (await toOrderViews(db, [(await findOrder(db, id))!]))[0]!;
+  const after = (await findOrder(db, id))!;
+  const shipped = after.deliveryStatus === 'shipping' && (row.deliveryStatus !== 'shipping' || (!!after.trackingCode && after.trackingCode !== row.trackingCode));
+  const mails: MoneyMail[] = shipped
+    ? [{ kind: 'order-shipped', userId: after.buyerId, performerId: after.performerId, orderId: after.id, orderNumber: after.orderNumber, trackingCode: after.trackingCode }]
+    : [];
+  return { order: (await toOrderViews(db, [after]))[0]!, mails };
 }

@@ -1,10 +1,13 @@
 import { nowIso } from '../db/ids.js';
-import { closeLapsed, lapseIfUnrenewed, performersWithLapsedSubscriptions, recountSubscribers, renewalsPastGrace } from '../subscriptions/subscriptions.repository.js';
+import {
+  claimRenewalReminder, closeLapsed, lapseIfUnrenewed, performersWithLapsedSubscriptions, recountSubscribers, renewalsPastGrace, renewalsToRemind,
+} from '../subscriptions/subscriptions.repository.js';
 import { isGatewayName, type GatewayStatus } from './gateway.js';
 import type { Money } from './money.js';
 import { expiredPendingPayments, pendingPayments } from './payments.repository.js';
 import { applyGatewayEvent, applyInternal } from './settlement.service.js';
 import { sandboxEnabled } from './gateways.js';
+import { sendMoneyMails } from './money-mail.js';
 import type { RenewReport } from './sandbox.gateway.js';
 
 /**
@@ -47,7 +50,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * Renewing subscriptions whose period ended more than `renewalGraceDays` ago without a successful renewal lapse: they
- * stop renewing here, then at their provider (so its retries stop). Access had already ended with the period.
+ * stop renewing here, then at their provider (so its retries stop), and their subscriber is mailed that it ended. Access
+ * had already ended with the period.
  */
 export async function lapseUnrenewed(money: Money, now = new Date()): Promise<number> {
   const graceDays = Number(await money.ctx.settings.get('renewalGraceDays'));
@@ -56,7 +60,35 @@ export async function lapseUnrenewed(money: Money, now = new Date()): Promise<nu
   for (const row of await renewalsPastGrace(money.ctx.db, cutoff)) {
     if (!(await lapseIfUnrenewed(money.ctx.db, row.id, cutoff))) continue;
     n++;
+    await sendMoneyMails(money.ctx, [
+      { kind: 'subscription-expired', userId: row.userId, performerId: row.performerId, type: row.type === 'yearly' ? 'yearly' : 'monthly', expiresAt: row.expiresAt },
+    ]);
     if (row.gateway && row.gatewaySubscriptionId) await money.cancelRecurring([{ gateway: row.gateway, ref: row.gatewaySubscriptionId }]);
+  }
+  return n;
+}
+
+/**
+ * Yearly subscriptions that renew within `renewalReminderDays` (setting; 0: none) are reminded by mail, once per period:
+ * each is claimed by setting its `renewal_reminded_at` first (only where still unset), so two instances' clocks at once
+ * mail it once, and the next paid period clears it. Without a mailer nothing is claimed (a reminder is never marked sent
+ * unsent).
+ */
+export async function remindYearlyRenewals(money: Money, now = new Date()): Promise<number> {
+  if (!money.ctx.mailer) return 0;
+  const days = Number(await money.ctx.settings.get('renewalReminderDays'));
+  if (!(days > 0)) return 0;
+  const at = now.toISOString();
+  let n = 0;
+  for (const row of await renewalsToRemind(money.ctx.db, at, new Date(now.getTime() + days * DAY_MS).toISOString())) {
+    if (!row.expiresAt || !(await claimRenewalReminder(money.ctx.db, row.id, row.expiresAt, at))) continue;
+    n++;
+    await sendMoneyMails(money.ctx, [
+      {
+        kind: 'renewal-reminder', userId: row.userId, performerId: row.performerId, type: 'yearly', amount: row.renewalAmount ?? 0,
+        currency: row.renewalCurrency ?? String(await money.ctx.settings.get('currency')), renewsAt: row.expiresAt,
+      },
+    ]);
   }
   return n;
 }
@@ -64,15 +96,16 @@ export async function lapseUnrenewed(money: Money, now = new Date()): Promise<nu
 /**
  * What runs every minute on each instance and in `npm run payments:renew` (at its clock): the sandbox provider
  * charges what is due (a real provider runs its own clock), expired checkouts give their holds back, subscriptions
- * past their grace lapse, lapsed ones get their final status.
+ * past their grace lapse, lapsed ones get their final status, yearly renewals coming up are reminded.
  */
-export async function moneyClock(money: Money, now = new Date()): Promise<{ renewals?: RenewReport; expired: number; lapsed: number; closed: number }> {
+export async function moneyClock(money: Money, now = new Date()): Promise<{ renewals?: RenewReport; expired: number; lapsed: number; closed: number; reminded: number }> {
   let renewals: RenewReport | undefined;
   if (sandboxEnabled(money.ctx.config)) renewals = await money.sandbox().renewDue(now);
   const expired = await sweepExpiredCheckouts(money, { now: now.toISOString() });
   const lapsed = await lapseUnrenewed(money, now);
   const closed = await closeLapsedSubscriptions(money, now.toISOString());
-  return { renewals, expired, lapsed, closed };
+  const reminded = await remindYearlyRenewals(money, now);
+  return { renewals, expired, lapsed, closed, reminded };
 }
 
 export interface ReconcileReport {

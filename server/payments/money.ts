@@ -3,14 +3,16 @@ import { isGatewayName, type PaymentGateway, type GatewayName } from './gateway.
 import { activeGatewayName, gatewayFor, sandboxGateway, type GatewayDeps } from './gateways.js';
 import type { Deliver, SandboxGateway } from './sandbox.gateway.js';
 import { applyGatewayEvent, type Effects, type SettlementDeps } from './settlement.service.js';
+import { sendMoneyMails } from './money-mail.js';
 
 /**
  * What the money use cases need, built from the app context: the database, settings, the gateways and what to do
- * once a settlement has committed (push `payment/success` / `subscription/success` to the buyer, ask a provider to
- * refund a payment that could not be fulfilled).
+ * once a settlement has committed (push `payment/success` / `subscription/success` to the buyer, mail what happened,
+ * ask a provider to refund a payment that could not be fulfilled). Without a mailer (a command-line tool that was not
+ * given one) the money mails are logged as not sent.
  */
 export interface Money {
-  ctx: Pick<AppContext, 'db' | 'config' | 'settings' | 'logger'> & Partial<Pick<AppContext, 'realtime'>>;
+  ctx: Pick<AppContext, 'db' | 'config' | 'settings' | 'logger'> & Partial<Pick<AppContext, 'realtime' | 'mailer'>>;
   settlement: SettlementDeps;
   gatewayDeps: GatewayDeps;
   gateway(name: GatewayName): Promise<PaymentGateway>;
@@ -59,6 +61,7 @@ export function createMoney(ctx: Money['ctx'], opts: { deliver?: Deliver } = {})
           ctx.logger.warn({ err: (err as Error).message, event: n.event }, 'realtime emit failed');
         }
       }
+      await sendMoneyMails(ctx, effects.mails);
       for (const p of effects.refundsDue) {
         try {
           if (!isGatewayName(p.gateway)) throw new Error(`unknown gateway ${p.gateway}`);

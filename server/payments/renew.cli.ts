@@ -3,6 +3,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { SettingsService } from '../settings/settings.service.js';
+import { createMailer } from '../mail/mailer.js';
 import { assertSandboxEnabled } from './gateways.js';
 import { createInProcessMoney } from './money.js';
 import { moneyClock } from './maintenance.service.js';
@@ -26,10 +27,12 @@ async function main() {
   assertSandboxEnabled(config);
   const logger = pino({ level: config.logLevel });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
+  // What this command settles, lapses or reminds is mailed as the server would (receipts, renewals, reminders).
+  const mailer = createMailer(config, logger);
   try {
     await migrateToLatest(database.db, { schema: config.pgSchema });
     const settings = new SettingsService(database.db, config.settingsCacheMs);
-    const money = createInProcessMoney({ db: database.db, config, settings, logger });
+    const money = createInProcessMoney({ db: database.db, config, settings, logger, mailer });
     const fail = option('fail');
     if (fail) {
       const [id, times] = fail.split(':');
@@ -38,7 +41,7 @@ async function main() {
     const days = Number(option('days') ?? 0);
     if (!Number.isInteger(days) || days < 0 || days > 3660) throw new Error('--days takes a whole number of days (0 to 3660)');
     const start = Date.now();
-    const totals = { renewed: 0, failed: 0, redelivered: 0, expired: 0, lapsed: 0, closed: 0 };
+    const totals = { renewed: 0, failed: 0, redelivered: 0, expired: 0, lapsed: 0, closed: 0, reminded: 0 };
     for (let day = 0; day <= days; day++) {
       const r = await moneyClock(money, new Date(start + day * DAY_MS));
       totals.renewed += r.renewals?.renewed ?? 0;
@@ -47,9 +50,11 @@ async function main() {
       totals.expired += r.expired;
       totals.lapsed += r.lapsed;
       totals.closed += r.closed;
+      totals.reminded += r.reminded;
     }
     process.stdout.write(`${JSON.stringify({ until: new Date(start + days * DAY_MS).toISOString(), ...totals }, null, 2)}\n`);
   } finally {
+    await mailer.close();
     await database.close();
   }
 }

@@ -59,11 +59,23 @@ export async function applySubscriptionEvent(
     // The period now paid ends more than a day after this failure: it is about an earlier attempt that later succeeded.
     if (sub.expiresAt && Date.parse(sub.expiresAt) > at.getTime() + DAY_MS) return { outcome: 'stale_failure', paymentId: null };
     const end = sub.expiresAt ? Date.parse(sub.expiresAt) : at.getTime();
-    await markRenewalFailed(tc.trx, sub.id, at.toISOString(), new Date(end + tc.graceDays * DAY_MS).toISOString());
+    const graceUntil = new Date(end + tc.graceDays * DAY_MS).toISOString();
+    await markRenewalFailed(tc.trx, sub.id, at.toISOString(), graceUntil);
+    // The provider retries daily in the grace period: the subscriber hears of the first failure, not of every retry.
+    if (!sub.renewalFailedAt) {
+      tc.effects.mails.push({
+        kind: 'renewal-failed', userId: sub.userId, performerId: sub.performerId, type: sub.type === 'yearly' ? 'yearly' : 'monthly',
+        amount: sub.renewalAmount ?? event.amount ?? 0, currency: sub.renewalCurrency ?? event.currency ?? 'USD', expiresAt: sub.expiresAt, graceUntil, at: at.toISOString(),
+      });
+    }
     return { outcome: 'renewal_failed', paymentId: null };
   }
   // subscription_ended: the provider stopped (a cancellation there, or its retries given up): shown as cancelled
-  // whatever came before it, so the result does not depend on the order the events arrive in.
+  // whatever came before it, so the row does not depend on the order the events arrive in. The mail says what the fan
+  // went through: after failed renewals, that the subscription expired.
+  const lapsed = !!sub.renewalFailedAt;
   await stopRenewing(tc.trx, sub.id, 'cancelled', at.toISOString());
+  const ended = { userId: sub.userId, performerId: sub.performerId, type: sub.type === 'yearly' ? ('yearly' as const) : ('monthly' as const), expiresAt: sub.expiresAt };
+  tc.effects.mails.push(lapsed ? { kind: 'subscription-expired', ...ended } : { kind: 'subscription-cancelled', ...ended, atProvider: true, at: at.toISOString() });
   return { outcome: 'ended', paymentId: null };
 }

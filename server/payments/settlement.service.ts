@@ -10,6 +10,7 @@ import { addPaidPeriod, findSubscription as subscriptionOf, recountSubscribers, 
 import { commissionRatesOf } from '../performers/performers.repository.js';
 import { isSubscriptionAction, type GatewayEvent, type GatewayName, type SettlementAction } from './gateway.js';
 import { applySubscriptionEvent } from './renewals.js';
+import type { MoneyMail } from './money-mail.js';
 import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
 import {
   findPaymentForEvent, lockPayment, paymentItems, recordWebhookEvent, setWebhookOutcome, updatePayment, type PaymentItemRow, type PaymentRow,
@@ -50,6 +51,11 @@ export interface Effects {
   refundsDue: PaymentRow[];
   /** Recurring billings to stop at their provider (replaced by a new one, or lapsed after the grace period). */
   recurringToCancel: Array<{ gateway: string; ref: string }>;
+  /**
+   * Mails about what this transaction did (receipt, new subscriber, renewal failed, subscription ended), with the facts
+   * it read and wrote; sent after the commit (money-mail.ts). A duplicate event leaves none.
+   */
+  mails: MoneyMail[];
 }
 
 /** The settings a settlement reads, once per event. */
@@ -222,13 +228,14 @@ const settlePaid: Transition = async (tc, p, extra) => {
   const paid: PaymentRow = { ...p, status: 'success', paidAt: paidAt.toISOString(), gatewayIntentRef: extra.intentRef ?? p.gatewayIntentRef, stockHeld, couponHeld };
   await updatePayment(tc.trx, p.id, { status: 'success', paidAt: paid.paidAt, gatewayIntentRef: paid.gatewayIntentRef, stockHeld, couponHeld, details: p.details });
 
+  const details = paymentDetails(p);
+  let subscription: Extract<MoneyMail, { kind: 'receipt' }>['subscription'] = null;
   if (isSubscriptionPayment(p) && p.performerId) {
-    const details = paymentDetails(p);
     const days = details.durationDays ?? (p.type === 'subscription_yearly' ? 365 : 30);
     const before = extra.subscriptionRef ? await subscriptionOf(tc.trx, p.userId, p.performerId) : undefined;
-    const sub = await addPaidPeriod(tc.trx, {
+    const { subscription: sub, extended } = await addPaidPeriod(tc.trx, {
       userId: p.userId, performerId: p.performerId, type: p.type === 'subscription_yearly' ? 'yearly' : 'monthly', paymentId: p.id, gateway: p.gateway,
-      renewal: details.renewal === true,
+      paidAt: paid.paidAt!, renewal: details.renewal === true,
     });
     if (extra.subscriptionRef) {
       // A fan who subscribes again while an older billing still runs (two checkouts paid at once) is charged by one only.
@@ -241,6 +248,12 @@ const settlePaid: Transition = async (tc, p, extra) => {
     tc.effects.notifications.push({
       userId: p.userId, event: 'subscription/success', payload: { subscriptionId: sub.id, performerId: p.performerId, paymentId: p.id, expiresAt: sub.expiresAt },
     });
+    const type = sub.type === 'yearly' ? 'yearly' : 'monthly';
+    const renewal = details.renewal === true;
+    subscription = { type, expiresAt: sub.expiresAt, renews: !!extra.subscriptionRef || sub.autoRenew === 1, renewal };
+    // A renewal, or a payment that lengthened a running subscription (paid again before its end), brings nobody new;
+    // nor does one whose refund arrived first (its period is taken back below).
+    if (!renewal && !extended && !p.deferredReversal) tc.effects.mails.push({ kind: 'new-subscriber', performerId: p.performerId, fanId: p.userId, type, amount: p.amount, currency: p.currency });
   }
   await grantAll(tc, paid, items);
   await markOrdersPaid(tc.trx, p.id);
@@ -249,6 +262,14 @@ const settlePaid: Transition = async (tc, p, extra) => {
 
   tc.effects.notifications.push({
     userId: p.userId, event: 'payment/success', payload: { paymentId: p.id, type: p.type, targetId: p.targetId, amount: p.amount, currency: p.currency },
+  });
+  tc.effects.mails.push({
+    kind: 'receipt', userId: p.userId, paymentId: p.id, paymentType: p.type, performerId: p.performerId, paidAt: paid.paidAt!, amount: p.amount,
+    originalPrice: p.originalPrice, discount: p.discount, currency: p.currency, subscription,
+    description: typeof details.description === 'string' ? details.description : p.type,
+    couponCode: typeof details.couponCode === 'string' ? details.couponCode : null,
+    // Paid and given back in this same transaction (below): the receipt says so.
+    reversal: outOfStock ? 'out_of_stock' : (p.deferredReversal ?? null),
   });
 
   if (outOfStock) {
@@ -337,7 +358,7 @@ export async function inTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>, att
   }
 }
 
-const noEffects = (): Effects => ({ notifications: [], refundsDue: [], recurringToCancel: [] });
+const noEffects = (): Effects => ({ notifications: [], refundsDue: [], recurringToCancel: [], mails: [] });
 
 /**
  * A verified provider event: recorded under its unique (gateway, event id) first, then applied, all in one

@@ -148,6 +148,7 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
     const { charge } = await gateway.complete(session.gatewayRef, 'approve');
     const sent = gateway.buildEvent('charge.succeeded', charge);
     const event = await gateway.parseWebhook(Buffer.from(sent.body), sent.headers);
+    // Its effects are left unrun on purpose: demo fans get no receipts, performers no new-subscriber mails, nobody a push.
     const result = await applyGatewayEventIn(trx, { commissionBps: input.commissionBps, graceDays: 3 }, 'sandbox', event, sent.body);
     if (result.outcome !== 'paid') throw new Error(`demo subscription of ${fan.email} to ${performer.displayName} was not paid: ${result.outcome}`);
     counts.subscriptions++;

@@ -254,7 +254,7 @@ export const sitePosts: Array<{ title: string; excerpt: string; paragraphs: stri
     excerpt: 'Favourites, watch later and comments: small tools that make a difference.',
     paragraphs: [
       'Save videos to watch later, keep favourites in one place and leave comments: creators read them and often answer in their next video.',
-      'Turn on email notifications to hear when a creator you subscribe to publishes something new.',
+      'Your subscriptions page shows when each one renews and for how much. We email you a receipt for every payment, and a reminder a few days before a yearly plan renews.',
     ],
   },
   {
@@ -281,7 +281,8 @@ export const sitePages: Array<{ slug: string; title: string; paragraphs: string[
     title: 'Terms of service',
     paragraphs: [
       'By creating an account you agree to these terms. You must be of legal age in your country to use the site.',
-      'Subscriptions renew until cancelled. Purchases of single videos and digital products give you personal, non-transferable access.',
+      'Subscriptions renew until cancelled. You can cancel at any time and keep access until the end of the period you paid for. We email a receipt for every payment, and a reminder a few days before a yearly subscription renews.',
+      'Purchases of single videos and digital products give you personal, non-transferable access.',
       'Creators own their content. Copying or redistributing it is not permitted.',
       'This is a demo site: no real payments are taken.',
     ],

@@ -58,6 +58,9 @@ export const settingDefs = {
   // Days a subscription whose renewal failed stays open to the provider's retries before it lapses (counted from the
   // end of the paid period; access is closed meanwhile: no access without a paid period).
   renewalGraceDays: { default: 3, group: 'payment', public: false },
+  // Days before a yearly subscription renews that its subscriber is mailed a reminder (0: no reminder). Monthly plans
+  // get none: a reminder every month would be noise, and the receipt of each renewal says what was charged.
+  renewalReminderDays: { default: 7, group: 'payment', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;

@@ -85,12 +85,13 @@ function periodDaysOf(p: { type: string; details: string }): number {
  * A payment of the subscription was paid (its row already says so): the period is what the paid payments add up to
  * (`paidPeriods`). A new checkout's payment also withdraws an earlier cancellation (the user subscribed again); a
  * renewal does not (a cancellation that crossed the provider's charge still stands, whichever arrived first). Either
- * clears a failed renewal.
+ * clears a failed renewal and the reminder of the period before. `extended`: the period this payment joins started
+ * before it (a running subscription was extended), so it did not bring a new subscriber.
  */
 export async function addPaidPeriod(
   db: DbOrTrx,
-  p: { userId: string; performerId: string; type: SubscriptionType; paymentId: string; gateway: string; renewal?: boolean },
-): Promise<SubscriptionRow> {
+  p: { userId: string; performerId: string; type: SubscriptionType; paymentId: string; gateway: string; paidAt: string; renewal?: boolean },
+): Promise<{ subscription: SubscriptionRow; extended: boolean }> {
   let row = await lockSubscription(db, p.userId, p.performerId);
   if (!row) {
     await ensureSubscriptionRow(db, p.userId, p.performerId, p.type, p.gateway);
@@ -102,11 +103,11 @@ export async function addPaidPeriod(
     .set({
       status: 'active', type: p.type, startedAt: new Date(run.start).toISOString(), expiresAt: new Date(run.end).toISOString(),
       ...(p.renewal ? {} : { cancelAtPeriodEnd: 0, cancelledAt: null }),
-      gateway: p.gateway, lastPaymentId: p.paymentId, renewalFailedAt: null, graceUntil: null, updatedAt: nowIso(),
+      gateway: p.gateway, lastPaymentId: p.paymentId, renewalFailedAt: null, graceUntil: null, renewalRemindedAt: null, updatedAt: nowIso(),
     })
     .where('id', '=', row.id)
     .execute();
-  return (await findSubscriptionById(db, row.id))!;
+  return { subscription: (await findSubscriptionById(db, row.id))!, extended: run.start < Date.parse(p.paidAt) };
 }
 
 /**
@@ -186,7 +187,7 @@ export async function stopRenewing(db: DbOrTrx, id: string, why: 'cancelled' | '
 export function renewalsPastGrace(db: DbOrTrx, cutoff: string, limit = 500) {
   return db
     .selectFrom('subscriptions')
-    .select(['id', 'userId', 'performerId', 'gateway', 'gatewaySubscriptionId'])
+    .select(['id', 'userId', 'performerId', 'type', 'expiresAt', 'gateway', 'gatewaySubscriptionId'])
     .where('autoRenew', '=', 1)
     .where('expiresAt', '<=', cutoff)
     .orderBy('expiresAt')
@@ -202,6 +203,43 @@ export async function lapseIfUnrenewed(db: DbOrTrx, id: string, cutoff: string):
     .where('id', '=', id)
     .where('autoRenew', '=', 1)
     .where('expiresAt', '<=', cutoff)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * Yearly subscriptions that renew within (now, until] and whose subscriber was not reminded of it in this period (the
+ * reminder job; a failed renewal is past reminding).
+ */
+export function renewalsToRemind(db: DbOrTrx, now: string, until: string, limit = 500) {
+  return db
+    .selectFrom('subscriptions')
+    .select(['id', 'userId', 'performerId', 'type', 'expiresAt', 'renewalAmount', 'renewalCurrency'])
+    .where('autoRenew', '=', 1)
+    .where('type', '=', 'yearly')
+    .where('status', '=', 'active')
+    .where('renewalFailedAt', 'is', null)
+    .where('renewalRemindedAt', 'is', null)
+    .where('expiresAt', '>', now)
+    .where('expiresAt', '<=', until)
+    .orderBy('expiresAt')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Marks the reminder of this period sent, only if nobody did and it still renews at `expiresAt`: true for the one
+ * caller that may mail it (two money clocks at once, or a renewal or cancellation in between).
+ */
+export async function claimRenewalReminder(db: DbOrTrx, id: string, expiresAt: string, at = nowIso()): Promise<boolean> {
+  const res = await db
+    .updateTable('subscriptions')
+    .set({ renewalRemindedAt: at })
+    .where('id', '=', id)
+    .where('renewalRemindedAt', 'is', null)
+    .where('autoRenew', '=', 1)
+    .where('renewalFailedAt', 'is', null)
+    .where('expiresAt', '=', expiresAt)
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
@@ -222,15 +260,19 @@ export async function subscriberCounts(db: DbOrTrx, performerId: string, now = n
   return { live: n(row?.live), renewing: n(row?.renewing), cancelled: n(row?.cancelled), inGrace: n(row?.inGrace) };
 }
 
-/** Cancel at period end: status stays 'active' until expires_at (the paywall keeps it open until then). */
-export async function cancelAtPeriodEnd(db: DbOrTrx, id: string): Promise<void> {
+/**
+ * Cancel at period end: status stays 'active' until expires_at (the paywall keeps it open until then). False when it
+ * was cancelled already (by an earlier request, or by the provider's event that crossed this one).
+ */
+export async function cancelAtPeriodEnd(db: DbOrTrx, id: string): Promise<boolean> {
   const now = nowIso();
-  await db
+  const res = await db
     .updateTable('subscriptions')
     .set({ cancelAtPeriodEnd: 1, cancelledAt: now, autoRenew: 0, updatedAt: now })
     .where('id', '=', id)
     .where('cancelAtPeriodEnd', '=', 0)
-    .execute();
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
 }
 
 /** The performers with a subscription still marked active past its end (closeLapsed then recounts them). */

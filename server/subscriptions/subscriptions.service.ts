@@ -3,6 +3,7 @@ import { nowIso } from '../db/ids.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { Money } from '../payments/money.js';
 import { isGatewayName } from '../payments/gateway.js';
+import { sendMoneyMails } from '../payments/money-mail.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { SubscriberStats, SubscriptionItem } from '../../common/schemas/money.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
@@ -44,7 +45,8 @@ export async function searchSubscriptions(db: DbOrTrx, f: SubscriptionFilters): 
  * Cancel at period end; cancelling again changes nothing. Only the subscriber (or an admin) may. A renewing
  * subscription is stopped at its provider FIRST: when the provider cannot be reached nothing changes here (502) and
  * the subscriber can try again, so "cancelled" on our side always means no further charge. A subscription whose
- * renewal failed can be cancelled too (its retries stop).
+ * renewal failed can be cancelled too (its retries stop). The subscriber is mailed once it is written (not when it was
+ * cancelled already: by an earlier request, or by the provider's own event that crossed this one and mailed them).
  */
 export async function cancelSubscription(money: Money, viewer: { id: string; role: string }, by: { id?: string; performerId?: string }): Promise<SubscriptionItem> {
   const { db } = money.ctx;
@@ -64,7 +66,11 @@ export async function cancelSubscription(money: Money, viewer: { id: string; rol
       throw new AppError(502, 'GATEWAY_ERROR', 'The payment provider could not stop the renewal right now; nothing was changed, please try again');
     }
   }
-  await cancelAtPeriodEnd(db, row.id);
+  if (await cancelAtPeriodEnd(db, row.id)) {
+    await sendMoneyMails(money.ctx, [
+      { kind: 'subscription-cancelled', userId: row.userId, performerId: row.performerId, type: row.type === 'yearly' ? 'yearly' : 'monthly', expiresAt: row.expiresAt, atProvider: false, at: nowIso() },
+    ]);
+  }
   return (await toSubscriptionItems(db, [(await findSubscriptionById(db, row.id))!]))[0]!;
 }
 

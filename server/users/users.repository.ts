@@ -94,3 +94,24 @@ export async function deleteFileRecordsByKey(db: DbOrTrx, ownerId: string, stora
   // owner_id first: it is indexed, storage_key is not.
   await db.deleteFrom('files').where('ownerId', '=', ownerId).where('storageKey', '=', storageKey).execute();
 }
+
+export interface MailContact {
+  id: string;
+  email: string;
+  name: string;
+  /** Set when the user is a performer: the name and address of their page. */
+  displayName: string | null;
+  username: string | null;
+}
+
+/** Who the money mails go to and name: each user's address and name, and their performer page where they have one. */
+export async function mailContacts(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, MailContact>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .leftJoin('performers', 'performers.id', 'users.id')
+    .select(['users.id', 'users.email', 'users.name', 'performers.displayName', 'performers.username'])
+    .where('users.id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}

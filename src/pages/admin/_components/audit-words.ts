@@ -60,7 +60,7 @@ const LABELS: Record<string, string> = {
   durationDays: 'Duration (days)', deliveryStatus: 'Delivery', trackingCode: 'Tracking code', siteName: 'Site name', logoUrl: 'Logo', favicon: 'Favicon',
   loginPlaceholderImage: 'Login picture', menus: 'Menus', footerContent: 'Footer', currency: 'Currency', currencySymbol: 'Currency symbol',
   maintenanceMode: 'Maintenance mode', unapprovedItemQuota: 'Drafts before approval', paymentGateway: 'Payment gateway', checkoutExpiryMinutes: 'Checkout expiry (minutes)',
-  stockHoldMaxPerBuyer: 'Units one buyer may hold', renewalGraceDays: 'Renewal grace days', sessionsRevoked: 'Sessions ended', earnings: 'Earnings paid', payoutId: 'Payout', fileId: 'File',
+  stockHoldMaxPerBuyer: 'Units one buyer may hold', renewalGraceDays: 'Renewal grace days', renewalReminderDays: 'Yearly renewal reminder (days before)', sessionsRevoked: 'Sessions ended', earnings: 'Earnings paid', payoutId: 'Payout', fileId: 'File',
   objectType: 'On a', objectId: 'On id', userId: 'By user', from: 'Before', to: 'After', isNewTab: 'New tab', keys: 'Changed',
 };
 /** "checkoutExpiryMinutes" → "Checkout expiry minutes" when the list has no better label. */
