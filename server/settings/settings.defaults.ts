@@ -58,6 +58,11 @@ export const settingDefs = {
   // Days a subscription whose renewal failed stays open to the provider's retries before it lapses (counted from the
   // end of the paid period; access is closed meanwhile: no access without a paid period).
   renewalGraceDays: { default: 3, group: 'payment', public: false },
+  // Payouts (server/payments/README.md, "Payouts"): an earning becomes available to a payout request this many days
+  // after it was credited (a refund or chargeback usually comes within them), and a request must reach this amount
+  // (minor units: 5000 = 50.00 in the site currency), so that small transfers do not eat the money in fees.
+  payoutHoldDays: { default: 7, group: 'payment', public: false },
+  payoutMinimum: { default: 5000, group: 'payment', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;
