@@ -84,6 +84,8 @@ export const paymentSettingsBody = z
     checkoutExpiryMinutes: z.number().int().min(5).max(1440),
     stockHoldMaxPerBuyer: z.number().int().min(1).max(100),
     renewalGraceDays: z.number().int().min(0).max(30),
+    payoutHoldDays: z.number().int('Whole days only').min(0, 'The hold cannot be negative').max(90, 'At most 90 days'),
+    payoutMinimum: z.number().int('Minor units (cents)').min(100, 'The minimum payout is at least 1.00').max(MAX_PRICE_MINOR, 'The minimum payout is too large'),
   })
   .partial()
   .strict()
@@ -353,6 +355,10 @@ export const paymentView = z.object({
   checkoutExpiryMinutes: z.number(),
   stockHoldMaxPerBuyer: z.number(),
   renewalGraceDays: z.number(),
+  /** Days an earning waits before a payout request may include it. */
+  payoutHoldDays: z.number(),
+  /** The smallest payout a performer may request, in minor units. */
+  payoutMinimum: z.number(),
   stripeSecretKey: secretState,
   stripeWebhookSecret: secretState,
   ccbillAccount: z.string(),

@@ -22,6 +22,8 @@ export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'co
     checkoutExpiryMinutes: Number(await ctx.settings.get('checkoutExpiryMinutes')),
     stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
     renewalGraceDays: Number(await ctx.settings.get('renewalGraceDays')),
+    payoutHoldDays: Number(await ctx.settings.get('payoutHoldDays')),
+    payoutMinimum: Number(await ctx.settings.get('payoutMinimum')),
     stripeSecretKey: await state('stripeSecretKey'),
     stripeWebhookSecret: await state('stripeWebhookSecret'),
     ccbillAccount: await text('ccbillAccount'),
