@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PayoutBalance, PayoutDetailsView, PayoutRequest } from '../../common/schemas/money.js';
 import type { PayoutDetailsFull } from '../../common/schemas/admin.js';
-import { ApiError } from '../../src/lib/api/error.js';
+import { ApiError, NETWORK_ERROR_MESSAGE } from '../../src/lib/api/error.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import { PAYOUT_DETAILS_SAVED, PAYOUT_REQUESTED } from '../../src/lib/stores/studio.js';
@@ -73,7 +73,8 @@ describe('StudioPayouts', () => {
     expect((await within(form).findByRole('alert')).textContent).toBe('This IBAN is not valid: check it for a typo');
     expect(calls).toHaveLength(1);
     expect(calls[0]!.body).toEqual({ method: 'bank', accountHolder: 'Mona Payee', accountNumber: 'DE89 3704 0044 0532 0130 01', bankCode: null, bankCountry: 'DE' });
-    expect(toastTexts()).toEqual([['error', 'Invalid body.accountNumber: This IBAN is not valid: check it for a typo']]);
+    // Said beside the field, not again in a toast.
+    expect(toastTexts()).toEqual([]);
     expect(screen.queryByTestId('payout-details')).toBeNull();
   });
 
@@ -132,6 +133,16 @@ describe('StudioPayouts', () => {
     expect(screen.getByTestId('payout-details-form')).toBeTruthy();
     fireEvent.click(screen.getByText('Cancel'));
     expect(screen.getByTestId('payout-account').textContent).toBe('•••• 3000');
+  });
+
+  it('a save that does not reach the server is a toast', async () => {
+    stubFetch({ 'PUT /api/performer/payout-details': () => Promise.reject(new TypeError('Failed to fetch')) });
+    render(<StudioPayouts initial={{ balance: balance(), details: null, payouts: [] }} currencySymbol="$" />);
+    fireEvent.click(screen.getByTestId('payout-method-paypal'));
+    fireEvent.change(screen.getByTestId('payout-paypal-email'), { target: { value: 'mona@example.com' } });
+    fireEvent.submit(screen.getByTestId('payout-details-form'));
+    await waitFor(() => expect(toastTexts()).toEqual([['error', NETWORK_ERROR_MESSAGE]]));
+    expect((screen.getByTestId('payout-details-save') as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('shows a rejected payout with its reason', () => {

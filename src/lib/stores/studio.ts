@@ -413,8 +413,10 @@ export function createPayoutStudio(initial: { balance: PayoutBalance; details: P
         await refreshBalance();
         return true;
       } catch (err) {
-        store.set({ ...store.get(), savingDetails: false, detailErrors: fieldErrorsOf(err) });
-        toast.error(errorMessage(err, 'Could not save the payout details'));
+        const detailErrors = fieldErrorsOf(err);
+        store.set({ ...store.get(), savingDetails: false, detailErrors });
+        // A refused field says so beside it; anything else (a network failure) is a toast.
+        if (Object.keys(detailErrors).length === 0) toast.error(errorMessage(err, 'Could not save the payout details'));
         return false;
       }
     },
