@@ -59,7 +59,7 @@ export async function payoutsRoutes(app: ApiApp): Promise<void> {
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return payoutBalanceOf(db, await payoutRules(ctx.settings), requireRole(request, 'performer').id);
+      return payoutBalanceOf(db, appSecret, await payoutRules(ctx.settings), requireRole(request, 'performer').id);
     },
   );
 

@@ -132,16 +132,13 @@ export async function payoutQueue(db: DbOrTrx, f: PayoutQueueFilters): Promise<L
 // ---------------------------------------------------------------------------------------------------------------
 // Balance and request
 
-export async function payoutBalanceOf(db: DbOrTrx, rules: PayoutRules, performerId: string, now = new Date()): Promise<PayoutBalance> {
-  const [sums, details, open] = [
-    await payoutBalance(db, performerId, holdCutoff(rules.holdDays, now)),
-    await findPayoutDetails(db, performerId),
-    await findOpenPayout(db, performerId),
-  ];
-  const blocked = open ? 'open' : !details ? 'details' : sums.available < rules.minimum ? 'minimum' : null;
-  return {
-    currency: rules.currency, ...sums, holdDays: rules.holdDays, minimum: rules.minimum, hasDetails: Boolean(details), openRequest: open ? payoutView(open) : null, blocked,
-  };
+/** `appSecret`: details that cannot be read (the secret changed) count as none, as a request would find. */
+export async function payoutBalanceOf(db: DbOrTrx, appSecret: string, rules: PayoutRules, performerId: string, now = new Date()): Promise<PayoutBalance> {
+  const sums = await payoutBalance(db, performerId, holdCutoff(rules.holdDays, now));
+  const hasDetails = readDetails(appSecret, (await findPayoutDetails(db, performerId))?.detailsEnc) !== null;
+  const open = await findOpenPayout(db, performerId);
+  const blocked = open ? 'open' : !hasDetails ? 'details' : sums.available < rules.minimum ? 'minimum' : null;
+  return { currency: rules.currency, ...sums, holdDays: rules.holdDays, minimum: rules.minimum, hasDetails, openRequest: open ? payoutView(open) : null, blocked };
 }
 
 export const payoutOpen = () => new AppError(409, 'PAYOUT_OPEN', 'You already have a payout request in progress; you can ask again once it is paid or rejected');

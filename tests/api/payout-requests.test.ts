@@ -4,6 +4,7 @@ import { newId } from '../../server/db/ids.js';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { ledger } from '../helpers/money-fixture.js';
+import { encryptSecret } from '../../server/settings/secrets.js';
 
 /**
  * Payout requests (server/payments/README.md, "Payouts"), over HTTP on every engine: payout details (validation,
@@ -195,6 +196,18 @@ describe.each(engines)('payout requests on %s', (engine) => {
     expect(missing.body.code).toBe('PAYOUT_DETAILS_MISSING');
     expect(await t.ctx.db.selectFrom('payouts').select('id').execute()).toEqual([]);
     expect((await earningsOf(noDetails.id)).every((e) => e.payoutId === null)).toBe(true);
+
+    // Details stored under another APP_SECRET cannot be read: they count as none, and are asked for again.
+    const unreadable = await createUser(t.ctx.db, 'performer');
+    await earn(unreadable.id, 9000, { daysAgo: 30 });
+    const at = new Date().toISOString();
+    await t.ctx.db
+      .insertInto('payoutDetails')
+      .values({ performerId: unreadable.id, method: 'paypal', detailsEnc: encryptSecret('a-previous-secret', JSON.stringify({ method: 'paypal', paypalEmail: 'x@example.com' })), createdAt: at, updatedAt: at })
+      .execute();
+    expect((await get(unreadable, '/performer/payout-details')).body).toEqual({ details: null });
+    expect(await balance(unreadable)).toMatchObject({ hasDetails: false, blocked: 'details', available: 9000 });
+    expect((await post(unreadable, '/performer/payouts')).body.code).toBe('PAYOUT_DETAILS_MISSING');
 
     // Test money alone never reaches the minimum, however much of it there is.
     const sandboxOnly = await createUser(t.ctx.db, 'performer');
