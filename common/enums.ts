@@ -83,3 +83,15 @@ export const earningEntrySchema = z.enum(['credit', 'reversal']);
 export type EarningEntry = z.output<typeof earningEntrySchema>;
 export const earningSourceSchema = z.enum(['subscription', 'video', 'product', 'gallery', 'post']);
 export type EarningSource = z.output<typeof earningSourceSchema>;
+/**
+ * A payout: `requested` by the performer (its earnings are claimed), `approved` by an admin, then `paid` (with the
+ * transfer's reference) or `rejected` (with a reason; the earnings are released). A payout an admin records directly
+ * ("mark all paid") starts as `paid`.
+ */
+export const payoutStatusSchema = z.enum(['requested', 'approved', 'paid', 'rejected']);
+export type PayoutStatus = z.output<typeof payoutStatusSchema>;
+/** The statuses of a payout still being handled: a performer has at most one. */
+export const OPEN_PAYOUT_STATUSES = ['requested', 'approved'] as const satisfies readonly PayoutStatus[];
+/** How a performer is paid: a bank transfer or PayPal. */
+export const payoutMethodSchema = z.enum(['bank', 'paypal']);
+export type PayoutMethod = z.output<typeof payoutMethodSchema>;

@@ -2,13 +2,15 @@ import { countries } from 'countries-list';
 import { z } from 'zod';
 import {
   accountStatusSchema, activeStatusSchema, categoryGroupSchema, contentStatusSchema, contentTypeSchema, deliveryStatusSchema, gatewaySchema,
-  orderStatusSchema, paymentStatusSchema, paymentTypeSchema, performerStatusSchema, postStatusSchema, roleSchema, type ContentType,
+  orderStatusSchema, paymentStatusSchema, paymentTypeSchema, payoutMethodSchema, payoutStatusSchema, performerStatusSchema, postStatusSchema, roleSchema,
+  type ContentType,
 } from '../enums.js';
 import { isSiteLink, LINK_MAX, LINK_MESSAGE } from '../links.js';
 import { IP_RANGES_MAX, parseIpv4Ranges } from '../ip-ranges.js';
 import { MAX_PRICE_MINOR } from '../money.js';
 import { listSchema, pageQuery } from './http.js';
 import { publicSettingsSchema } from './site.js';
+import { payoutRequestSchema } from './money.js';
 
 /**
  * The admin console's API (server/admin/*.routes.ts): request shapes (unknown body fields are refused, 400), then
@@ -83,6 +85,8 @@ export const paymentSettingsBody = z
     stockHoldMaxPerBuyer: z.number().int().min(1).max(100),
     renewalGraceDays: z.number().int().min(0).max(30),
     renewalReminderDays: z.number().int().min(0).max(60),
+    payoutHoldDays: z.number().int('Whole days only').min(0, 'The hold cannot be negative').max(90, 'At most 90 days'),
+    payoutMinimum: z.number().int('Minor units (cents)').min(100, 'The minimum payout is at least 1.00').max(MAX_PRICE_MINOR, 'The minimum payout is too large'),
   })
   .partial()
   .strict()
@@ -202,6 +206,18 @@ export const earningsQuery = adminPage.extend({ q, unpaidOnly: z.enum(['0', '1']
 export const earningRowsQuery = adminPage.extend({ performerId: z.string().trim().min(1).max(64), paid: z.enum(['0', '1']).optional() });
 export const payoutBody = z.object({ performerId: z.string().trim().min(1).max(64), note: z.string().trim().max(500).optional() }).strict();
 export const payoutListQuery = adminPage.extend({ performerId: z.string().trim().max(64).optional() });
+/** `GET /admin/payout-requests`: `open` is requested or approved (the queue); no status: every payout. */
+export const payoutRequestsQuery = adminPage.extend({
+  status: z.enum(['open', ...payoutStatusSchema.options]).optional(),
+  performerId: z.string().trim().max(64).optional(),
+});
+export type PayoutRequestsQuery = z.output<typeof payoutRequestsQuery>;
+export const rejectPayoutBody = z
+  .object({ reason: z.string({ error: 'Say why the payout is rejected' }).trim().min(3, 'Say why the payout is rejected (the performer reads it)').max(500, 'At most 500 characters') })
+  .strict();
+export const payPayoutBody = z
+  .object({ reference: z.string({ error: 'Enter the transfer\'s reference' }).trim().min(1, 'Enter the transfer\'s reference').max(200, 'At most 200 characters') })
+  .strict();
 export const auditQuery = adminPage.extend({
   action: z.string().trim().max(60).optional(),
   actorId: z.string().trim().max(64).optional(),
@@ -258,6 +274,8 @@ export const orderRowSchema = orderSchema.extend({
 });
 export const performerEarningsSchema = z.object({
   performerId: z.string(), username: z.string(), name: z.string(), gross: z.number(), commission: z.number(), net: z.number(), unpaidNet: z.number(), paidNet: z.number(),
+  /** The part of unpaidNet in the performer's open payout request (paid through the request queue). */
+  requestedNet: z.number(),
   /** Net of sandbox earnings: shown, never owed. */
   testNet: z.number(), count: z.number(),
 });
@@ -269,6 +287,21 @@ export const payoutSchema = z.object({
   _id: z.string(), performerId: z.string(), username: z.string().nullable(), name: z.string().nullable(), amount: z.number(), earningsCount: z.number(), currency: z.string(), note: z.string().nullable(),
   actorId: z.string().nullable(), createdAt: z.string(),
 });
+/** A row of the payout queue: the performer's view of the payout, the performer by name and who acted last. */
+export const adminPayoutRequestSchema = payoutRequestSchema.extend({ performer: personRef, actorId: z.string().nullable() });
+export type AdminPayoutRequest = z.output<typeof adminPayoutRequestSchema>;
+/** `POST /admin/payout-requests/{id}/reveal`: the full details the payout is to be sent to (audited). */
+export const payoutDetailsFullSchema = z.object({
+  payoutId: z.string(),
+  method: payoutMethodSchema,
+  accountHolder: z.string().nullable(),
+  /** The IBAN or account number. */
+  accountNumber: z.string().nullable(),
+  bankCode: z.string().nullable(),
+  bankCountry: z.string().nullable(),
+  paypalEmail: z.string().nullable(),
+});
+export type PayoutDetailsFull = z.output<typeof payoutDetailsFullSchema>;
 /** `GET /admin/payments`: a page, and the sum of its filter's successful payments. */
 export const paymentListSchema = listSchema(paymentSchema).extend({ successAmount: z.number() });
 export const refundRequestSchema = z.object({ _id: z.string(), status: z.string(), refundRequested: z.literal(true) });
@@ -324,6 +357,10 @@ export const paymentView = z.object({
   stockHoldMaxPerBuyer: z.number(),
   renewalGraceDays: z.number(),
   renewalReminderDays: z.number(),
+  /** Days an earning waits before a payout request may include it. */
+  payoutHoldDays: z.number(),
+  /** The smallest payout a performer may request, in minor units. */
+  payoutMinimum: z.number(),
   stripeSecretKey: secretState,
   stripeWebhookSecret: secretState,
   ccbillAccount: z.string(),

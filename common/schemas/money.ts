@@ -1,8 +1,11 @@
+import { countries } from 'countries-list';
 import { z } from 'zod';
 import {
   deliveryStatusSchema, earningEntrySchema, earningSourceSchema, gatewaySchema, orderStatusSchema, paymentStatusSchema, paymentTypeSchema,
-  productTypeSchema, subscriptionStatusSchema, subscriptionTypeSchema,
+  payoutMethodSchema, payoutStatusSchema, productTypeSchema, subscriptionStatusSchema, subscriptionTypeSchema,
 } from '../enums.js';
+import { bankDetailsProblems, compactAccount } from '../payout-details.js';
+import { emailField } from './auth.js';
 import { keyField, pageQuery } from './http.js';
 import { performerSummarySchema } from './catalogue.js';
 
@@ -316,3 +319,111 @@ export const earningStatsSchema = z.object({
   series: z.array(totals.extend({ date: z.string() })),
 });
 export type EarningStats = z.output<typeof earningStatsSchema>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Payouts (server/payments/README.md, "Payouts")
+
+const COUNTRY = 'Choose the bank\'s country (a two-letter code such as "DE" or "US")';
+
+const bankDetailsBody = z
+  .object({
+    method: z.literal('bank'),
+    accountHolder: z
+      .string({ error: 'Enter the account holder\'s name' })
+      .trim()
+      .min(2, 'Enter the account holder\'s name as the bank knows it')
+      .max(100, 'The account holder\'s name must be at most 100 characters')
+      .refine((v) => /\p{L}/u.test(v) && !/[\p{Cc}<>]/u.test(v), 'Enter the account holder\'s name as the bank knows it'),
+    /** An IBAN, or a domestic account number. Spaces and dashes are dropped. */
+    accountNumber: z.string({ error: 'Enter the IBAN or account number' }).max(60, 'The account number is too long').transform(compactAccount),
+    /** A SWIFT/BIC, or a routing number or sort code; may be left out with an IBAN. */
+    bankCode: z
+      .string()
+      .max(20, 'The bank code is too long')
+      .nullish()
+      .transform((v) => (v ? compactAccount(v) || null : null)),
+    bankCountry: z
+      .string({ error: COUNTRY })
+      .trim()
+      .toUpperCase()
+      .refine((c) => /^[A-Z]{2}$/.test(c) && Object.hasOwn(countries, c), COUNTRY),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (!/^[A-Z]{2}$/.test(b.bankCountry) || !Object.hasOwn(countries, b.bankCountry)) return;
+    for (const [field, message] of Object.entries(bankDetailsProblems(b))) ctx.addIssue({ code: 'custom', path: [field], message });
+  });
+
+const paypalDetailsBody = z.object({ method: z.literal('paypal'), paypalEmail: emailField }).strict();
+
+/** `PUT /performer/payout-details`: how the performer is paid, a bank transfer or PayPal. */
+export const payoutDetailsBody = z.discriminatedUnion('method', [bankDetailsBody, paypalDetailsBody], { error: 'Choose "bank" or "paypal" as the method' });
+export type PayoutDetailsInput = z.output<typeof payoutDetailsBody>;
+export type PayoutDetailsChanges = z.input<typeof payoutDetailsBody>;
+
+/** Payout details as shown back: the account's last 4 characters only, a PayPal address's domain and first letter. */
+export const payoutAccountSchema = z.object({
+  method: payoutMethodSchema,
+  /** Bank: the account holder; PayPal: null. */
+  accountHolder: z.string().nullable(),
+  /** Bank: "•••• 3000" (IBAN or account number); PayPal: "m••••@example.com". */
+  account: z.string(),
+  /** Bank: the SWIFT/BIC, routing number or sort code (public numbers that name the bank, not the account). */
+  bankCode: z.string().nullable(),
+  bankCountry: z.string().nullable(),
+});
+export type PayoutAccount = z.output<typeof payoutAccountSchema>;
+export const payoutDetailsView = payoutAccountSchema.extend({ updatedAt: z.string() });
+export type PayoutDetailsView = z.output<typeof payoutDetailsView>;
+/** `GET /performer/payout-details`: null until the performer saves some. */
+export const payoutDetailsAnswer = z.object({ details: payoutDetailsView.nullable() });
+export type PayoutDetailsAnswer = z.output<typeof payoutDetailsAnswer>;
+
+/** A payout as its performer sees it. */
+export const payoutRequestSchema = z.object({
+  _id: z.string(),
+  performerId: z.string(),
+  status: payoutStatusSchema,
+  amount: money,
+  currency: z.string(),
+  earningsCount: z.number().int(),
+  /** Where it goes (masked), as the details were when it was requested; null for a payout an admin recorded directly. */
+  account: payoutAccountSchema.nullable(),
+  /** The transfer's reference, once paid. */
+  reference: z.string().nullable(),
+  /** Why it was rejected. */
+  reason: z.string().nullable(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  approvedAt: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  rejectedAt: z.string().nullable(),
+});
+export type PayoutRequest = z.output<typeof payoutRequestSchema>;
+
+/** Why a payout cannot be requested now: no payout details, a request still open, or less available than the minimum. */
+export const payoutBlockSchema = z.enum(['details', 'open', 'minimum']);
+export type PayoutBlock = z.output<typeof payoutBlockSchema>;
+
+/** `GET /performer/payouts/balance` */
+export const payoutBalanceSchema = z.object({
+  currency: z.string(),
+  /** Real earnings still in their hold period. */
+  pending: money,
+  /** What a request would claim now: real earnings past the hold, less refunds; negative after a refund of paid money. */
+  available: money,
+  /** In the open request (requested or approved). */
+  requested: money,
+  paid: money,
+  /** Sandbox earnings: test money, never paid out. */
+  test: money,
+  holdDays: z.number().int(),
+  minimum: money,
+  hasDetails: z.boolean(),
+  openRequest: payoutRequestSchema.nullable(),
+  /** Null when a request can be made now. */
+  blocked: payoutBlockSchema.nullable(),
+});
+export type PayoutBalance = z.output<typeof payoutBalanceSchema>;
+
+export const ownPayoutsQuery = pageQuery.omit({ cursor: true });

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
-import type { Database } from '../db/schema.js';
+import type { Database, PayoutsTable } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { ContentType } from '../../common/enums.js';
 import { itemsOfOrders, listOrders, type OrderFilters } from '../orders/orders.repository.js';
@@ -13,20 +13,6 @@ import { countries } from 'countries-list';
  * their audited transaction (`adminTx` in admin.http.ts). Writes another domain also makes live in that domain's
  * repository (a performer's approval, a country block, a payout's earnings).
  */
-
-/** 0006_admin: a batch of earnings marked paid at once. */
-export interface PayoutsTable {
-  id: string;
-  performerId: string;
-  amount: number;
-  earningsCount: number;
-  currency: string;
-  note: string | null;
-  actorId: string | null;
-  createdAt: string;
-}
-export type AdminDatabase = Database & { payouts: PayoutsTable };
-export const withPayouts = (db: DbOrTrx) => db as unknown as Kysely<AdminDatabase>;
 
 const like = (s: string) => `%${s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const likeExpr = (s: string) => sql<string>`${like(s)} escape '\\'`;
@@ -313,13 +299,15 @@ export async function earningsByPerformer(db: DbOrTrx, p: Page & { q?: string; u
   const unpaid = sql<number | string | null>`sum(case when earnings.is_paid = 0 and earnings.test_money = 0 then earnings.net else 0 end)`;
   const paid = sql<number | string | null>`sum(case when earnings.is_paid = 1 then earnings.net else 0 end)`;
   const test = sql<number | string | null>`sum(case when earnings.test_money = 1 then earnings.net else 0 end)`;
+  // Claimed by an open payout request: owed, and paid through the request queue rather than "mark paid".
+  const requested = sql<number | string | null>`sum(case when earnings.is_paid = 0 and earnings.test_money = 0 and earnings.payout_id is not null then earnings.net else 0 end)`;
   let base = db.selectFrom('earnings').innerJoin('performers', 'performers.id', 'earnings.performerId');
   if (p.q) base = base.where((eb) => eb.or([eb('performers.username', 'like', likeExpr(p.q!)), eb(sql`lower(performers.display_name)`, 'like', likeExpr(p.q!))]));
   let grouped = base
     .select([
       'performers.id', 'performers.username', 'performers.displayName',
       sql<number | string | null>`sum(earnings.gross)`.as('gross'), sql<number | string | null>`sum(earnings.commission)`.as('commission'),
-      sql<number | string | null>`sum(earnings.net)`.as('net'), unpaid.as('unpaidNet'), paid.as('paidNet'), test.as('testNet'), count.as('count'),
+      sql<number | string | null>`sum(earnings.net)`.as('net'), unpaid.as('unpaidNet'), paid.as('paidNet'), requested.as('requestedNet'), test.as('testNet'), count.as('count'),
     ])
     .groupBy(['performers.id', 'performers.username', 'performers.displayName']);
   if (p.unpaidOnly) grouped = grouped.having(unpaid, '!=', 0);
@@ -328,7 +316,7 @@ export async function earningsByPerformer(db: DbOrTrx, p: Page & { q?: string; u
   return {
     items: rows.map((r) => ({
       performerId: r.id, username: r.username, name: r.displayName, gross: Number(r.gross ?? 0), commission: Number(r.commission ?? 0), net: Number(r.net ?? 0),
-      unpaidNet: Number(r.unpaidNet ?? 0), paidNet: Number(r.paidNet ?? 0), testNet: Number(r.testNet ?? 0), count: Number(r.count),
+      unpaidNet: Number(r.unpaidNet ?? 0), paidNet: Number(r.paidNet ?? 0), requestedNet: Number(r.requestedNet ?? 0), testNet: Number(r.testNet ?? 0), count: Number(r.count),
     })),
     total: Number(n?.n ?? 0),
   };
@@ -350,9 +338,9 @@ export async function earningRows(db: DbOrTrx, p: Page & { performerId: string; 
   };
 }
 
+/** Payouts made (paid), newest first: the direct ones and the requests an admin paid. */
 export async function listPayouts(db: DbOrTrx, p: Page & { performerId?: string }) {
-  const pdb = withPayouts(db);
-  let base = pdb.selectFrom('payouts').innerJoin('performers', 'performers.id', 'payouts.performerId');
+  let base = db.selectFrom('payouts').innerJoin('performers', 'performers.id', 'payouts.performerId').where('payouts.status', '=', 'paid');
   if (p.performerId) base = base.where('payouts.performerId', '=', p.performerId);
   const [rows, n] = await Promise.all([
     base.selectAll('payouts').select(['performers.username', 'performers.displayName as name']).orderBy('payouts.createdAt', 'desc').orderBy('payouts.id', 'desc').limit(p.limit).offset(p.offset).execute(),
@@ -360,11 +348,8 @@ export async function listPayouts(db: DbOrTrx, p: Page & { performerId?: string 
   ]);
   return { items: rows.map(payoutView), total: Number(n?.n ?? 0) };
 }
-export async function insertPayout(db: DbOrTrx, row: PayoutsTable): Promise<void> {
-  await withPayouts(db).insertInto('payouts').values(row).execute();
-}
 
-export function payoutView(r: PayoutsTable & { username?: string | null; name?: string | null }) {
+export function payoutView(r: Pick<PayoutsTable, 'id' | 'performerId' | 'amount' | 'earningsCount' | 'currency' | 'note' | 'actorId' | 'createdAt'> & { username?: string | null; name?: string | null }) {
   return { _id: r.id, performerId: r.performerId, username: r.username ?? null, name: r.name ?? r.username ?? null, amount: r.amount, earningsCount: r.earningsCount, currency: r.currency, note: r.note, actorId: r.actorId, createdAt: r.createdAt };
 }
 

@@ -6,6 +6,7 @@ import { adminSettingsRoutes } from './settings.routes.js';
 import { adminSiteRoutes } from './site.routes.js';
 import { adminModerationRoutes } from './moderation.routes.js';
 import { adminMoneyRoutes } from './money.routes.js';
+import { adminPayoutRoutes } from './payouts.routes.js';
 import { adminOverviewRoutes } from './overview.routes.js';
 import { listenForSettingsChanges } from './settings-sync.js';
 
@@ -28,7 +29,7 @@ export async function adminRoutes(app: ApiApp): Promise<void> {
     reply.header('cache-control', 'no-store');
   });
   await app.register(multipart, { limits: imageUploadLimits, throwFileSizeLimit: true });
-  for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminOverviewRoutes]) await app.register(routes);
+  for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminPayoutRoutes, adminOverviewRoutes]) await app.register(routes);
 
   const stop = listenForSettingsChanges(app.ctx);
   if (stop) app.addHook('onClose', async () => stop());

@@ -1,5 +1,4 @@
 import type { ApiApp } from '../http/types.js';
-import { newId, nowIso } from '../db/ids.js';
 import { AppError, notFound } from '../http/errors.js';
 import { listSchema } from '../../common/schemas/http.js';
 import { findPayment } from '../payments/payments.repository.js';
@@ -10,8 +9,8 @@ import { updateOrderDelivery } from '../orders/orders.service.js';
 import { sendMoneyMails } from '../payments/money-mail.js';
 import { updateOrderBody } from '../../common/schemas/money.js';
 import { adminTx, errors } from './admin.http.js';
-import { earningRows, earningsByPerformer, insertPayout, listOrdersNamed, listPayouts, payoutView, searchPayments } from './admin.repository.js';
-import { claimUnpaidEarnings, payoutTotal } from '../earnings/earnings.repository.js';
+import { earningRows, earningsByPerformer, listOrdersNamed, listPayouts, payoutView, searchPayments } from './admin.repository.js';
+import { announcePayoutChange, payOutDirectly } from '../payouts/payouts.service.js';
 import { findPerformerName } from '../performers/performers.repository.js';
 import {
   earningRowsQuery, earningSchema, earningsQuery, idParams, orderListQuery, orderRowSchema, orderSchema, paymentListQuery, paymentListSchema,
@@ -126,7 +125,8 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
     {
       schema: {
         tags,
-        summary: "Mark all of a performer's unpaid earnings paid as one payout, in one transaction (400 when nothing is owed; test money is never paid out)",
+        summary:
+          "Record a payout of all of a performer's unpaid earnings outside an open payout request, as paid, in one transaction (400 when nothing is owed; test money is never paid out)",
         body: payoutBody,
         response: { 201: payoutSchema, ...errors },
       },
@@ -134,21 +134,14 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const { performerId, note } = request.body;
       const currency = await ctx.settings.get('currency');
-      const payout = await adminTx(db, request, async (trx, audit) => {
+      const { payout, change } = await adminTx(db, request, async (trx, audit) => {
         const performer = await findPerformerName(trx, performerId);
         if (!performer) throw notFound('Performer');
-        const id = newId();
-        const now = nowIso();
-        // Claim the unpaid rows first: a concurrent payout of the same performer then finds nothing left.
-        await claimUnpaidEarnings(trx, performerId, id, now);
-        const { amount, count } = await payoutTotal(trx, id);
-        if (count === 0) throw new AppError(400, 'NOTHING_TO_PAY', 'This performer has no unpaid earnings');
-        if (amount <= 0) throw new AppError(400, 'NOTHING_TO_PAY', 'The unpaid earnings of this performer do not add up to a positive amount');
-        const row = { id, performerId, amount, earningsCount: count, currency, note: note ?? null, actorId: request.user!.id, createdAt: now };
-        await insertPayout(trx, row);
-        await audit('earnings.payout', 'performer', performerId, { payoutId: id, amount, currency, earnings: count, note: note ?? null });
-        return payoutView({ ...row, username: performer.username, name: performer.displayName });
+        const { row, change } = await payOutDirectly(trx, { performerId, actorId: request.user!.id, currency, note: note ?? null });
+        await audit('earnings.payout', 'performer', performerId, { payoutId: row.id, amount: row.amount, currency, earnings: row.earningsCount, note: note ?? null });
+        return { payout: payoutView({ ...row, username: performer.username, name: performer.displayName }), change };
       });
+      await announcePayoutChange(ctx, change);
       reply.code(201);
       return payout;
     },

@@ -69,7 +69,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
     {
       schema: {
         tags: ['admin'],
-        summary: 'Payment gateway settings; secrets are stored encrypted (AES-256-GCM) and never returned',
+        summary: 'Payment gateway and payout settings; secrets are stored encrypted (AES-256-GCM) and never returned',
         description:
           'A secret (stripeSecretKey, stripeWebhookSecret, ccbillSalt, ccbillDatalinkPassword) set to "" or null is removed. STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET in the environment win over stored values.',
         body: paymentSettingsBody,
@@ -87,6 +87,8 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
         if (body.stockHoldMaxPerBuyer !== undefined) await put(trx, 'stockHoldMaxPerBuyer', body.stockHoldMaxPerBuyer), changed.push('stockHoldMaxPerBuyer');
         if (body.renewalGraceDays !== undefined) await put(trx, 'renewalGraceDays', body.renewalGraceDays), changed.push('renewalGraceDays');
         if (body.renewalReminderDays !== undefined) await put(trx, 'renewalReminderDays', body.renewalReminderDays), changed.push('renewalReminderDays');
+        if (body.payoutHoldDays !== undefined) await put(trx, 'payoutHoldDays', body.payoutHoldDays), changed.push('payoutHoldDays');
+        if (body.payoutMinimum !== undefined) await put(trx, 'payoutMinimum', body.payoutMinimum), changed.push('payoutMinimum');
         for (const key of ['ccbillAccount', 'ccbillSubaccount', 'ccbillFlexFormId', 'ccbillDatalinkUser', 'ccbillWebhookIps'] as const) {
           const value = body[key];
           if (value === undefined) continue;
@@ -100,7 +102,10 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
           changed.push(key);
         }
         // Never the secrets themselves in the log.
-        await audit('settings.payment.update', 'settings', null, { keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer, renewalGraceDays: body.renewalGraceDays, renewalReminderDays: body.renewalReminderDays });
+        await audit('settings.payment.update', 'settings', null, {
+          keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer,
+          renewalGraceDays: body.renewalGraceDays, renewalReminderDays: body.renewalReminderDays, payoutHoldDays: body.payoutHoldDays, payoutMinimum: body.payoutMinimum,
+        });
       });
       announceSettingsChange(ctx);
       return paymentSettingsView(ctx);

@@ -23,6 +23,8 @@ export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'co
     stockHoldMaxPerBuyer: Number(await ctx.settings.get('stockHoldMaxPerBuyer')),
     renewalGraceDays: Number(await ctx.settings.get('renewalGraceDays')),
     renewalReminderDays: Number(await ctx.settings.get('renewalReminderDays')),
+    payoutHoldDays: Number(await ctx.settings.get('payoutHoldDays')),
+    payoutMinimum: Number(await ctx.settings.get('payoutMinimum')),
     stripeSecretKey: await state('stripeSecretKey'),
     stripeWebhookSecret: await state('stripeWebhookSecret'),
     ccbillAccount: await text('ccbillAccount'),

@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_signup_consent.js';
 import * as m0013 from './migrations/0013_video_views.js';
 import * as m0014 from './migrations/0014_search_documents.js';
 import * as m0015 from './migrations/0015_recurring.js';
+import * as m0016 from './migrations/0016_payout_requests.js';
 import * as m0017 from './migrations/0017_money_mail.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
@@ -34,7 +35,7 @@ const migrations: Record<string, Migration> = {
   '0013_video_views': m0013,
   '0014_search_documents': m0014,
   '0015_recurring': m0015,
-  // 0016 is taken by the payout requests, built on another branch.
+  '0016_payout_requests': m0016,
   '0017_money_mail': m0017,
 };
 

@@ -1,7 +1,8 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentStatus,
-  PaymentType, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus, SubscriptionType,
+  PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
+  SubscriptionType,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -441,6 +442,42 @@ export interface EarningsTable {
   testMoney: Defaulted<Flag>;
 }
 
+/**
+ * 0006: a batch of earnings paid to a performer; 0016: asked for by the performer first (requested, approved, then paid
+ * or rejected), or recorded by an admin as paid at once. The earnings it claimed carry its id.
+ */
+export interface PayoutsTable {
+  id: string;
+  performerId: string;
+  amount: number;
+  earningsCount: number;
+  currency: string;
+  note: string | null;
+  /** The admin who recorded it or acted on it last; null while only the performer asked. */
+  actorId: string | null;
+  /** When it was recorded or asked for. */
+  createdAt: string;
+  status: Defaulted<PayoutStatus>;
+  method: PayoutMethod | null;
+  /** The payout details when it was asked for, encrypted (server/settings/secrets.ts); erased once paid or rejected. */
+  detailsEnc: string | null;
+  /** JSON: the masked view of those details, kept for the record. */
+  detailsMasked: string | null;
+  reference: string | null;
+  reason: string | null;
+  approvedAt: string | null;
+  paidAt: string | null;
+  rejectedAt: string | null;
+  updatedAt: string | null;
+}
+
+/** 0016: how a performer is paid: the method and the details as encrypted JSON. */
+export interface PayoutDetailsTable extends Timestamps {
+  performerId: string;
+  method: PayoutMethod;
+  detailsEnc: string;
+}
+
 /** 0005: the built-in sandbox gateway's own record of a checkout (what a real provider keeps on its side). */
 export interface SandboxChargesTable {
   id: string;
@@ -548,6 +585,8 @@ export interface Database {
   orderItems: OrderItemsTable;
   coupons: CouponsTable;
   earnings: EarningsTable;
+  payouts: PayoutsTable;
+  payoutDetails: PayoutDetailsTable;
   sandboxCharges: SandboxChargesTable;
   sandboxSubscriptions: SandboxSubscriptionsTable;
   settings: SettingsTable;

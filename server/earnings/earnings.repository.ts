@@ -1,6 +1,6 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { EarningsTable } from '../db/schema.js';
+import type { Database, EarningsTable } from '../db/schema.js';
 
 /**
  * SQL of performer earnings: one 'credit' row per payment item when paid, one negative 'reversal' row when the
@@ -83,8 +83,10 @@ export async function earningStats(db: DbOrTrx, f: Omit<EarningFilters, 'limit' 
 }
 
 /**
- * Marks a performer's unpaid earnings paid by one payout. Test money (sandbox earnings) is never claimed: nobody
- * really paid it.
+ * A payout an admin records directly: the performer's earnings that are unpaid and in no open request become paid by
+ * `payoutId`. Test money (sandbox earnings) is never claimed: nobody really paid it. `payout_id IS NULL` is what makes
+ * two claims exclusive: a row another transaction claimed first no longer matches (on PostgreSQL the second UPDATE
+ * waits for the first's row locks, then reads the row again).
  */
 export async function claimUnpaidEarnings(db: DbOrTrx, performerId: string, payoutId: string, now: string): Promise<void> {
   await db
@@ -92,8 +94,90 @@ export async function claimUnpaidEarnings(db: DbOrTrx, performerId: string, payo
     .set({ isPaid: 1, paidAt: now, payoutId })
     .where('performerId', '=', performerId)
     .where('isPaid', '=', 0)
+    .where('payoutId', 'is', null)
     .where('testMoney', '=', 0)
     .execute();
+}
+
+/**
+ * Whether an unclaimed earning is past its hold at `cutoff` (credited at or before it). A reversal goes with its
+ * credit: it counts against the available balance once its credit does (a refund within the hold cancels an earning
+ * that was never available), and at once when its credit is already past the hold or paid (the refund is taken from
+ * the next payout). A reversal without a credit (none is written that way) counts at once.
+ */
+function pastHold(eb: ExpressionBuilder<Database, 'earnings'>, cutoff: string) {
+  return eb.or([
+    eb.and([eb('earnings.entry', '=', 'credit'), eb('earnings.createdAt', '<=', cutoff)]),
+    eb.and([
+      eb('earnings.entry', '=', 'reversal'),
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('earnings as credit')
+            .select(sql`1`.as('one'))
+            .whereRef('credit.paymentItemId', '=', 'earnings.paymentItemId')
+            .where('credit.entry', '=', 'credit')
+            .where('credit.createdAt', '>', cutoff),
+        ),
+      ),
+    ]),
+  ]);
+}
+
+const n = (v: unknown) => Number(v ?? 0);
+
+/**
+ * A performer's money by where it stands (net, minor units): real earnings not in any payout, split into `pending`
+ * (still in the hold at `cutoff`) and `available`; `requested` (claimed by an open request); `paid`; and `test`
+ * (sandbox earnings, never paid).
+ */
+export async function payoutBalance(db: DbOrTrx, performerId: string, cutoff: string) {
+  const mine = db.selectFrom('earnings').where('earnings.performerId', '=', performerId);
+  const sums = await mine
+    .select([
+      sql<number | string | null>`sum(case when earnings.test_money = 0 and earnings.is_paid = 0 and earnings.payout_id is null then earnings.net else 0 end)`.as('unclaimed'),
+      sql<number | string | null>`sum(case when earnings.test_money = 0 and earnings.is_paid = 0 and earnings.payout_id is not null then earnings.net else 0 end)`.as('requested'),
+      sql<number | string | null>`sum(case when earnings.is_paid = 1 then earnings.net else 0 end)`.as('paid'),
+      sql<number | string | null>`sum(case when earnings.test_money = 1 then earnings.net else 0 end)`.as('test'),
+    ])
+    .executeTakeFirst();
+  const available = await mine
+    .where('earnings.isPaid', '=', 0)
+    .where('earnings.payoutId', 'is', null)
+    .where('earnings.testMoney', '=', 0)
+    .where((eb) => pastHold(eb, cutoff))
+    .select(sql<number | string | null>`sum(earnings.net)`.as('net'))
+    .executeTakeFirst();
+  const a = n(available?.net);
+  return { pending: n(sums?.unclaimed) - a, available: a, requested: n(sums?.requested), paid: n(sums?.paid), test: n(sums?.test) };
+}
+
+/**
+ * A payout request claims the performer's available earnings (real money, past the hold at `cutoff`, in no payout)
+ * for `payoutId`; they stay unpaid until the payout is paid. Exclusive like claimUnpaidEarnings.
+ */
+export async function claimAvailableEarnings(db: DbOrTrx, performerId: string, payoutId: string, cutoff: string): Promise<void> {
+  await db
+    .updateTable('earnings')
+    .set({ payoutId })
+    .where('performerId', '=', performerId)
+    .where('isPaid', '=', 0)
+    .where('payoutId', 'is', null)
+    .where('testMoney', '=', 0)
+    .where((eb) => pastHold(eb, cutoff))
+    .execute();
+}
+
+/** A rejected request gives its earnings back: available again, to the next request. */
+export async function releasePayoutEarnings(db: DbOrTrx, payoutId: string): Promise<number> {
+  const res = await db.updateTable('earnings').set({ payoutId: null }).where('payoutId', '=', payoutId).where('isPaid', '=', 0).executeTakeFirst();
+  return Number(res.numUpdatedRows ?? 0);
+}
+
+/** A paid request's earnings become paid. */
+export async function markPayoutEarningsPaid(db: DbOrTrx, payoutId: string, now: string): Promise<number> {
+  const res = await db.updateTable('earnings').set({ isPaid: 1, paidAt: now }).where('payoutId', '=', payoutId).where('isPaid', '=', 0).executeTakeFirst();
+  return Number(res.numUpdatedRows ?? 0);
 }
 
 /** What a payout pays: the sum of its earnings' net and their number. */

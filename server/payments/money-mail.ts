@@ -3,8 +3,8 @@ import type { PaymentType } from '../../common/enums.js';
 import type { MailMessage } from '../mail/mailer.js';
 import type { MailSite } from '../mail/templates.js';
 import {
-  newSubscriberMail, orderShippedMail, receiptMail, renewalFailedMail, renewalReminderMail, subscriptionCancelledMail, subscriptionExpiredMail,
-  type MailRecipient, type PlanType, type ReceiptFacts,
+  newSubscriberMail, orderShippedMail, payoutStatusMail, receiptMail, renewalFailedMail, renewalReminderMail, subscriptionCancelledMail, subscriptionExpiredMail,
+  type MailRecipient, type PayoutFacts, type PlanType, type ReceiptFacts,
 } from '../mail/money-templates.js';
 import { itemsOfOrders, ordersOfPayment } from '../orders/orders.repository.js';
 import { mailContacts, type MailContact } from '../users/users.repository.js';
@@ -44,7 +44,8 @@ export type MoneyMail =
   | { kind: 'renewal-reminder'; userId: string; performerId: string; type: PlanType; amount: number; currency: string; renewsAt: string }
   | { kind: 'subscription-cancelled'; userId: string; performerId: string; type: PlanType; expiresAt: string | null; atProvider: boolean; at: string }
   | { kind: 'subscription-expired'; userId: string; performerId: string; type: PlanType; expiresAt: string | null }
-  | { kind: 'order-shipped'; userId: string; performerId: string; orderId: string; orderNumber: string; trackingCode: string | null };
+  | { kind: 'order-shipped'; userId: string; performerId: string; orderId: string; orderNumber: string; trackingCode: string | null }
+  | { kind: 'payout-status'; performerId: string; payout: PayoutFacts };
 
 export type MoneyMailDeps = Pick<AppContext, 'db' | 'config' | 'settings' | 'logger'> & Partial<Pick<AppContext, 'mailer'>>;
 
@@ -56,6 +57,8 @@ function peopleOf(mail: MoneyMail): string[] {
       return [mail.userId, mail.performerId ?? ''];
     case 'new-subscriber':
       return [mail.performerId, mail.fanId];
+    case 'payout-status':
+      return [mail.performerId];
     default:
       return [mail.userId, mail.performerId];
   }
@@ -94,6 +97,10 @@ async function build(deps: MoneyMailDeps, site: MailSite, mail: MoneyMail, conta
         subscription: mail.subscription ? { ...mail.subscription, performerName: performerName(performer) } : null,
         reversal: mail.reversal,
       });
+    }
+    case 'payout-status': {
+      const performer = to(mail.performerId);
+      return performer ? payoutStatusMail(site, performer, mail.payout) : null;
     }
     case 'new-subscriber': {
       const performer = to(mail.performerId);

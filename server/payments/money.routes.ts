@@ -10,13 +10,14 @@ import { packagesRoutes } from '../packages/packages.routes.js';
 import { couponsRoutes } from '../coupons/coupons.routes.js';
 import { ordersRoutes } from '../orders/orders.routes.js';
 import { earningsRoutes } from '../earnings/earnings.routes.js';
+import { payoutsRoutes } from '../payouts/payouts.routes.js';
 
 /** How often this instance runs the money clock (sandbox renewals, expired checkouts, lapsed subscriptions). */
 const SWEEP_MS = 60_000;
 
 /**
  * Every money route group (issue #5): checkouts and transactions, webhooks, subscriptions, packages, coupons,
- * orders, earnings. See server/payments/README.md.
+ * orders, earnings, payouts. See server/payments/README.md.
  */
 export async function moneyRoutes(app: ApiApp): Promise<void> {
   // The sandbox provider posts its webhooks to this very server over HTTP (as a hosted provider would), at the
@@ -36,6 +37,7 @@ export async function moneyRoutes(app: ApiApp): Promise<void> {
   await app.register(couponsRoutes);
   await app.register(ordersRoutes);
   await app.register(earningsRoutes);
+  await app.register(payoutsRoutes);
 
   const timer = setInterval(() => {
     void moneyClock(money).catch((err) => app.ctx.logger.warn({ err: (err as Error).message }, 'money sweep failed'));

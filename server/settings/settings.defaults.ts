@@ -61,6 +61,11 @@ export const settingDefs = {
   // Days before a yearly subscription renews that its subscriber is mailed a reminder (0: no reminder). Monthly plans
   // get none: a reminder every month would be noise, and the receipt of each renewal says what was charged.
   renewalReminderDays: { default: 7, group: 'payment', public: false },
+  // Payouts (server/payments/README.md, "Payouts"): an earning becomes available to a payout request this many days
+  // after it was credited (a refund or chargeback usually comes within them), and a request must reach this amount
+  // (minor units: 5000 = 50.00 in the site currency), so that small transfers do not eat the money in fees.
+  payoutHoldDays: { default: 7, group: 'payment', public: false },
+  payoutMinimum: { default: 5000, group: 'payment', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;

@@ -97,6 +97,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
   '/admin/earnings': ADMIN,
+  '/admin/payouts': ADMIN,
   '/admin/audit': ADMIN,
 };
 

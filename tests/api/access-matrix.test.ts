@@ -8,6 +8,7 @@ import { makeGallery, makePhoto, makePost, makeProduct, makeVideo, subscribe } f
 import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createSession, type TestUser } from '../helpers/sessions.js';
 import { postForm } from '../helpers/uploads.js';
+import { newId } from '../../server/db/ids.js';
 
 /**
  * Every route × every kind of caller. The expectation table below has one entry per route, keyed `METHOD /path` as
@@ -61,6 +62,8 @@ const SIGNED: RouteAccess = 'signed';
 const ADMIN: RouteAccess = { roles: ['admin'] };
 const PERFORMER: RouteAccess = { roles: ['performer'] };
 const STUDIO: RouteAccess = { roles: ['performer', 'admin'] };
+/** The account holder of A's payout details: in A's answers only. */
+const PAYOUT_HOLDER = 'Mona Payout Holder';
 
 type Fixtures = Awaited<ReturnType<typeof buildFixtures>>;
 
@@ -237,6 +240,13 @@ const TABLE: Record<string, Expectation> = {
     req: (fx) => ({ path: `/earning/performer/search?performerId=${fx.w.perf.id}` }),
   },
   'GET /earning/performer/stats': { access: STUDIO, ok: ['owner', 'other', 'admin'] },
+  // A's payout details and open payout request: A's own only, never another performer's, and no other role's.
+  'GET /performer/payout-details': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: () => PAYOUT_HOLDER } },
+  'PUT /performer/payout-details': { access: PERFORMER },
+  'GET /performer/payouts/balance': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.payoutId } },
+  'GET /performer/payouts': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.payoutId } },
+  // A already has a request open (409), B has no payout details (409): past the gate, and nothing of A's to take.
+  'POST /performer/payouts': { access: PERFORMER },
 
   // -- admin console: one declaration for the group; here only the gate matters ----------------------------------------
   ...Object.fromEntries(
@@ -253,6 +263,8 @@ const TABLE: Record<string, Expectation> = {
       'GET /admin/content', 'PUT /admin/content/{type}/{id}/status', 'GET /admin/comments', 'DELETE /admin/comments/{id}',
       'GET /admin/payments', 'POST /admin/payments/{id}/refund', 'GET /admin/orders', 'PUT /admin/orders/{id}/delivery',
       'GET /admin/earnings', 'GET /admin/earnings/search', 'GET /admin/payouts', 'POST /admin/earnings/payout',
+      'GET /admin/payout-requests', 'POST /admin/payout-requests/{id}/approve', 'POST /admin/payout-requests/{id}/reject', 'POST /admin/payout-requests/{id}/paid',
+      'POST /admin/payout-requests/{id}/reveal',
       'GET /admin/dashboard', 'GET /admin/audit',
     ].map((key) => [key, { access: ADMIN }]),
   ),
@@ -301,12 +313,30 @@ async function buildFixtures(t: TestApp) {
   const commentToDelete = await api('/comments', w.fan, { objectType: 'video', objectId: w.videos.freeVideo.id, content: 'A comment to delete' });
   expect([comment.status, commentToDelete.status]).toEqual([201, 201]);
   expect((await api('/reactions', w.fan, { objectType: 'video', objectId: w.videos.freeVideo.id, action: 'like' })).status).toBe(200);
+  // A's payout details, a real-money sale past the hold, and A's payout request of it (open).
+  const details = await t.api('/performer/payout-details', {
+    method: 'PUT', headers: w.perf.headers, json: { method: 'bank', accountHolder: PAYOUT_HOLDER, accountNumber: 'GB82WEST12345698765432', bankCountry: 'GB' },
+  });
+  expect(details.status, JSON.stringify(details.body)).toBe(200);
+  const sold = new Date(Date.now() - 30 * 86_400_000).toISOString();
+  const realPayment = newId();
+  await t.ctx.db
+    .insertInto('payments')
+    .values({ id: realPayment, userId: w.fan2.id, performerId: A, type: 'video', status: 'success', gateway: 'stripe', gatewayRef: `cs_${realPayment}`, targetId: null, originalPrice: 10_000, amount: 10_000, currency: 'USD', paidAt: sold, createdAt: sold, updatedAt: sold })
+    .execute();
+  await t.ctx.db
+    .insertInto('earnings')
+    .values({ id: newId(), paymentId: realPayment, paymentItemId: newId(), performerId: A, userId: w.fan2.id, sourceType: 'video', gross: 10_000, commission: 2000, net: 8000, commissionBps: 2000, createdAt: sold })
+    .execute();
+  const payout = await api('/performer/payouts', w.perf, {});
+  expect(payout.status, JSON.stringify(payout.body)).toBe(201);
   const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
 
   return {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
+    payoutId: payout.body._id as string,
   };
 }
 

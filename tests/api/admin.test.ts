@@ -127,6 +127,18 @@ describe.each(engines)('admin console API on %s', (engine) => {
       .execute();
     const image = await png();
     const order = await paidOrder();
+    /** A performer with payout details and a sale past the hold, who requests a payout of it: the payout's id. */
+    const payoutRequest = async () => {
+      const p = await createUser(t.ctx.db, 'performer');
+      expect((await call(p, 'PUT', '/performer/payout-details', { json: { method: 'paypal', paypalEmail: `${p.username}@example.com` } })).status).toBe(200);
+      const paymentId = await paidPayment(p.id, 6000);
+      const sold = new Date(Date.now() - 30 * 86_400_000).toISOString();
+      await t.ctx.db.updateTable('earnings').set({ createdAt: sold }).where('paymentId', '=', paymentId).execute();
+      const res = await call(p, 'POST', '/performer/payouts');
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body._id as string;
+    };
+    const [toApprove, toReject, toPay, toReveal] = [await payoutRequest(), await payoutRequest(), await payoutRequest(), await payoutRequest()];
 
     const samples: Record<string, Sample> = {
       'GET /admin/settings': { path: '/admin/settings' },
@@ -171,6 +183,11 @@ describe.each(engines)('admin console API on %s', (engine) => {
       'GET /admin/earnings/search': { path: `/admin/earnings/search?performerId=${owed.id}` },
       'GET /admin/payouts': { path: '/admin/payouts' },
       'POST /admin/earnings/payout': { path: '/admin/earnings/payout', json: { performerId: owed.id } },
+      'GET /admin/payout-requests': { path: '/admin/payout-requests?status=open' },
+      'POST /admin/payout-requests/:id/approve': { path: `/admin/payout-requests/${toApprove}/approve` },
+      'POST /admin/payout-requests/:id/reject': { path: `/admin/payout-requests/${toReject}/reject`, json: { reason: 'Wrong account' } },
+      'POST /admin/payout-requests/:id/paid': { path: `/admin/payout-requests/${toPay}/paid`, json: { reference: 'REF-1' } },
+      'POST /admin/payout-requests/:id/reveal': { path: `/admin/payout-requests/${toReveal}/reveal` },
       'GET /admin/dashboard': { path: '/admin/dashboard' },
       'GET /admin/audit': { path: '/admin/audit' },
     };

@@ -232,6 +232,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/payments': { path: '/admin/payments', expect: admins },
       '/admin/orders': { path: '/admin/orders', expect: admins, own: { who: 'admin', marker: orderNumber } },
       '/admin/earnings': { path: '/admin/earnings', expect: admins },
+      '/admin/payouts': { path: '/admin/payouts', expect: admins },
       '/admin/audit': { path: '/admin/audit', expect: admins },
     };
   }, 120_000);

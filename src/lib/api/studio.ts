@@ -1,5 +1,6 @@
 import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import type { ListResult } from '../../../common/schemas/http.js';
+import type { PayoutBalance, PayoutDetailsAnswer, PayoutDetailsChanges, PayoutDetailsView, PayoutRequest } from '../../../common/schemas/money.js';
 import type {
   GalleryChanges, PhotoChanges, PostChanges, ProcessingState, ProductChanges, ProfileChanges, StudioGallery, StudioPhoto, StudioPost, StudioProduct,
   StudioProfile, StudioVideo, VideoChanges,
@@ -35,5 +36,12 @@ export const studioApi = {
   createPost: (body: PostChanges) => apiFetch<StudioPost>('/performer/assets/posts', { method: 'POST', body: { ...body } }),
   updatePost: (id: string, body: PostChanges) => apiFetch<StudioPost>(`/performer/assets/posts/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),
   deletePost: (id: string) => apiFetch<void>(`/performer/assets/posts/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  payoutDetails: () => apiFetch<PayoutDetailsAnswer>('/performer/payout-details'),
+  /** Answered masked; a 400 names the field that is wrong (IBAN check digits, SWIFT/BIC, routing number, country). */
+  savePayoutDetails: (body: PayoutDetailsChanges) => apiFetch<PayoutDetailsView>('/performer/payout-details', { method: 'PUT', body: { ...body } }),
+  payoutBalance: () => apiFetch<PayoutBalance>('/performer/payouts/balance'),
+  payouts: (q: ListQuery = {}) => apiFetch<ListResult<PayoutRequest>>('/performer/payouts', { query: q }),
+  /** The whole available balance; 409 PAYOUT_OPEN / PAYOUT_DETAILS_MISSING, 400 BELOW_MINIMUM. */
+  requestPayout: () => apiFetch<PayoutRequest>('/performer/payouts', { method: 'POST', body: {} }),
 };
 

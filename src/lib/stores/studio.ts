@@ -2,6 +2,7 @@ import { map, type MapStore } from 'nanostores';
 import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import { countOf } from '../../../common/plural.js';
+import type { PayoutBalance, PayoutDetailsChanges, PayoutDetailsView, PayoutRequest } from '../../../common/schemas/money.js';
 import type {
   GalleryChanges, PostChanges, ProductChanges, StudioGallery, StudioPost, StudioProduct, StudioProfile, StudioVideo, VideoChanges,
 } from '../../../common/schemas/studio.js';
@@ -370,3 +371,72 @@ export function createProfileStudio(initial: StudioProfile) {
   };
 }
 export type ProfileStudio = ReturnType<typeof createProfileStudio>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Payouts (balance, payout details, requests)
+
+export const PAYOUT_DETAILS_SAVED = 'Payout details saved';
+export const PAYOUT_REQUESTED = 'Payout requested';
+
+export interface PayoutState {
+  balance: PayoutBalance;
+  details: PayoutDetailsView | null;
+  /** The performer's payouts, newest first. */
+  payouts: PayoutRequest[];
+  savingDetails: boolean;
+  detailErrors: Record<string, string>;
+  requesting: boolean;
+}
+
+export function createPayoutStudio(initial: { balance: PayoutBalance; details: PayoutDetailsView | null; payouts: PayoutRequest[] }) {
+  const store: MapStore<PayoutState> = map<PayoutState>({ ...initial, savingDetails: false, detailErrors: {}, requesting: false });
+  /** The balance after a change; if it cannot be read now the old figures stay until the next page load. */
+  const refreshBalance = async () => {
+    try {
+      store.setKey('balance', await studioApi.payoutBalance());
+    } catch {
+      // keep the figures shown
+    }
+  };
+  return {
+    store,
+    invalid(errors: Record<string, string>) {
+      store.setKey('detailErrors', errors);
+    },
+    /** Saves the payout details; the form shows the server's field errors when they are refused. */
+    async saveDetails(body: PayoutDetailsChanges): Promise<boolean> {
+      store.set({ ...store.get(), savingDetails: true, detailErrors: {} });
+      try {
+        const details = await studioApi.savePayoutDetails(body);
+        store.set({ ...store.get(), details, savingDetails: false });
+        toast.success(PAYOUT_DETAILS_SAVED);
+        await refreshBalance();
+        return true;
+      } catch (err) {
+        const detailErrors = fieldErrorsOf(err);
+        store.set({ ...store.get(), savingDetails: false, detailErrors });
+        // A refused field says so beside it; anything else (a network failure) is a toast.
+        if (Object.keys(detailErrors).length === 0) toast.error(errorMessage(err, 'Could not save the payout details'));
+        return false;
+      }
+    },
+    /** Requests the whole available balance; the new payout goes first in the list. */
+    async request(): Promise<PayoutRequest | null> {
+      if (store.get().requesting) return null;
+      store.setKey('requesting', true);
+      try {
+        const payout = await studioApi.requestPayout();
+        store.set({ ...store.get(), payouts: [payout, ...store.get().payouts], requesting: false });
+        toast.success(PAYOUT_REQUESTED);
+        await refreshBalance();
+        return payout;
+      } catch (err) {
+        store.setKey('requesting', false);
+        toast.error(errorMessage(err, 'Could not request the payout'));
+        await refreshBalance();
+        return null;
+      }
+    },
+  };
+}
+export type PayoutStudio = ReturnType<typeof createPayoutStudio>;
