@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_signup_consent.js';
 import * as m0013 from './migrations/0013_video_views.js';
 import * as m0014 from './migrations/0014_search_documents.js';
 import * as m0015 from './migrations/0015_recurring.js';
+import * as m0018 from './migrations/0018_offers.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0013_video_views': m0013,
   '0014_search_documents': m0014,
   '0015_recurring': m0015,
+  '0018_offers': m0018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -261,7 +261,7 @@ describe('post studio store', () => {
 });
 
 describe('profile studio store', () => {
-  const profile: StudioProfile = { _id: 'perf', username: 'ada', name: 'Ada', bio: null, monthlyPrice: 999, yearlyPrice: 9999, blockedCountries: [] };
+  const profile: StudioProfile = { _id: 'perf', username: 'ada', name: 'Ada', bio: null, monthlyPrice: 999, yearlyPrice: 9999, trialDays: 0, bundle3Bps: 0, bundle6Bps: 0, bundle12Bps: 0, blockedCountries: [] };
 
   it('saves and shows the answer; a refusal keeps the profile, shows field errors and a toast', async () => {
     const studio = createProfileStudio(profile);
