@@ -69,7 +69,7 @@ export interface Draft {
   /** A free trial: the checkout is for 0 (the buyer still goes through the provider, which bills the renewals). */
   free?: boolean;
   /** Checks in the checkout transaction, after the coupon's use is taken (lock order: coupon → subscription). */
-  guard?: (trx: Trx) => Promise<void>;
+  guard?: (trx: Trx, gateway: string) => Promise<void>;
   /** Extra writes in the checkout transaction. */
   extra?: (trx: Trx, paymentId: string, gateway: string) => Promise<void>;
 }
@@ -177,7 +177,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
       if (draft.promotion) throw new AppError(409, 'PROMOTION_ENDED', 'This promotion has just ended or run out: the price is the regular one now, please try again');
       throw new AppError(400, 'COUPON_USED_UP', couponMessages.usedUp);
     }
-    await draft.guard?.(trx);
+    await draft.guard?.(trx, gatewayName);
     await insertPayment(trx, rows.payment, rows.items);
     if (draft.type === 'products') {
       const byPerformer = new Map<string, typeof priced.lines>();
@@ -294,8 +294,9 @@ export async function checkoutSubscription(
     // Offers for new subscribers are decided again under the (user, performer) row's lock: of two checkouts of one
     // fan racing for a trial, the second sees the first's payment and is refused, writing nothing (its promotion use
     // is rolled back with it).
-    draft.guard = async (trx) => {
-      await holdSubscriptionRow(trx, user.id, performer.id, input.type, await money.activeGatewayName());
+    // Only `trx` inside: on SQLite the transaction holds the one connection.
+    draft.guard = async (trx, gateway) => {
+      await holdSubscriptionRow(trx, user.id, performer.id, input.type, gateway);
       if (await everSubscribed(trx, user.id, performer.id)) {
         throw new AppError(409, 'OFFER_TAKEN', 'This offer is for new subscribers only, and you have subscribed before (or have a checkout open): please try again for the regular price');
       }
