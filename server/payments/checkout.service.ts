@@ -335,10 +335,10 @@ export function subscriptionDraft(
     free: !!trialDays,
     // Renewals charge the list price of today (a coupon or a promotion discounts the first period only): the
     // subscriber keeps it when the performer later changes their price. `durationDays` is what this payment's period
-    // adds (paidPeriods), `periodDays` every renewal's.
+    // adds (paidPeriods); a trial's renewals have another period, `periodDays`.
     details: {
-      durationDays: trialDays ?? periodDays, periodDays, subscriptionType: type, renewalAmount: price,
-      ...(bundleMonths ? { bundleMonths } : {}), ...(trialDays ? { trial: true, trialDays } : {}),
+      durationDays: trialDays ?? periodDays, subscriptionType: type, renewalAmount: price,
+      ...(bundleMonths ? { bundleMonths } : {}), ...(trialDays ? { trial: true, trialDays, periodDays } : {}),
     },
     recurring: { periodDays, renewalAmount: price, ...(trialDays ? { firstPeriodDays: trialDays } : {}) },
     extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, userId, performer.id, type, gateway),
