@@ -42,14 +42,22 @@ export const checkoutSchema = z.object({
   expiresAt: z.string(),
   /** Product purchases: one order per performer. */
   orderIds: z.array(z.string()),
+  /** A subscription: its first period is a free trial of this many days (amount 0), then the list price. */
+  trialDays: z.number().int().nullable().optional(),
+  /** A subscription: the performer's promotion that lowered its first period (instead of a typed coupon). */
+  promotionId: z.string().nullable().optional(),
 });
 export type CheckoutResponse = z.output<typeof checkoutSchema>;
 
-export const subscribeBody = z.object({
-  performerId: keyField,
-  type: subscriptionTypeSchema,
-  couponCode: couponCodeField.optional(),
-});
+export const subscribeBody = z
+  .object({
+    performerId: keyField,
+    type: subscriptionTypeSchema,
+    /** A bundle of 3, 6 or 12 monthly periods at the performer's bundle discount (with type monthly). */
+    bundleMonths: z.union([z.literal(3), z.literal(6), z.literal(12)]).optional(),
+    couponCode: couponCodeField.optional(),
+  })
+  .refine((b) => !b.bundleMonths || b.type === 'monthly', { message: 'A bundle is made of monthly periods: type must be monthly', path: ['bundleMonths'] });
 export type SubscribeRequest = z.input<typeof subscribeBody>;
 
 /** `POST /payment/purchase-video/{id}`, `-gallery/{id}`, `-post/{id}` */
@@ -427,3 +435,58 @@ export const payoutBalanceSchema = z.object({
 export type PayoutBalance = z.output<typeof payoutBalanceSchema>;
 
 export const ownPayoutsQuery = pageQuery.omit({ cursor: true });
+
+// Offers (server/payments/README.md, "Offers"): what the paywall shows, the performer's promotions.
+
+const bundleMonthsSchema = z.union([z.literal(3), z.literal(6), z.literal(12)]);
+
+/** One plan on the paywall, as the checkout would charge it to the viewer. */
+export const planOfferSchema = z.object({
+  type: subscriptionTypeSchema,
+  bundleMonths: bundleMonthsSchema.nullable(),
+  /** Every period's price (the renewals'). */
+  price: money,
+  periodDays: z.number().int(),
+  /** A bundle's saving against as many monthly periods, basis points. */
+  discountBps: z.number().int().nullable(),
+  /** What the checkout charges now: 0 for a trial, the promotion's price, else `price`. */
+  firstPrice: money,
+  trialDays: z.number().int().nullable(),
+  promotion: z.object({ _id: z.string(), valueBps: z.number().int(), endsAt: z.string().nullable(), left: z.number().int().nullable() }).nullable(),
+});
+export type PlanOffer = z.output<typeof planOfferSchema>;
+
+export const subscriptionOfferSchema = z.object({
+  /** The monthly and yearly list prices (null: not for sale), as before the offers. */
+  monthly: money.nullable(),
+  yearly: money.nullable(),
+  plans: z.array(planOfferSchema),
+});
+export type SubscriptionOffer = z.output<typeof subscriptionOfferSchema>;
+
+const PROMOTION_MAX_BPS = 9000;
+/** `POST /performer/promotions`: a time-limited discount of new subscribers' first period. */
+export const promotionBody = z
+  .object({
+    valueBps: z.number().int().min(100, 'At least 1 %').max(PROMOTION_MAX_BPS, 'At most 90 %'),
+    startsAt: iso,
+    endsAt: iso,
+    /** How many new subscribers may get it (none: no limit). */
+    maxUses: z.number().int().min(1).max(100_000).nullable().optional(),
+  })
+  .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { message: 'The end must come after the start', path: ['endsAt'] })
+  .refine((b) => Date.parse(b.endsAt) - Date.parse(b.startsAt) <= 366 * 86_400_000, { message: 'A promotion runs at most 366 days', path: ['endsAt'] });
+export type PromotionInput = z.input<typeof promotionBody>;
+
+export const promotionSchema = z.object({
+  _id: z.string(),
+  valueBps: z.number().int(),
+  startsAt: z.string().nullable(),
+  endsAt: z.string().nullable(),
+  maxUses: z.number().int().nullable(),
+  usedCount: z.number().int(),
+  /** scheduled (not started), running, ended (its end passed, used up, or ended by the performer). */
+  state: z.enum(['scheduled', 'running', 'ended']),
+  createdAt: z.string(),
+});
+export type Promotion = z.output<typeof promotionSchema>;

@@ -1,5 +1,6 @@
 import { countries } from 'countries-list';
 import { z } from 'zod';
+import { MAX_OFFER_BPS, MAX_TRIAL_DAYS } from '../offers.js';
 import {
   accessSchema, contentStatusSchema, imageStatusSchema, mediaKindSchema, performerContentStatusSchema, postStatusSchema, processingStatusSchema,
   productTypeSchema,
@@ -176,6 +177,12 @@ export const profileInput = z.object({
   bio: textField(2000, 'Bio'),
   monthlyPrice: intField(0, MAX_PRICE, 'Monthly price'),
   yearlyPrice: intField(0, MAX_PRICE, 'Yearly price'),
+  /** Days of a new subscriber's free trial on the monthly plan (0: none). */
+  trialDays: intField(0, MAX_TRIAL_DAYS, 'Trial days'),
+  /** Discounts of the 3, 6 and 12-month bundles, basis points (0: not offered). */
+  bundle3Bps: intField(0, MAX_OFFER_BPS, '3-month bundle discount'),
+  bundle6Bps: intField(0, MAX_OFFER_BPS, '6-month bundle discount'),
+  bundle12Bps: intField(0, MAX_OFFER_BPS, '12-month bundle discount'),
   blockedCountries: z
     .array(
       z
@@ -327,6 +334,10 @@ export const studioProfileSchema = z.object({
   bio: z.string().nullable(),
   monthlyPrice: z.number().int(),
   yearlyPrice: z.number().int(),
+  trialDays: z.number().int(),
+  bundle3Bps: z.number().int(),
+  bundle6Bps: z.number().int(),
+  bundle12Bps: z.number().int(),
   blockedCountries: z.array(z.string()),
 });
 export type StudioProfile = z.output<typeof studioProfileSchema>;

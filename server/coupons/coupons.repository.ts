@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type { CouponsTable } from '../db/schema.js';
@@ -12,6 +12,8 @@ export function findCouponByCode(db: DbOrTrx, code: string) {
     .selectFrom('coupons')
     .selectAll()
     .where((eb) => eb.or([eb('code', '=', code), eb('code', '=', code.toUpperCase()), eb('id', '=', code)]))
+    // A performer's promotion applies by itself: its internal code is never one a buyer can type.
+    .where('autoApply', '=', 0)
     .orderBy(sql`case when code = ${code} then 0 when id = ${code} then 2 else 1 end`)
     .limit(1)
     .executeTakeFirst();
@@ -30,6 +32,7 @@ export async function reserveCouponUse(db: DbOrTrx, id: string, now = nowIso()):
     .where('status', '=', 'active')
     .where(sql<boolean>`used_count < max_uses`)
     .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', now)]))
+    .where((eb) => eb.or([eb('startsAt', 'is', null), eb('startsAt', '<=', now)]))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
@@ -50,4 +53,50 @@ export async function countCouponUse(db: DbOrTrx, id: string): Promise<void> {
 /** Whether any payment used the coupon (then it is deactivated rather than deleted: payments refer to it). */
 export async function couponInUse(db: DbOrTrx, id: string): Promise<boolean> {
   return Boolean(await db.selectFrom('payments').select('id').where('couponId', '=', id).limit(1).executeTakeFirst());
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// A performer's promotions: coupons with performer_id and auto_apply = 1 (migration 0018, server/payments/README.md,
+// "Offers"), so a promotion's count is taken and given back exactly as a coupon's use is.
+
+/** A performer's promotions running at `now` (started, not ended, uses left), the largest discount first. */
+export function runningPromotions(db: DbOrTrx, performerId: string, now = nowIso()) {
+  return db
+    .selectFrom('coupons')
+    .selectAll()
+    .where('performerId', '=', performerId)
+    .where('autoApply', '=', 1)
+    .where('status', '=', 'active')
+    .where(sql<boolean>`used_count < max_uses`)
+    .where((eb) => eb.or([eb('startsAt', 'is', null), eb('startsAt', '<=', now)]))
+    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', now)]))
+    .orderBy('valueBps', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Every promotion of a performer, latest start first (the studio's list). */
+export function promotionsOf(db: DbOrTrx, performerId: string) {
+  return db
+    .selectFrom('coupons')
+    .selectAll()
+    .where('performerId', '=', performerId)
+    .where('autoApply', '=', 1)
+    .orderBy('startsAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+}
+
+export async function insertCoupon(db: DbOrTrx, row: Insertable<CouponsTable>): Promise<void> {
+  await db.insertInto('coupons').values(row).execute();
+}
+
+export function findPromotion(db: DbOrTrx, id: string, performerId: string) {
+  return db.selectFrom('coupons').selectAll().where('id', '=', id).where('performerId', '=', performerId).where('autoApply', '=', 1).executeTakeFirst();
+}
+
+/** Ends a promotion now: no checkout takes it after this (checkouts holding a use keep it until they end). */
+export async function endPromotion(db: DbOrTrx, id: string, performerId: string, now = nowIso()): Promise<void> {
+  await db.updateTable('coupons').set({ status: 'inactive', updatedAt: now }).where('id', '=', id).where('performerId', '=', performerId).where('autoApply', '=', 1).execute();
 }

@@ -62,6 +62,12 @@ export interface PerformersTable extends Timestamps {
   bio: string | null;
   monthlyPrice: Defaulted<number>;
   yearlyPrice: Defaulted<number>;
+  /** Days of a new subscriber's free trial (0: none); migration 0018. */
+  trialDays: Defaulted<number>;
+  /** Discounts of the 3, 6 and 12-month bundles in basis points (0: not offered). */
+  bundle3Bps: Defaulted<number>;
+  bundle6Bps: Defaulted<number>;
+  bundle12Bps: Defaulted<number>;
   commissionBps: number | null;
   status: Defaulted<PerformerStatus>;
   approved: Defaulted<Flag>;
@@ -419,6 +425,11 @@ export interface CouponsTable extends Timestamps {
   maxUses: Defaulted<number>;
   usedCount: Defaulted<number>;
   status: Defaulted<ActiveStatus>;
+  /** A performer's promotion (migration 0018): scoped to their subscriptions, applied without a code. */
+  performerId: Defaulted<string | null>;
+  autoApply: Defaulted<Flag>;
+  newSubscribersOnly: Defaulted<Flag>;
+  startsAt: Defaulted<string | null>;
 }
 
 export interface EarningsTable {
@@ -492,6 +503,8 @@ export interface SandboxChargesTable {
   updatedAt: string;
   recurringDays: number | null;
   renewalAmount: number | null;
+  /** A free trial's first period in days (migration 0018); null: the first period is recurring_days. */
+  firstPeriodDays: number | null;
   renewalOf: string | null;
   notified: Defaulted<Flag>;
 }

@@ -380,9 +380,13 @@ export class CcbillGateway implements PaymentGateway {
     }
     const currencyCode = CCBILL_CURRENCY_CODES[req.currency.toUpperCase()];
     if (!currencyCode) throw new GatewayError('ccbill', `CCBill dynamic pricing takes ${Object.keys(CCBILL_CURRENCY_CODES).join(', ')}, not ${req.currency}`);
+    // A free trial is CCBill's free initial period (initialPrice 0.00 for initialPeriod days, then the recurring
+    // price); CCBill must have free trials enabled on the subaccount. Nothing else may cost 0: a one-time sale of 0
+    // is refused here rather than sent as a form CCBill would reject after the buyer typed their card.
+    if (req.amount < 1 && req.recurring?.firstPeriodDays === undefined) throw new GatewayError('ccbill', 'CCBill cannot sell anything for 0 but a free trial');
     const price = {
       initialPrice: moneyInput(req.amount),
-      initialPeriod: String(req.recurring ? req.recurring.periodDays : ONE_TIME_PERIOD_DAYS),
+      initialPeriod: String(req.recurring ? (req.recurring.firstPeriodDays ?? req.recurring.periodDays) : ONE_TIME_PERIOD_DAYS),
       ...(req.recurring
         ? { recurringPrice: moneyInput(req.recurring.renewalAmount), recurringPeriod: String(req.recurring.periodDays), numRebills: UNLIMITED_REBILLS }
         : {}),

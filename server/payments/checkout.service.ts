@@ -5,14 +5,18 @@ import type { Database, ObjectType, OrderItemsTable, PaymentItemsTable, Payments
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { couponMessages, validCoupon } from '../coupons/coupons.service.js';
-import { reserveCouponUse } from '../coupons/coupons.repository.js';
+import { reserveCouponUse, runningPromotions, type CouponRow } from '../coupons/coupons.repository.js';
 import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
 import { findPostByKey } from '../posts/posts.repository.js';
 import { findGalleryByKey } from '../galleries/galleries.repository.js';
 import type { Audience } from '../catalogue/catalogue.repository.js';
-import { ensureSubscriptionRow, findPerformerForSale, findSubscription, isLive, packageOfType } from '../subscriptions/subscriptions.repository.js';
-import { subscriptionPrice } from '../subscriptions/subscriptions.service.js';
+import {
+  ensureSubscriptionRow, everSubscribed, findPerformerForSale, findSubscription, holdSubscriptionRow, isLive, packageOfType,
+} from '../subscriptions/subscriptions.repository.js';
+import { listPrices, subscriptionPrice } from '../subscriptions/subscriptions.service.js';
+import { betterDiscount, firstPeriod, planTerms, type PlanTerms } from '../subscriptions/offers.js';
+import type { BundleMonths } from '../../common/offers.js';
 import type { Money } from './money.js';
 import type { RecurringTerms } from './gateway.js';
 import { hasEntitlement, performersNotSelling, productsForSale } from './fulfilment.repository.js';
@@ -55,6 +59,17 @@ export interface Draft {
   details?: Record<string, unknown>;
   /** A subscription: the provider charges again every period until cancelled (renewals at the list price). */
   recurring?: RecurringTerms;
+  /**
+   * The discount chosen before the checkout (a subscription's: the fan's code or the performer's promotion, the
+   * better one); its use is reserved like any coupon's. Wins over `couponCode`.
+   */
+  coupon?: CouponRow | null;
+  /** `coupon` is the performer's promotion: running out answers 409 PROMOTION_ENDED rather than a coupon's message. */
+  promotion?: boolean;
+  /** A free trial: the checkout is for 0 (the buyer still goes through the provider, which bills the renewals). */
+  free?: boolean;
+  /** Checks in the checkout transaction, after the coupon's use is taken (lock order: coupon → subscription). */
+  guard?: (trx: Trx, gateway: string) => Promise<void>;
   /** Extra writes in the checkout transaction. */
   extra?: (trx: Trx, paymentId: string, gateway: string) => Promise<void>;
 }
@@ -114,9 +129,9 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
   // A buyer must not be able to approve their own payment on a live site: refused before anything is written.
   if (gatewayName === 'sandbox') assertSandboxEnabled(config);
 
-  const coupon = draft.couponCode ? await validCoupon(db, draft.couponCode) : null;
+  const coupon = draft.coupon !== undefined ? draft.coupon : draft.couponCode ? await validCoupon(db, draft.couponCode) : null;
   const priced = priceLines(draft.lines, coupon?.valueBps ?? 0);
-  if (priced.amount < 1) throw new AppError(400, 'AMOUNT_TOO_LOW', 'Nothing to pay: the total after the coupon must be at least one cent');
+  if (priced.amount < 1 && !(draft.free && priced.amount === 0)) throw new AppError(400, 'AMOUNT_TOO_LOW', 'Nothing to pay: the total after the coupon must be at least one cent');
   const currency = String(await settings.get('currency')).toUpperCase();
   const minutes = Math.max(1, Number(await settings.get('checkoutExpiryMinutes')) || 30);
   const holdCap = Math.max(1, Number(await settings.get('stockHoldMaxPerBuyer')) || 10);
@@ -158,7 +173,11 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
     }
     // The coupon's use is taken now (products → coupon, the lock order of every transition), so maxUses holds
     // however many checkouts race for the last use; an unpaid end gives it back (settlement.service.ts).
-    if (coupon && !(await reserveCouponUse(trx, coupon.id, now))) throw new AppError(400, 'COUPON_USED_UP', couponMessages.usedUp);
+    if (coupon && !(await reserveCouponUse(trx, coupon.id, now))) {
+      if (draft.promotion) throw new AppError(409, 'PROMOTION_ENDED', 'This promotion has just ended or run out: the price is the regular one now, please try again');
+      throw new AppError(400, 'COUPON_USED_UP', couponMessages.usedUp);
+    }
+    await draft.guard?.(trx, gatewayName);
     await insertPayment(trx, rows.payment, rows.items);
     if (draft.type === 'products') {
       const byPerformer = new Map<string, typeof priced.lines>();
@@ -203,6 +222,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
   return {
     paymentId, status: 'pending', gateway: gatewayName, redirectUrl: session.redirectUrl, originalPrice: priced.originalPrice, discount: priced.discount,
     amount: priced.amount, currency, expiresAt, orderIds,
+    ...(draft.recurring ? { trialDays: draft.recurring.firstPeriodDays ?? null, promotionId: draft.promotion ? (coupon?.id ?? null) : null } : {}),
   };
 }
 
@@ -231,12 +251,16 @@ async function assertSellersApproved(money: Money, performerIds: readonly string
   if ((await performersNotSelling(money.ctx.db, [...new Set(performerIds)])).length) throw notApproved();
 }
 
-/** POST /payment/subscribe: monthly or yearly, for a performer. Price: the performer's, else the package's. */
+/**
+ * POST /payment/subscribe: monthly, yearly or a bundle of monthly periods, for a performer, with the performer's
+ * offers to new subscribers (server/subscriptions/offers.ts): the free trial on the monthly plan, else a running
+ * promotion on the first period, unless the fan's own code is the better discount (they never stack).
+ */
 export async function checkoutSubscription(
   money: Money,
   user: SessionUser,
   buyer: Audience,
-  input: { performerId: string; type: SubscriptionType; couponCode?: string | null },
+  input: { performerId: string; type: SubscriptionType; bundleMonths?: BundleMonths | null; couponCode?: string | null },
   siteUrl: string,
 ) {
   const { db } = money.ctx;
@@ -251,14 +275,40 @@ export async function checkoutSubscription(
     throw new AppError(409, 'ALREADY_SUBSCRIBED', `You are already subscribed until ${current.expiresAt!.slice(0, 10)}`, { subscriptionId: current.id });
   }
   const pkg = await packageOfType(db, input.type);
-  const draft = subscriptionDraft(performer, user.id, input.type, pkg, input.couponCode);
-  if (draft.lines[0]!.unitPrice < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');
+  const terms = planTerms(performer, { type: input.type, bundleMonths: input.bundleMonths }, await listPrices(db, performer));
+  if (!terms) {
+    if (input.bundleMonths) throw new AppError(400, 'BUNDLE_NOT_OFFERED', `This performer does not offer a ${input.bundleMonths}-month bundle`);
+    throw new AppError(400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');
+  }
+  const isNew = !(await everSubscribed(db, user.id, performer.id));
+  const first = firstPeriod(terms, { trialDays: performer.trialDays, isNew, promotion: (await runningPromotions(db, performer.id))[0] });
+  const typed = input.couponCode ? await validCoupon(db, input.couponCode) : null;
+  if (first.trialDays && typed) {
+    throw new AppError(400, 'COUPON_NOT_NEEDED', `Your first ${first.trialDays} days are a free trial: there is nothing for a coupon to lower. Subscribe without the code.`);
+  }
+  const coupon = betterDiscount(typed, first.promotion);
+  const draft = subscriptionDraft(performer, user.id, input.type, pkg, coupon?.code ?? null, { terms, trialDays: first.trialDays });
+  draft.coupon = coupon;
+  draft.promotion = !!coupon && coupon === first.promotion;
+  if (first.trialDays || draft.promotion) {
+    // Offers for new subscribers are decided again under the (user, performer) row's lock: of two checkouts of one
+    // fan racing for a trial, the second sees the first's payment and is refused, writing nothing (its promotion use
+    // is rolled back with it).
+    // Only `trx` inside: on SQLite the transaction holds the one connection.
+    draft.guard = async (trx, gateway) => {
+      await holdSubscriptionRow(trx, user.id, performer.id, input.type, gateway);
+      if (await everSubscribed(trx, user.id, performer.id)) {
+        throw new AppError(409, 'OFFER_TAKEN', 'This offer is for new subscribers only, and you have subscribed before (or have a checkout open): please try again for the regular price');
+      }
+    };
+  }
   return checkout(money, user, draft, siteUrl);
 }
 
 /**
- * What a subscription checkout buys: one line at the performer's price (else the package's), for the package's days.
- * The demo seed buys its demo fans' subscriptions with the same draft.
+ * What a subscription checkout buys: one line at the plan's price for its days (by default the monthly or yearly
+ * plan: the performer's price, else the package's), or a free trial's line of 0 for its days, renewed at the list
+ * price every period. The demo seed buys its demo fans' subscriptions with the same draft.
  */
 export function subscriptionDraft(
   performer: { id: string; displayName: string; monthlyPrice: number; yearlyPrice: number },
@@ -266,20 +316,31 @@ export function subscriptionDraft(
   type: SubscriptionType,
   pkg: { price: number; durationDays: number } | null | undefined,
   couponCode?: string | null,
+  offer: { terms?: PlanTerms; trialDays?: number | null } = {},
 ): Draft {
-  const price = subscriptionPrice(performer, type, pkg);
-  const durationDays = pkg?.durationDays ?? (type === 'monthly' ? 30 : 365);
+  const price = offer.terms?.price ?? subscriptionPrice(performer, type, pkg);
+  const periodDays = offer.terms?.periodDays ?? pkg?.durationDays ?? (type === 'monthly' ? 30 : 365);
+  const bundleMonths = offer.terms?.bundleMonths ?? null;
+  const trialDays = offer.trialDays ?? null;
+  const plan = bundleMonths ? `${bundleMonths}-month` : type;
+  const what = trialDays ? `${trialDays}-day free trial, then ${type}` : `${plan} subscription`;
   return {
     type: type === 'monthly' ? 'subscription_monthly' : 'subscription_yearly',
     performerId: performer.id,
     targetId: performer.id,
-    description: `${performer.displayName}: ${type} subscription`,
-    lines: [{ objectType: 'performer', objectId: performer.id, performerId: performer.id, unitPrice: price, quantity: 1, name: `${performer.displayName} (${type})` }],
+    description: `${performer.displayName}: ${what}`,
+    // A trial's line is 0: nothing is paid, nothing is earned, until the first renewal.
+    lines: [{ objectType: 'performer', objectId: performer.id, performerId: performer.id, unitPrice: trialDays ? 0 : price, quantity: 1, name: `${performer.displayName} (${trialDays ? 'trial' : plan})` }],
     couponCode,
-    // Renewals charge the list price of today (a coupon discounts the first period only): the subscriber keeps it
-    // when the performer later changes their price.
-    details: { durationDays, subscriptionType: type, renewalAmount: price },
-    recurring: { periodDays: durationDays, renewalAmount: price },
+    free: !!trialDays,
+    // Renewals charge the list price of today (a coupon or a promotion discounts the first period only): the
+    // subscriber keeps it when the performer later changes their price. `durationDays` is what this payment's period
+    // adds (paidPeriods); a trial's renewals have another period, `periodDays`.
+    details: {
+      durationDays: trialDays ?? periodDays, subscriptionType: type, renewalAmount: price,
+      ...(bundleMonths ? { bundleMonths } : {}), ...(trialDays ? { trial: true, trialDays, periodDays } : {}),
+    },
+    recurring: { periodDays, renewalAmount: price, ...(trialDays ? { firstPeriodDays: trialDays } : {}) },
     extra: (trx, _paymentId, gateway) => ensureSubscriptionRow(trx, userId, performer.id, type, gateway),
   };
 }

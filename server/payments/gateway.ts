@@ -34,6 +34,12 @@ export interface RecurringTerms {
   periodDays: number;
   /** Minor units charged at each renewal (the list price the subscriber keeps; a coupon only discounts the first period). */
   renewalAmount: number;
+  /**
+   * A free trial: the first period lasts this many days instead of `periodDays`, and the checkout's `amount` is 0. The
+   * buyer still goes through the provider (they give their payment details, which the first renewal charges), so the
+   * provider must start its clock with this period, not with `periodDays`. Absent: the first period is `periodDays`.
+   */
+  firstPeriodDays?: number;
 }
 
 export interface CheckoutRequest {

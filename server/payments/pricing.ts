@@ -92,3 +92,16 @@ export function commissionRateFor(performerBps: number | null | undefined, siteB
   checkBps(rate);
   return rate;
 }
+
+/**
+ * A bundle of `months` monthly periods at a discount: round_half_up(months × monthly × (1 − bps)). Rounded to the
+ * nearest cent rather than in the buyer's favour, because the performer states the bundle price through its rate
+ * ("3 months at 10 % off $9.99" reads as $26.97, and flooring the discount would say $26.98).
+ */
+export function bundlePrice(monthly: number, months: number, discountBps: number): number {
+  checkAmount(monthly, 'monthly price');
+  checkBps(discountBps);
+  if (!Number.isSafeInteger(months) || months < 1) throw new RangeError(`months must be a positive integer, got ${months}`);
+  const total = monthly * months;
+  return Math.floor((total * (BPS - discountBps) + BPS / 2) / BPS);
+}

@@ -118,6 +118,7 @@ export class SandboxGateway implements PaymentGateway {
       id, paymentId: req.paymentId, amount: req.amount, currency: req.currency, description: req.description.slice(0, 300), status: 'pending',
       returnUrl: req.returnUrl, expiresAt: req.expiresAt, createdAt: now, updatedAt: now,
       recurringDays: req.recurring?.periodDays ?? null, renewalAmount: req.recurring?.renewalAmount ?? null,
+      firstPeriodDays: req.recurring?.firstPeriodDays ?? null,
     });
     return { gatewayRef: id, redirectUrl: `${req.siteUrl}/payments/sandbox/${id}` };
   }
@@ -272,13 +273,16 @@ export class SandboxGateway implements PaymentGateway {
     return report;
   }
 
-  /** A paid checkout with recurring terms starts its billing: the next charge when the first period ends. */
+  /**
+   * A paid checkout with recurring terms starts its billing: the next charge when the first period ends, which for a
+   * free trial is the trial's length (`firstPeriodDays`), then every `recurringDays`.
+   */
   private async startBilling(charge: SandboxCharge): Promise<SandboxSubscription | undefined> {
     if (!charge.recurringDays) return undefined;
     const existing = await sandboxSubscriptionOfCharge(this.deps.db, charge.id);
     if (existing) return existing;
     const now = new Date();
-    const periodEnd = new Date(now.getTime() + charge.recurringDays * DAY_MS).toISOString();
+    const periodEnd = new Date(now.getTime() + (charge.firstPeriodDays ?? charge.recurringDays) * DAY_MS).toISOString();
     const id = `sbs_${newId()}${randomBytes(4).toString('hex')}`;
     await insertSandboxSubscription(this.deps.db, {
       id, chargeId: charge.id, amount: charge.renewalAmount ?? charge.amount, currency: charge.currency, periodDays: charge.recurringDays,

@@ -243,7 +243,9 @@ const settlePaid: Transition = async (tc, p, extra) => {
         tc.effects.recurringToCancel.push({ gateway: before.gateway ?? p.gateway, ref: before.gatewaySubscriptionId });
       }
       const renewalAmount = typeof details.renewalAmount === 'number' ? details.renewalAmount : p.amount;
-      await startRecurring(tc.trx, sub.id, { ref: extra.subscriptionRef, renewalAmount, currency: p.currency, periodDays: days });
+      // A free trial's first period (durationDays) is not the renewals' period (periodDays).
+      const periodDays = typeof details.periodDays === 'number' && details.periodDays > 0 ? details.periodDays : days;
+      await startRecurring(tc.trx, sub.id, { ref: extra.subscriptionRef, renewalAmount, currency: p.currency, periodDays });
     }
     tc.effects.notifications.push({
       userId: p.userId, event: 'subscription/success', payload: { subscriptionId: sub.id, performerId: p.performerId, paymentId: p.id, expiresAt: sub.expiresAt },

@@ -122,7 +122,9 @@ export class StripeGateway implements PaymentGateway {
     currency: string,
     productData: { name: string },
   ): Promise<Pick<Stripe.Checkout.SessionCreateParams, 'mode' | 'subscription_data' | 'line_items' | 'discounts'>> {
-    const firstPeriodOff = recurring.renewalAmount - req.amount;
+    // A free trial is Stripe's own trial: nothing charged now, the first invoice when it ends (no coupon needed).
+    const trial = recurring.firstPeriodDays !== undefined;
+    const firstPeriodOff = trial ? 0 : recurring.renewalAmount - req.amount;
     const coupon =
       firstPeriodOff > 0
         ? await this.client.coupons.create({
@@ -131,7 +133,7 @@ export class StripeGateway implements PaymentGateway {
         : null;
     return {
       mode: 'subscription',
-      subscription_data: { metadata: { paymentId: req.paymentId } },
+      subscription_data: { metadata: { paymentId: req.paymentId }, ...(trial ? { trial_period_days: recurring.firstPeriodDays } : {}) },
       line_items: [
         {
           quantity: 1,
@@ -237,7 +239,13 @@ export class StripeGateway implements PaymentGateway {
 
 /** Checked before anything is created at Stripe: what one recurring price and a once-only coupon can bill. */
 function assertBillable(amount: number, recurring: RecurringTerms): void {
-  const { periodDays, renewalAmount } = recurring;
+  const { periodDays, renewalAmount, firstPeriodDays } = recurring;
+  // A trial charges nothing now and lasts 1 to 730 days at Stripe; a trial with a price now is not something one
+  // Checkout session can express (its first invoice would be the trial's end).
+  if (firstPeriodDays !== undefined) {
+    if (!Number.isInteger(firstPeriodDays) || firstPeriodDays < 1 || firstPeriodDays > 730) throw new GatewayError('stripe', `Stripe trials last 1 to 730 days, not ${firstPeriodDays}`);
+    if (amount !== 0) throw new GatewayError('stripe', `A Stripe trial charges nothing now, not ${amount}`);
+  }
   if (!Number.isInteger(periodDays) || periodDays < 1 || periodDays > MAX_PERIOD_DAYS) {
     throw new GatewayError('stripe', `Stripe bills every 1 to ${MAX_PERIOD_DAYS} days, not every ${periodDays}`);
   }

@@ -5,7 +5,7 @@ import * as repo from '../studio/studio.repository.js';
 import { subscriberStats } from '../subscriptions/subscriptions.service.js';
 import type { ProfileInput, StudioProfile } from '../../common/schemas/studio.js';
 
-/** The performer studio's profile: bio, subscription prices and the countries the performer blocks. */
+/** The performer studio's profile: bio, subscription prices and offers (trial, bundles), the countries the performer blocks. */
 
 export async function profileView(db: DbOrTrx, performerId: string): Promise<StudioProfile> {
   const row = await repo.getPerformerRow(db, performerId);
@@ -17,6 +17,10 @@ export async function profileView(db: DbOrTrx, performerId: string): Promise<Stu
     bio: row.bio,
     monthlyPrice: row.monthlyPrice,
     yearlyPrice: row.yearlyPrice,
+    trialDays: row.trialDays,
+    bundle3Bps: row.bundle3Bps,
+    bundle6Bps: row.bundle6Bps,
+    bundle12Bps: row.bundle12Bps,
     blockedCountries: await repo.getBlockedCountries(db, performerId),
   };
 }
@@ -29,6 +33,11 @@ export async function updateProfile(deps: StudioDeps, actor: Actor, input: Profi
       ...(input.bio !== undefined ? { bio: input.bio } : {}),
       ...(input.monthlyPrice !== undefined ? { monthlyPrice: input.monthlyPrice } : {}),
       ...(input.yearlyPrice !== undefined ? { yearlyPrice: input.yearlyPrice } : {}),
+      // Offers apply to checkouts from now on; running subscriptions keep the terms they started with.
+      ...(input.trialDays !== undefined ? { trialDays: input.trialDays } : {}),
+      ...(input.bundle3Bps !== undefined ? { bundle3Bps: input.bundle3Bps } : {}),
+      ...(input.bundle6Bps !== undefined ? { bundle6Bps: input.bundle6Bps } : {}),
+      ...(input.bundle12Bps !== undefined ? { bundle12Bps: input.bundle12Bps } : {}),
     };
     if (Object.keys(changes).length) await repo.updatePerformerProfile(trx, actor.id, changes);
     if (input.blockedCountries !== undefined) await repo.setBlockedCountries(trx, actor.id, input.blockedCountries);

@@ -235,10 +235,11 @@ export const sitePosts: Array<{ title: string; excerpt: string; paragraphs: stri
   },
   {
     title: 'How subscriptions work',
-    excerpt: 'Monthly or yearly, cancel any time: here is what you get.',
+    excerpt: 'Monthly, yearly or a bundle of months, cancel any time: here is what you get.',
     paragraphs: [
       'A subscription opens every video and gallery a creator publishes for subscribers, for as long as it runs.',
-      'Yearly plans cost less per month. You can cancel at any time and keep access until the end of the period you paid for.',
+      'Yearly plans and 3, 6 or 12-month bundles, when a creator offers them, cost less per month. You can cancel at any time and keep access until the end of the period you paid for.',
+      'Some creators offer new subscribers a free trial or a promotion on the first period. A free trial is once per creator; after it, the subscription renews at the monthly price shown on the button unless you cancel before the trial ends.',
     ],
   },
   {
@@ -281,7 +282,7 @@ export const sitePages: Array<{ slug: string; title: string; paragraphs: string[
     title: 'Terms of service',
     paragraphs: [
       'By creating an account you agree to these terms. You must be of legal age in your country to use the site.',
-      'Subscriptions renew until cancelled. You can cancel at any time and keep access until the end of the period you paid for. We email a receipt for every payment, and a reminder a few days before a yearly subscription renews.',
+      'Subscriptions renew until cancelled, at the price shown when you subscribed: a free trial or a promotion lowers the first period only. You can cancel at any time and keep access until the end of the period you paid for. We email a receipt for every payment, and a reminder a few days before a yearly subscription renews.',
       'Purchases of single videos and digital products give you personal, non-transferable access.',
       'Creators own their content. Copying or redistributing it is not permitted.',
       'This is a demo site: no real payments are taken.',

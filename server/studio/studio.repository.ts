@@ -199,13 +199,15 @@ export async function deletePostMediaRows(db: DbOrTrx, ids: string[]): Promise<v
 // -- performer profile --------------------------------------------------------------------------------------------
 
 export async function getPerformerRow(db: DbOrTrx, id: string) {
-  return db.selectFrom('performers').select(['id', 'username', 'displayName', 'bio', 'monthlyPrice', 'yearlyPrice']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('performers').select(['id', 'username', 'displayName', 'bio', 'monthlyPrice', 'yearlyPrice', 'trialDays', 'bundle3Bps', 'bundle6Bps', 'bundle12Bps'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 /** What the studio's overview counts: subscribers, videos, photos, galleries, products. */
 export function performerCounts(db: DbOrTrx, id: string) {
   return db.selectFrom('performers').select(['videoCount', 'photoCount', 'galleryCount', 'productCount', 'subscriberCount']).where('id', '=', id).executeTakeFirst();
 }
-export async function updatePerformerProfile(db: DbOrTrx, id: string, changes: { bio?: string | null; monthlyPrice?: number; yearlyPrice?: number }): Promise<void> {
+export async function updatePerformerProfile(db: DbOrTrx, id: string, changes: { bio?: string | null; monthlyPrice?: number; yearlyPrice?: number; trialDays?: number; bundle3Bps?: number; bundle6Bps?: number; bundle12Bps?: number }): Promise<void> {
   await db.updateTable('performers').set({ ...changes, updatedAt: nowIso() }).where('id', '=', id).execute();
 }
 export async function getBlockedCountries(db: DbOrTrx, performerId: string): Promise<string[]> {

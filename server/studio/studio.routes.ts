@@ -22,6 +22,8 @@ import { deletePhoto, photoViews, updatePhoto, uploadPhotos } from '../photos/ph
 import { createProduct, deleteProduct, productView, updateProduct } from '../products/products.studio.js';
 import { createPost, deletePost, postView, updatePost } from '../posts/posts.studio.js';
 import { profileView, updateProfile } from '../performers/profile.studio.js';
+import { createPromotion, endPromotionNow, listPromotions } from '../coupons/promotions.studio.js';
+import { promotionBody, promotionSchema } from '../../common/schemas/money.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const uploadErrors = { ...errors, 413: apiErrorSchema };
@@ -397,5 +399,39 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request) => updateProfile(deps, actorOf(request, 'performer'), request.body),
+  );
+
+  // -- promotions (server/payments/README.md, "Offers") ------------------------------------------------------------
+
+  app.get(
+    '/performer/promotions',
+    { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Your promotions for new subscribers, latest first', response: { 200: z.object({ items: z.array(promotionSchema) }), ...errors } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { items: await listPromotions(db, actorOf(request, 'performer').id) };
+    },
+  );
+
+  app.post(
+    '/performer/promotions',
+    {
+      config: { access: { roles: ['performer'] } },
+      schema: {
+        tags,
+        summary: "Create a promotion: new subscribers' first period at a discount (basis points) between two times, optionally for at most maxUses of them",
+        body: promotionBody,
+        response: { 201: promotionSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createPromotion(db, actorOf(request, 'performer').id, request.body)),
+  );
+
+  app.post(
+    '/performer/promotions/:id/end',
+    {
+      config: { access: { roles: ['performer'] } },
+      schema: { tags, summary: 'End one of your promotions now (checkouts already started keep their price)', params: idParams, response: { 200: promotionSchema, ...errors } },
+    },
+    async (request) => endPromotionNow(db, actorOf(request, 'performer').id, request.params.id),
   );
 }

@@ -38,6 +38,45 @@ async function lockSubscription(db: DbOrTrx, userId: string, performerId: string
   return findSubscription(db, userId, performerId);
 }
 
+/**
+ * Whether the fan ever subscribed to the performer, for the offers made to new subscribers only (a trial, a
+ * promotion): a subscription that ever started, or a subscription payment that was paid (refunded or charged back
+ * since, too: the offer was used) or is still open (an unpaid checkout whose time has not run out; a failed,
+ * cancelled or expired one does not count, so a fan who gave up on the provider's page can take the offer again).
+ */
+export async function everSubscribed(db: DbOrTrx, userId: string, performerId: string, now = nowIso()): Promise<boolean> {
+  const started = await db
+    .selectFrom('subscriptions')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('performerId', '=', performerId)
+    .where('startedAt', 'is not', null)
+    .executeTakeFirst();
+  if (started) return true;
+  const payment = await db
+    .selectFrom('payments')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('performerId', '=', performerId)
+    .where('type', 'in', ['subscription_monthly', 'subscription_yearly'])
+    .where((eb) =>
+      eb.or([eb('status', 'in', ['success', 'refunded', 'chargeback']), eb.and([eb('status', '=', 'pending'), eb('expiresAt', '>', now)])]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return Boolean(payment);
+}
+
+/**
+ * The checkout of a new subscriber's offer holds the (user, performer) row for the rest of its transaction, so two
+ * checkouts of one fan decide one after the other: the second one's `everSubscribed` sees the first one's payment
+ * (on PostgreSQL the UPDATE waits for the first to commit, and the next statement reads what it committed).
+ */
+export async function holdSubscriptionRow(db: DbOrTrx, userId: string, performerId: string, type: SubscriptionType, gateway: string): Promise<void> {
+  await ensureSubscriptionRow(db, userId, performerId, type, gateway);
+  await lockSubscription(db, userId, performerId);
+}
+
 export function isLive(s: Pick<SubscriptionRow, 'status' | 'expiresAt'>, now = nowIso()): boolean {
   return s.status === 'active' && !!s.expiresAt && s.expiresAt > now;
 }
@@ -369,7 +408,7 @@ export async function listSubscriptions(db: DbOrTrx, f: SubscriptionFilters) {
 export function findPerformerForSale(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('performers')
-    .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'status', 'approved'])
+    .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'trialDays', 'bundle3Bps', 'bundle6Bps', 'bundle12Bps', 'status', 'approved'])
     .select(performerOpenTo('performers.id', a).as('openToBuyer'))
     .where((eb) => eb.or([eb('id', '=', key), eb('username', '=', key)]))
     .orderBy(sql`case when id = ${key} then 0 else 1 end`)
@@ -379,7 +418,11 @@ export function findPerformerForSale(db: DbOrTrx, key: string, a: Audience) {
 
 /** A performer's own subscription prices (0 = not set: the site's package price applies). */
 export function performerPrices(db: DbOrTrx, performerId: string) {
-  return db.selectFrom('performers').select(['monthlyPrice', 'yearlyPrice']).where('id', '=', performerId).executeTakeFirst();
+  return db
+    .selectFrom('performers')
+    .select(['monthlyPrice', 'yearlyPrice', 'trialDays', 'bundle3Bps', 'bundle6Bps', 'bundle12Bps'])
+    .where('id', '=', performerId)
+    .executeTakeFirst();
 }
 
 /** The active package of a type (monthly / yearly), first by ordering. */

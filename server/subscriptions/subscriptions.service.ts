@@ -5,10 +5,12 @@ import type { Money } from '../payments/money.js';
 import { isGatewayName } from '../payments/gateway.js';
 import { sendMoneyMails } from '../payments/money-mail.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import type { SubscriberStats, SubscriptionItem } from '../../common/schemas/money.js';
+import type { PlanOffer, SubscriberStats, SubscriptionItem, SubscriptionOffer } from '../../common/schemas/money.js';
+import { runningPromotions } from '../coupons/coupons.repository.js';
+import { BUNDLE_MONTHS, firstPeriod, planTerms, promotionLeft, promotionPrice, type Plan } from './offers.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
-  cancelAtPeriodEnd, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, subscriberCounts, type SubscriptionFilters,
+  cancelAtPeriodEnd, everSubscribed, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, subscriberCounts, type SubscriptionFilters,
   type SubscriptionRow,
 } from './subscriptions.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
@@ -90,17 +92,47 @@ export function subscriptionPrice(
   return (type === 'monthly' ? performer.monthlyPrice : performer.yearlyPrice) || pkg?.price || 0;
 }
 
-export interface SubscriptionOffer {
-  /** Minor units; null when that type cannot be bought (no price anywhere). */
-  monthly: number | null;
-  yearly: number | null;
+export type { PlanOffer, SubscriptionOffer };
+
+/** The list prices of the plans `planTerms` builds on: the performer's own, else the site packages'. */
+export async function listPrices(db: DbOrTrx, performer: { monthlyPrice: number; yearlyPrice: number }) {
+  const [monthlyPkg, yearlyPkg] = await Promise.all([packageOfType(db, 'monthly'), packageOfType(db, 'yearly')]);
+  return {
+    monthly: subscriptionPrice(performer, 'monthly', monthlyPkg),
+    yearly: subscriptionPrice(performer, 'yearly', yearlyPkg),
+    monthlyDays: monthlyPkg?.durationDays ?? 30,
+    yearlyDays: yearlyPkg?.durationDays ?? 365,
+  };
 }
 
-/** The subscription prices a paywall offers for a performer, as the checkout would charge them. */
-export async function subscriptionOffer(db: DbOrTrx, performerId: string): Promise<SubscriptionOffer> {
-  const [performer, monthlyPkg, yearlyPkg] = await Promise.all([performerPrices(db, performerId), packageOfType(db, 'monthly'), packageOfType(db, 'yearly')]);
-  if (!performer) return { monthly: null, yearly: null };
-  const monthly = subscriptionPrice(performer, 'monthly', monthlyPkg);
-  const yearly = subscriptionPrice(performer, 'yearly', yearlyPkg);
-  return { monthly: monthly >= 1 ? monthly : null, yearly: yearly >= 1 ? yearly : null };
+/**
+ * The subscription plans a paywall offers for a performer, as the checkout would charge them to `viewerId` (a guest
+ * is shown what a new subscriber gets): monthly, yearly, the bundles, each with its first period (a free trial, a
+ * promotion's price with its end and what is left) by the same rules as checkoutSubscription (./offers.ts).
+ */
+export async function subscriptionOffer(db: DbOrTrx, performerId: string, viewerId?: string | null): Promise<SubscriptionOffer> {
+  const performer = await performerPrices(db, performerId);
+  if (!performer) return { monthly: null, yearly: null, plans: [] };
+  const now = nowIso();
+  const [list, promotions, returning] = await Promise.all([
+    listPrices(db, performer),
+    runningPromotions(db, performerId, now),
+    viewerId ? everSubscribed(db, viewerId, performerId, now) : Promise.resolve(false),
+  ]);
+  const plans: PlanOffer[] = [];
+  const wanted: Plan[] = [{ type: 'monthly' }, ...BUNDLE_MONTHS.map((m) => ({ type: 'monthly' as const, bundleMonths: m })), { type: 'yearly' }];
+  for (const plan of wanted) {
+    const terms = planTerms(performer, plan, list);
+    if (!terms) continue;
+    const first = firstPeriod(terms, { trialDays: performer.trialDays, isNew: !returning, promotion: promotions[0] });
+    plans.push({
+      type: terms.type, bundleMonths: terms.bundleMonths, price: terms.price, periodDays: terms.periodDays, discountBps: terms.discountBps,
+      firstPrice: first.trialDays ? 0 : first.promotion ? promotionPrice(terms, first.promotion) : terms.price,
+      trialDays: first.trialDays,
+      promotion: first.promotion
+        ? { _id: first.promotion.id, valueBps: first.promotion.valueBps, endsAt: first.promotion.expiresAt, left: promotionLeft(first.promotion) }
+        : null,
+    });
+  }
+  return { monthly: list.monthly >= 1 ? list.monthly : null, yearly: list.yearly >= 1 ? list.yearly : null, plans };
 }

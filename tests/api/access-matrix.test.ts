@@ -178,6 +178,10 @@ const TABLE: Record<string, Expectation> = {
   'DELETE /performer/assets/posts/{id}': { access: STUDIO, deny: ['other'], ok: ['owner'], pass: ['admin'], req: (fx) => ({ path: `/performer/assets/posts/${fx.postToDelete.id}` }) },
   'GET /performer/profile': { access: PERFORMER, ok: ['owner', 'other'] },
   'PUT /performer/profile': { access: PERFORMER },
+  'GET /performer/promotions': { access: PERFORMER, ok: ['owner', 'other'], hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.promotion } },
+  'POST /performer/promotions': { access: PERFORMER },
+  // Only its performer ends a promotion.
+  'POST /performer/promotions/{id}/end': { access: PERFORMER, deny: ['other'], ok: ['owner'], req: (fx) => ({ path: `/performer/promotions/${fx.promotion}/end` }) },
 
   // -- comments and reactions (the fan's) -----------------------------------------------------------------------------
   'POST /comments': { access: SESSION },
@@ -330,12 +334,15 @@ async function buildFixtures(t: TestApp) {
     .execute();
   const payout = await api('/performer/payouts', w.perf, {});
   expect(payout.status, JSON.stringify(payout.body)).toBe(201);
+  // A's promotion for new subscribers (the end route ends it: asked last by the owner).
+  const promotion = await api('/performer/promotions', w.perf, { valueBps: 1000, startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + 86_400_000).toISOString() });
+  expect(promotion.status, JSON.stringify(promotion.body)).toBe(201);
   const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
 
   return {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
-    subscription, otherFansSubscription, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
+    subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
     payoutId: payout.body._id as string,
   };
 }

@@ -70,6 +70,15 @@ describe('the FlexForms link', () => {
     expect(q.formDigest).toBe(md5(`8.99309.993099978${ACCOUNT.salt}`));
   });
 
+  it('a free trial is a free initial period of the trial days, then the recurring price; any other sale for 0 is refused', async () => {
+    const session = await gateway().createCheckout(checkout({ amount: 0, recurring: { periodDays: 30, renewalAmount: 999, firstPeriodDays: 7 } }));
+    const q = Object.fromEntries(new URL(session.redirectUrl).searchParams);
+    expect(q).toMatchObject({ initialPrice: '0.00', initialPeriod: '7', recurringPrice: '9.99', recurringPeriod: '30', numRebills: '99' });
+    expect(q.formDigest).toBe(md5(`0.0079.993099840${ACCOUNT.salt}`));
+    await expect(gateway().createCheckout(checkout({ amount: 0 }))).rejects.toThrow(/only a free trial|but a free trial/);
+    await expect(gateway().createCheckout(checkout({ amount: 0, recurring: { periodDays: 30, renewalAmount: 999 } }))).rejects.toThrow(/but a free trial/);
+  });
+
   it('its address is configurable; a currency CCBill does not list, or a missing setting, is a gateway error (the checkout answers 502)', async () => {
     const session = await gateway({ flexFormsUrl: 'http://127.0.0.1:9/flex/' }).createCheckout(checkout());
     expect(session.redirectUrl.startsWith(`http://127.0.0.1:9/flex/${ACCOUNT.flexFormId}?`)).toBe(true);

@@ -212,6 +212,18 @@ describe('Stripe gateway: subscriptions, against a local stand-in for api.stripe
     return gateway.parseWebhook(Buffer.from(payload), { 'stripe-signature': signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }) });
   };
 
+  it('a free trial is Stripe\'s trial (trial_period_days, no coupon, nothing charged now); a trial with a price now is refused before Stripe is asked', async () => {
+    stripe.calls.length = 0;
+    await gateway.createCheckout({ ...request, amount: 0, recurring: { periodDays: 30, renewalAmount: 999, firstPeriodDays: 7 } });
+    expect(stripe.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /v1/checkout/sessions']);
+    expect(sessionCall()).toMatchObject({ mode: 'subscription', 'subscription_data[trial_period_days]': '7', 'line_items[0][price_data][unit_amount]': '999' });
+    expect(Object.keys(sessionCall()).filter((k) => k.startsWith('discounts'))).toEqual([]);
+    stripe.calls.length = 0;
+    await expect(gateway.createCheckout({ ...request, amount: 500, recurring: { periodDays: 30, renewalAmount: 999, firstPeriodDays: 7 } })).rejects.toThrow(/trial charges nothing now/);
+    await expect(gateway.createCheckout({ ...request, amount: 0, recurring: { periodDays: 30, renewalAmount: 999, firstPeriodDays: 0 } })).rejects.toThrow(/1 to 730 days/);
+    expect(stripe.calls).toEqual([]);
+  });
+
   it('a subscription checkout: mode subscription, one inline price renewing every periodDays days, the first period lowered by a coupon used once', async () => {
     stripe.calls.length = 0;
     const session = await gateway.createCheckout({ ...request, amount: 799, recurring: { periodDays: 30, renewalAmount: 999 } });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { OrderView, SubscriptionItem } from '../../common/schemas/money.js';
+import type { OrderView, PlanOffer, SubscriptionItem } from '../../common/schemas/money.js';
 import { setNavigator } from '../../src/lib/navigation.js';
 import {
   buyVideo,
@@ -87,6 +87,42 @@ describe('checkout redirects', () => {
     fireEvent.click(screen.getByTestId('subscribe-monthly'));
     await waitFor(() => expect(screen.getByTestId('subscribe-monthly').textContent).toBe('Redirecting…'));
     expect((screen.getByTestId('subscribe-yearly') as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('subscription offers on the buttons', () => {
+  const plan = (over: Partial<PlanOffer> = {}): PlanOffer => ({
+    type: 'monthly', bundleMonths: null, price: 999, periodDays: 30, discountBps: null, firstPrice: 999, trialDays: null, promotion: null, ...over,
+  });
+
+  it('words a trial, a bundle, a promotion with its end and what is left; a bundle click sends bundleMonths', async () => {
+    const promotion = { _id: 'pr1', valueBps: 2000, endsAt: '2026-06-30T12:00:00.000Z', left: 12 };
+    const plans = [
+      plan({ firstPrice: 0, trialDays: 7 }),
+      plan({ bundleMonths: 3, price: 2697, periodDays: 90, discountBps: 1000, firstPrice: 2158, promotion }),
+      plan({ bundleMonths: 6, price: 5095, periodDays: 180, discountBps: 1500, firstPrice: 5095 }),
+      plan({ type: 'yearly', price: 9999, periodDays: 365, firstPrice: 7999, promotion }),
+    ];
+    const { calls } = stubFetch({ 'POST /api/payment/subscribe': reply(201, checkout('https://pay.example/b3')) });
+    render(<SubscribeButton performerId="perf1" monthlyPrice={999} yearlyPrice={9999} plans={plans} loggedIn />);
+    expect(screen.getByTestId('subscribe-monthly').textContent).toBe('Start 7-day free trial, then $9.99/month');
+    expect(screen.getByTestId('subscribe-bundle3').textContent).toBe('3 months $21.58, then $26.97 (save 10%)');
+    expect(screen.getByTestId('subscribe-bundle6').textContent).toBe('6 months $50.95 (save 15%)');
+    expect(screen.getByTestId('subscribe-yearly').textContent).toBe('Subscribe · $79.99 first year, then $99.99/year');
+    expect(screen.getByTestId('subscribe-promotion').textContent).toBe('20 % off your first period as a new subscriber, until Jun 30, 2026 · 12 left');
+    fireEvent.click(screen.getByTestId('subscribe-bundle3'));
+    await waitFor(() => expect(navigate).toHaveBeenCalledWith('https://pay.example/b3'));
+    expect(calls.map((c) => c.body)).toEqual([{ performerId: 'perf1', type: 'monthly', bundleMonths: 3 }]);
+    expect(pending.get()).toEqual({ 'subscribe:perf1': 'bundle3' });
+  });
+
+  it('no plans: no buttons; a plain monthly plan reads as before', () => {
+    const { container } = render(<SubscribeButton performerId="perf1" monthlyPrice={null} yearlyPrice={null} plans={[]} loggedIn />);
+    expect(container.textContent).toBe('');
+    cleanup();
+    render(<SubscribeButton performerId="perf1" monthlyPrice={999} yearlyPrice={null} plans={[plan()]} loggedIn />);
+    expect(screen.getByTestId('subscribe-monthly').textContent).toBe('Subscribe · $9.99/month');
+    expect(screen.queryByTestId('subscribe-promotion')).toBeNull();
   });
 });
 

@@ -19,6 +19,8 @@ import {
 import { toasts } from '../../src/lib/stores/toast.js';
 import StudioGalleries from '../../src/islands/studio/StudioGalleries.js';
 import StudioVideos from '../../src/islands/studio/StudioVideos.js';
+import StudioProfileForm from '../../src/islands/studio/StudioProfile.js';
+import StudioPromotions from '../../src/islands/studio/StudioPromotions.js';
 import { flush, reply, stubFetch, stubXhr } from './client-helpers.js';
 
 const toastTexts = () => toasts.get().map((t) => [t.type, t.message]);
@@ -261,7 +263,7 @@ describe('post studio store', () => {
 });
 
 describe('profile studio store', () => {
-  const profile: StudioProfile = { _id: 'perf', username: 'ada', name: 'Ada', bio: null, monthlyPrice: 999, yearlyPrice: 9999, blockedCountries: [] };
+  const profile: StudioProfile = { _id: 'perf', username: 'ada', name: 'Ada', bio: null, monthlyPrice: 999, yearlyPrice: 9999, trialDays: 0, bundle3Bps: 0, bundle6Bps: 0, bundle12Bps: 0, blockedCountries: [] };
 
   it('saves and shows the answer; a refusal keeps the profile, shows field errors and a toast', async () => {
     const studio = createProfileStudio(profile);
@@ -279,6 +281,47 @@ describe('profile studio store', () => {
     expect(calls[0]!.body).toEqual({ bio: 'Hi', monthlyPrice: 500, yearlyPrice: 5000, blockedCountries: ['US'] });
     expect(studio.store.get()).toEqual({ profile: { ...profile, bio: 'Hi', monthlyPrice: 500, yearlyPrice: 5000, blockedCountries: ['US'] }, saving: false, errors: {} });
     expect(toastTexts()[1]).toEqual(['success', 'Profile updated']);
+  });
+});
+
+describe('offers in the studio', () => {
+  const profile: StudioProfile = { _id: 'perf', username: 'ada', name: 'Ada', bio: null, monthlyPrice: 999, yearlyPrice: 9999, trialDays: 0, bundle3Bps: 0, bundle6Bps: 0, bundle12Bps: 0, blockedCountries: [] };
+
+  it('StudioProfile sends trial days and bundle discounts as basis points; a bad percent is refused before sending', async () => {
+    const { calls } = stubFetch({ 'PUT /api/performer/profile': (c) => reply(200, { ...profile, ...(c.body as object) }) });
+    render(<StudioProfileForm initial={profile} currencySymbol="$" />);
+    fireEvent.change(screen.getByTestId('bundle-6'), { target: { value: '95' } });
+    fireEvent.submit(screen.getByTestId('studio-profile-form'));
+    await waitFor(() => expect(screen.getByText(/at most 90/)).toBeTruthy());
+    expect(calls).toEqual([]);
+    fireEvent.change(screen.getByTestId('trial-days'), { target: { value: '7' } });
+    fireEvent.change(screen.getByTestId('bundle-3'), { target: { value: '10' } });
+    fireEvent.change(screen.getByTestId('bundle-6'), { target: { value: '' } });
+    fireEvent.change(screen.getByTestId('bundle-12'), { target: { value: '12.5' } });
+    fireEvent.submit(screen.getByTestId('studio-profile-form'));
+    await waitFor(() => expect(calls.length).toBe(1));
+    expect(calls[0]!.body).toMatchObject({ trialDays: 7, bundle3Bps: 1000, bundle6Bps: 0, bundle12Bps: 1250 });
+  });
+
+  it('StudioPromotions creates a promotion (percent → basis points, no limit when empty) and ends one', async () => {
+    const made = { _id: 'pr1', valueBps: 2000, startsAt: '2026-06-01T10:00:00.000Z', endsAt: '2026-06-30T10:00:00.000Z', maxUses: null, usedCount: 0, state: 'running' as const, createdAt: '2026-06-01T10:00:00.000Z' };
+    const { calls } = stubFetch({
+      'POST /api/performer/promotions': reply(201, made),
+      'POST /api/performer/promotions/pr1/end': reply(200, { ...made, state: 'ended' }),
+    });
+    render(<StudioPromotions initial={[]} />);
+    expect(screen.getByTestId('promotion-empty')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('promotion-percent'), { target: { value: '20' } });
+    fireEvent.change(screen.getByTestId('promotion-starts'), { target: { value: '2026-06-01T10:00' } });
+    fireEvent.change(screen.getByTestId('promotion-ends'), { target: { value: '2026-06-30T10:00' } });
+    fireEvent.submit(screen.getByTestId('promotion-form'));
+    await waitFor(() => expect(screen.getByTestId('promotion-item')).toBeTruthy());
+    expect(calls[0]!.body).toMatchObject({ valueBps: 2000, maxUses: null, startsAt: new Date('2026-06-01T10:00').toISOString() });
+    expect(screen.getByTestId('promotion-state').textContent).toBe('running');
+    fireEvent.click(screen.getByTestId('promotion-end'));
+    await waitFor(() => expect(screen.getByTestId('promotion-state').textContent).toBe('ended'));
+    expect(screen.queryByTestId('promotion-end')).toBeNull();
+    expect(toastTexts()).toEqual([['success', 'Promotion created'], ['success', 'Promotion ended']]);
   });
 });
 

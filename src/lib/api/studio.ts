@@ -1,6 +1,6 @@
 import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import type { ListResult } from '../../../common/schemas/http.js';
-import type { PayoutBalance, PayoutDetailsAnswer, PayoutDetailsChanges, PayoutDetailsView, PayoutRequest } from '../../../common/schemas/money.js';
+import type { PayoutBalance, PayoutDetailsAnswer, PayoutDetailsChanges, PayoutDetailsView, PayoutRequest, Promotion, PromotionInput } from '../../../common/schemas/money.js';
 import type {
   GalleryChanges, PhotoChanges, PostChanges, ProcessingState, ProductChanges, ProfileChanges, StudioGallery, StudioPhoto, StudioPost, StudioProduct,
   StudioProfile, StudioVideo, VideoChanges,
@@ -16,6 +16,9 @@ export const studioApi = {
   profile: () => apiFetch<StudioProfile>('/performer/profile'),
   updateProfile: (body: ProfileChanges) =>
     apiFetch<StudioProfile>('/performer/profile', { method: 'PUT', body: { ...body } }),
+  promotions: () => apiFetch<{ items: Promotion[] }>('/performer/promotions'),
+  createPromotion: (body: PromotionInput) => apiFetch<Promotion>('/performer/promotions', { method: 'POST', body: { ...body } }),
+  endPromotion: (id: string) => apiFetch<Promotion>(`/performer/promotions/${encodeURIComponent(id)}/end`, { method: 'POST' }),
   videos: (q: ListQuery = {}) => apiFetch<ListResult<StudioVideo>>('/performer/assets/videos/search', { query: q }),
   /** `PUT /performer/assets/videos/{id}`: only the fields sent change (price in minor units, `scheduledAt` null clears). */
   updateVideo: (id: string, body: VideoChanges) => apiFetch<StudioVideo>(`/performer/assets/videos/${encodeURIComponent(id)}`, { method: 'PUT', body: { ...body } }),

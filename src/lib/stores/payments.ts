@@ -51,8 +51,10 @@ async function redirectAfter(key: string, label: string, send: () => Promise<str
   }
 }
 
-export function startSubscription(performerId: string, type: 'monthly' | 'yearly'): Promise<boolean> {
-  return redirectAfter(pendingKey.subscribe(performerId), type, async () => (await call(({ money }) => money.subscribe({ performerId, type }))).redirectUrl, SUBSCRIBE_ERROR, true);
+/** A plan: monthly, yearly, or a bundle of 3, 6 or 12 monthly periods (its pending label is `bundle<months>`). */
+export function startSubscription(performerId: string, type: 'monthly' | 'yearly', bundleMonths?: 3 | 6 | 12): Promise<boolean> {
+  const body = { performerId, type, ...(bundleMonths ? { bundleMonths } : {}) };
+  return redirectAfter(pendingKey.subscribe(performerId), bundleMonths ? `bundle${bundleMonths}` : type, async () => (await call(({ money }) => money.subscribe(body))).redirectUrl, SUBSCRIBE_ERROR, true);
 }
 
 export function buyVideo(videoId: string, couponCode = ''): Promise<boolean> {

@@ -2,7 +2,7 @@ import { map, type MapStore } from 'nanostores';
 import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import { countOf } from '../../../common/plural.js';
-import type { PayoutBalance, PayoutDetailsChanges, PayoutDetailsView, PayoutRequest } from '../../../common/schemas/money.js';
+import type { PayoutBalance, PayoutDetailsChanges, PayoutDetailsView, PayoutRequest, Promotion, PromotionInput } from '../../../common/schemas/money.js';
 import type {
   GalleryChanges, PostChanges, ProductChanges, StudioGallery, StudioPost, StudioProduct, StudioProfile, StudioVideo, VideoChanges,
 } from '../../../common/schemas/studio.js';
@@ -355,7 +355,7 @@ export function createProfileStudio(initial: StudioProfile) {
     invalid(errors: Record<string, string>) {
       store.setKey('errors', errors);
     },
-    async save(body: Pick<StudioProfile, 'bio' | 'monthlyPrice' | 'yearlyPrice' | 'blockedCountries'>): Promise<boolean> {
+    async save(body: Partial<Pick<StudioProfile, 'bio' | 'monthlyPrice' | 'yearlyPrice' | 'trialDays' | 'bundle3Bps' | 'bundle6Bps' | 'bundle12Bps' | 'blockedCountries'>>): Promise<boolean> {
       store.set({ ...store.get(), saving: true, errors: {} });
       try {
         const saved = await studioApi.updateProfile(body);
@@ -440,3 +440,54 @@ export function createPayoutStudio(initial: { balance: PayoutBalance; details: P
   };
 }
 export type PayoutStudio = ReturnType<typeof createPayoutStudio>;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Promotions for new subscribers (server/payments/README.md, "Offers")
+
+export const PROMOTION_CREATED = 'Promotion created';
+export const PROMOTION_ENDED = 'Promotion ended';
+
+export interface PromotionsState {
+  items: Promotion[];
+  saving: boolean;
+  /** The promotion being ended. */
+  ending: string | null;
+  errors: Record<string, string>;
+}
+
+export function createPromotionStudio(initial: Promotion[]) {
+  const store: MapStore<PromotionsState> = map<PromotionsState>({ items: initial, saving: false, ending: null, errors: {} });
+  return {
+    store,
+    invalid(errors: Record<string, string>) {
+      store.setKey('errors', errors);
+    },
+    async create(body: PromotionInput): Promise<boolean> {
+      store.set({ ...store.get(), saving: true, errors: {} });
+      try {
+        const created = await studioApi.createPromotion(body);
+        store.set({ ...store.get(), items: [created, ...store.get().items], saving: false, errors: {} });
+        toast.success(PROMOTION_CREATED);
+        return true;
+      } catch (err) {
+        store.set({ ...store.get(), saving: false, errors: fieldErrorsOf(err) });
+        toast.error(errorMessage(err, 'Could not create the promotion'));
+        return false;
+      }
+    },
+    async end(id: string): Promise<boolean> {
+      store.setKey('ending', id);
+      try {
+        const ended = await studioApi.endPromotion(id);
+        store.set({ ...store.get(), items: store.get().items.map((p) => (p._id === id ? ended : p)), ending: null });
+        toast.success(PROMOTION_ENDED);
+        return true;
+      } catch (err) {
+        store.setKey('ending', null);
+        toast.error(errorMessage(err, 'Could not end the promotion'));
+        return false;
+      }
+    },
+  };
+}
+export type PromotionStudio = ReturnType<typeof createPromotionStudio>;
