@@ -157,6 +157,7 @@ describe.each(engines)('settlement rules on %s', (engine) => {
     // Labels only move up (refunded < chargeback); nothing else moves again.
     const sequence: Array<[GatewayAction, string, PaymentStatus]> = [
       ['refunded', 'ignored', 'refunded'],
+      ['paid', 'already_paid', 'refunded'],
       ['chargeback', 'relabelled', 'chargeback'],
       ['chargeback', 'ignored', 'chargeback'],
       ['refunded', 'ignored', 'chargeback'],
@@ -391,12 +392,13 @@ describe.each(engines)('settlement rules on %s', (engine) => {
     expect((await subRow(fan.id, perf)).expiresAt).toBe(new Date(end1 + 372 * DAY).toISOString());
     expect(await count()).toBe(countBefore + 1);
 
-    expect(await outcomeOf(about(yearly, 'refunded'))).toBe('refunded');
-    expect((await subRow(fan.id, perf)).expiresAt).toBe(new Date(end1 + 7 * DAY).toISOString());
-    expect(await outcomeOf(about(week, 'chargeback'))).toBe('chargeback');
-    expect((await subRow(fan.id, perf)).expiresAt).toBe(new Date(end1).toISOString());
-    // Nothing paid left: closed at once, and no longer counted.
+    // Each reversal takes off the days its payment gave, by the same rule.
     expect(await outcomeOf(about(monthly, 'refunded'))).toBe('refunded');
+    expect(await subRow(fan.id, perf)).toMatchObject({ status: 'active', expiresAt: new Date(end1 + 342 * DAY).toISOString() });
+    expect(await outcomeOf(about(yearly, 'refunded'))).toBe('refunded');
+    expect(await subRow(fan.id, perf)).toMatchObject({ status: 'active', expiresAt: new Date(end1 - 23 * DAY).toISOString() });
+    // Nothing paid left: closed at once, and no longer counted.
+    expect(await outcomeOf(about(week, 'chargeback'))).toBe('chargeback');
     const closed = await subRow(fan.id, perf);
     expect(closed.status).toBe('cancelled');
     expect(Date.parse(closed.expiresAt!)).toBeLessThanOrEqual(Date.now());
@@ -582,6 +584,13 @@ describe.each(engines)('settlement rules on %s', (engine) => {
       expect(p).toMatchObject({ type: 'subscription_yearly', amount: 9000, currency: 'USD' });
       expect(JSON.parse(p.details)).toMatchObject({ description: 'Renewal (yearly)', durationDays: 365, subscriptionType: 'yearly' });
       expect((await subRow(fan.id)).expiresAt).toBe(new Date(Date.parse(sub.expiresAt!) + 365 * DAY).toISOString());
+
+      // A monthly one: 30 days.
+      const monthly = await recurring({ type: 'monthly' });
+      await db().updateTable('subscriptions').set({ periodDays: null }).where('id', '=', monthly.sub.id).execute();
+      const m = await apply(ev('renewed', { subscriptionRef: monthly.ref, gatewayRef: charge(), amount: 1000, currency: 'USD', occurredAt: new Date().toISOString() }));
+      expect(JSON.parse((await paymentRow(m.paymentId!)).details)).toMatchObject({ description: 'Renewal (monthly)', durationDays: 30, subscriptionType: 'monthly' });
+      expect((await subRow(monthly.fan.id)).expiresAt).toBe(new Date(Date.parse(monthly.sub.expiresAt!) + 30 * DAY).toISOString());
     });
 
     it('a renewal that crossed a cancellation still gives its period; failures and endings of a stopped billing are ignored', async () => {
