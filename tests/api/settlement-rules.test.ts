@@ -256,6 +256,34 @@ describe.each(engines)('settlement rules on %s', (engine) => {
     expect((await earningsOf(p.id)).map((e) => [e.entry, e.gross])).toEqual([['credit', 900], ['credit', 1000], ['reversal', -1000], ['reversal', -900]]);
   });
 
+  it('a late payment out of stock whose refund or chargeback came first: that reversal is applied, as in the other order, and no refund is asked for', async () => {
+    const fan = await createUser(db(), 'user');
+    const gone = await makeProduct(t.ctx, w.perf.id, { name: 'Rule sold out', type: 'physical', price: 600, stock: 0 });
+    const late = () => payment({ userId: fan.id, type: 'products', status: 'failed', stockHeld: 0, items: [{ objectType: 'product', objectId: gone.id, unitPrice: 600 }] });
+    const ended = async (id: string) => ({ ...(await state(id)), reason: (await detailsOf(id)).reason });
+
+    // Paid first: refunded at once and the provider asked for the money back; the chargeback then raises the label.
+    const a = await late();
+    const paidFirst = await apply(about(a, 'paid'));
+    expect([paidFirst.outcome, paidFirst.effects.refundsDue.map((x) => x.id)]).toEqual(['paid_out_of_stock_refunded', [a.id]]);
+    expect(await outcomeOf(about(a, 'chargeback'))).toBe('relabelled');
+    // The chargeback first: the buyer has the money back already.
+    const b = await late();
+    expect(await outcomeOf(about(b, 'chargeback'))).toBe('deferred');
+    const chargebackFirst = await apply(about(b, 'paid'));
+    expect([chargebackFirst.outcome, chargebackFirst.effects.refundsDue]).toEqual(['paid_then_chargeback', []]);
+    const done = { status: 'chargeback', stockHeld: 0, couponHeld: 0, deferredReversal: null, paid: true, reversed: true, reason: 'out_of_stock' };
+    expect([await ended(a.id), await ended(b.id)]).toEqual([done, done]);
+    // A refund that came first: already refunded at the provider, so nothing more is asked.
+    const c = await late();
+    expect(await outcomeOf(about(c, 'refunded'))).toBe('deferred');
+    const refundFirst = await apply(about(c, 'paid'));
+    expect([refundFirst.outcome, refundFirst.effects.refundsDue]).toEqual(['paid_then_refunded', []]);
+    expect(await ended(c.id)).toEqual({ ...done, status: 'refunded' });
+    expect(await stockOf(gone.id)).toBe(0);
+    for (const p of [a, b, c]) expect((await earningsOf(p.id)).map((e) => e.gross)).toEqual([600, -600]);
+  });
+
   it('a reversal before the payment is deferred (the stronger one kept) and applied by "paid"', async () => {
     const fan = await createUser(db(), 'user');
     const v = await videoCheckout(fan);
