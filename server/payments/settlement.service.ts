@@ -277,9 +277,13 @@ const settlePaid: Transition = async (tc, p, extra) => {
   if (outOfStock) {
     // Paid after the reservation ended and the stock is gone: never oversell; the money goes back.
     await updatePayment(tc.trx, p.id, { details: JSON.stringify({ ...paymentDetails(p), reason: 'out_of_stock' }) });
-    await reverse('refunded')(tc, paid, extra);
-    tc.effects.refundsDue.push(paid);
-    return 'paid_out_of_stock_refunded';
+    // A refund or chargeback that came first already gave it back at the provider: that one is applied below (the
+    // same end as in the other order), and no refund is asked for.
+    if (!p.deferredReversal) {
+      await reverse('refunded')(tc, paid, extra);
+      tc.effects.refundsDue.push(paid);
+      return 'paid_out_of_stock_refunded';
+    }
   }
   if (p.deferredReversal) {
     const outcome = await reverse(p.deferredReversal)(tc, paid, extra);

@@ -20,7 +20,15 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'page-access', mutate: ['src/server/page-access.ts'], tests: ['tests/unit/page-access.test.ts'] },
   { name: 'sessions', mutate: ['server/auth/auth.service.ts'], tests: ['tests/api/accounts.test.ts', 'tests/api/account-security.test.ts', 'tests/api/realtime.test.ts', 'tests/api/session-lifetimes.test.ts', 'tests/api/account-rules.test.ts'], services: ['postgres'] },
   { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/unit/login-failures.test.ts', 'tests/api/account-security.test.ts'], services: ['redis'] },
-  { name: 'settlement', mutate: ['server/payments/settlement.service.ts'], tests: ['tests/api/webhooks.test.ts', 'tests/api/money.test.ts', 'tests/api/concurrency.test.ts'], services: ['postgres'] },
+  {
+    name: 'settlement',
+    mutate: ['server/payments/settlement.service.ts', 'server/payments/renewals.ts'],
+    tests: [
+      'tests/api/settlement-rules.test.ts', 'tests/api/webhooks.test.ts', 'tests/api/renewals.test.ts', 'tests/api/money.test.ts', 'tests/api/concurrency.test.ts',
+      'tests/api/stock-holds.test.ts', 'tests/api/checkout-rules.test.ts', 'tests/api/coupon-rules.test.ts', 'tests/api/ccbill.test.ts',
+    ],
+    services: ['postgres'],
+  },
   { name: 'checkout', mutate: ['server/payments/checkout.service.ts', 'server/payments/pricing.ts'], tests: ['tests/api/money.test.ts', 'tests/api/stock-holds.test.ts', 'tests/api/paywall.test.ts', 'tests/api/posts.test.ts', 'tests/api/performer-approval.test.ts', 'tests/api/checkout-return.test.ts', 'tests/api/money-production.test.ts', 'tests/api/concurrency.test.ts', 'tests/unit/money.test.ts', 'tests/api/checkout-rules.test.ts', 'tests/unit/pricing.test.ts'] },
   { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/unit/webhook-signature.test.ts', 'tests/api/webhooks.test.ts'] },
   { name: 'coupons', mutate: ['server/coupons/coupons.service.ts', 'server/coupons/coupons.repository.ts'], tests: ['tests/api/money.test.ts', 'tests/api/concurrency.test.ts', 'tests/api/admin.test.ts', 'tests/api/coupon-rules.test.ts'] },
