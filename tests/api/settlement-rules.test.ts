@@ -20,7 +20,7 @@ import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
  */
 
 const DAY = 86_400_000;
-const noEffects = { notifications: [], refundsDue: [], recurringToCancel: [] };
+const noEffects = { notifications: [], refundsDue: [], recurringToCancel: [], mails: [] };
 
 describe.each(engines)('settlement rules on %s', (engine) => {
   let t: TestApp;
@@ -118,7 +118,11 @@ describe.each(engines)('settlement rules on %s', (engine) => {
     const paid = about(p, 'paid', { intentRef: 'ch_rules_paid', amount: p.amount, currency: 'USD' });
     expect(await apply(paid)).toEqual({
       outcome: 'paid', paymentId: p.id,
-      effects: { ...noEffects, notifications: [{ userId: fan.id, event: 'payment/success', payload: { paymentId: p.id, type: 'products', targetId: p.targetId, amount: p.amount, currency: 'USD' } }] },
+      effects: {
+        ...noEffects,
+        notifications: [{ userId: fan.id, event: 'payment/success', payload: { paymentId: p.id, type: 'products', targetId: p.targetId, amount: p.amount, currency: 'USD' } }],
+        mails: [expect.objectContaining({ kind: 'receipt', paymentId: p.id, userId: fan.id, amount: p.amount, paymentType: 'products' })],
+      },
     });
     expect(await recorded(paid.id)).toEqual([{ outcome: 'paid', paymentId: p.id }]);
     expect(await state(p.id)).toEqual({ status: 'success', stockHeld: 1, couponHeld: 1, deferredReversal: null, paid: true, reversed: false });
@@ -384,7 +388,7 @@ describe.each(engines)('settlement rules on %s', (engine) => {
     expect((await earningsOf(p.id)).map((e) => [e.entry, e.testMoney])).toEqual([['credit', 0], ['reversal', 0]]);
   });
 
-  it('a subscription payment adds its days (by its type when its details do not say) and a refund takes exactly those days back', async () => {
+  it('a subscription payment adds its days (by its type when its details do not say) and a refund takes exactly those days out', async () => {
     const fan = await createUser(db(), 'user');
     const perf = w.perf2.id;
     const count = async () => (await db().selectFrom('performers').select('subscriberCount').where('id', '=', perf).executeTakeFirstOrThrow()).subscriberCount;
@@ -401,6 +405,10 @@ describe.each(engines)('settlement rules on %s', (engine) => {
         notifications: [
           { userId: fan.id, event: 'subscription/success', payload: { subscriptionId: sub.id, performerId: perf, paymentId: monthly.id, expiresAt: sub.expiresAt } },
           { userId: fan.id, event: 'payment/success', payload: { paymentId: monthly.id, type: 'subscription_monthly', targetId: null, amount: 500, currency: 'USD' } },
+        ],
+        mails: [
+          expect.objectContaining({ kind: 'new-subscriber', performerId: perf, fanId: fan.id, type: 'monthly' }),
+          expect.objectContaining({ kind: 'receipt', paymentId: monthly.id, userId: fan.id, amount: 500 }),
         ],
       },
     });
@@ -420,11 +428,13 @@ describe.each(engines)('settlement rules on %s', (engine) => {
     expect((await subRow(fan.id, perf)).expiresAt).toBe(new Date(end1 + 372 * DAY).toISOString());
     expect(await count()).toBe(countBefore + 1);
 
-    // Each reversal takes off the days its payment gave, by the same rule.
+    // Each reversal takes its payment's days out: the period is what the payments still paid add up to, from the
+    // time each was paid (the first one left starts the run).
+    const paidAt = async (id: string) => Date.parse((await db().selectFrom('payments').select('paidAt').where('id', '=', id).executeTakeFirstOrThrow()).paidAt!);
     expect(await outcomeOf(about(monthly, 'refunded'))).toBe('refunded');
-    expect(await subRow(fan.id, perf)).toMatchObject({ status: 'active', expiresAt: new Date(end1 + 342 * DAY).toISOString() });
+    expect(await subRow(fan.id, perf)).toMatchObject({ status: 'active', expiresAt: new Date((await paidAt(yearly.id)) + 372 * DAY).toISOString() });
     expect(await outcomeOf(about(yearly, 'refunded'))).toBe('refunded');
-    expect(await subRow(fan.id, perf)).toMatchObject({ status: 'active', expiresAt: new Date(end1 - 23 * DAY).toISOString() });
+    expect(await subRow(fan.id, perf)).toMatchObject({ status: 'active', expiresAt: new Date((await paidAt(week.id)) + 7 * DAY).toISOString() });
     // Nothing paid left: closed at once, and no longer counted.
     expect(await outcomeOf(about(week, 'chargeback'))).toBe('chargeback');
     const closed = await subRow(fan.id, perf);
@@ -665,17 +675,25 @@ describe.each(engines)('settlement rules on %s', (engine) => {
       }
     });
 
-    it('the provider ending a billing: a lapse after failed renewals (shown expired), a cancellation otherwise (dated by the provider)', async () => {
+    it('the provider ending a billing: shown cancelled (dated by the provider) whatever came before; after failed renewals the fan is told it expired', async () => {
       const cancelled = await recurring();
       const at = new Date(Date.now() - 60_000).toISOString();
-      expect(await apply(ev('subscription_ended', { subscriptionRef: cancelled.ref, occurredAt: at }))).toEqual({ outcome: 'ended', paymentId: null, effects: noEffects });
+      expect(await apply(ev('subscription_ended', { subscriptionRef: cancelled.ref, occurredAt: at }))).toEqual({
+        outcome: 'ended', paymentId: null,
+        effects: { ...noEffects, mails: [expect.objectContaining({ kind: 'subscription-cancelled', userId: cancelled.fan.id, atProvider: true, at })] },
+      });
       expect(await subRow(cancelled.fan.id)).toMatchObject({ status: 'active', autoRenew: 0, cancelAtPeriodEnd: 1, cancelledAt: at, expiresAt: cancelled.sub.expiresAt });
 
       const lapsed = await recurring();
       const end = Date.parse(lapsed.sub.expiresAt!);
       expect(await outcomeOf(ev('renewal_failed', { subscriptionRef: lapsed.ref, occurredAt: new Date(end).toISOString() }))).toBe('renewal_failed');
-      expect(await outcomeOf(ev('subscription_ended', { subscriptionRef: lapsed.ref, occurredAt: new Date(end + 4 * DAY).toISOString() }))).toBe('ended');
-      expect(await subRow(lapsed.fan.id)).toMatchObject({ status: 'active', autoRenew: 0, cancelAtPeriodEnd: 0, cancelledAt: null, renewalFailedAt: new Date(end).toISOString() });
+      const ended = await apply(ev('subscription_ended', { subscriptionRef: lapsed.ref, occurredAt: new Date(end + 4 * DAY).toISOString() }));
+      expect(ended.outcome).toBe('ended');
+      expect(ended.effects.mails).toEqual([expect.objectContaining({ kind: 'subscription-expired', userId: lapsed.fan.id })]);
+      // The row does not depend on the order: the failure is moot once nothing renews.
+      expect(await subRow(lapsed.fan.id)).toMatchObject({
+        status: 'active', autoRenew: 0, cancelAtPeriodEnd: 1, cancelledAt: new Date(end + 4 * DAY).toISOString(), renewalFailedAt: null, graceUntil: null,
+      });
     });
   });
 });
