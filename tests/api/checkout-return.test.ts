@@ -193,9 +193,14 @@ describe.each(engines)('what the paywall sells on %s', (engine) => {
   });
 
   it("offers the performer's own prices, else the site's package, and charges exactly what it offers", async () => {
-    expect(await subscriptionOffer(t.ctx.db, w.perf.id)).toEqual({ monthly: 1000, yearly: 9000 });
+    // The list prices, and each plan as the checkout charges it (no offers here: the first price is the price).
+    const plans = (o: Awaited<ReturnType<typeof subscriptionOffer>>) => o.plans.map((p) => [p.type, p.bundleMonths, p.price, p.firstPrice, p.periodDays]);
+    const mona = await subscriptionOffer(t.ctx.db, w.perf.id);
+    expect({ monthly: mona.monthly, yearly: mona.yearly }).toEqual({ monthly: 1000, yearly: 9000 });
+    expect(plans(mona)).toEqual([['monthly', null, 1000, 1000, 30], ['yearly', null, 9000, 9000, 365]]);
     // Otto has no yearly price of his own: the site's yearly package applies, as at checkout.
-    expect(await subscriptionOffer(t.ctx.db, w.perf2.id)).toEqual({ monthly: 500, yearly: 9999 });
+    const otto = await subscriptionOffer(t.ctx.db, w.perf2.id);
+    expect({ monthly: otto.monthly, yearly: otto.yearly }).toEqual({ monthly: 500, yearly: 9999 });
     for (const [performer, type, offered] of [[w.perf, 'monthly', 1000], [w.perf, 'yearly', 9000], [w.perf2, 'yearly', 9999]] as const) {
       const res = await post('/payment/subscribe', await createUser(t.ctx.db, 'user'), { performerId: performer.id, type });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -204,9 +209,9 @@ describe.each(engines)('what the paywall sells on %s', (engine) => {
     // Without any price (no own price, no active package) nothing is offered, and nothing can be bought.
     await t.ctx.db.updateTable('subscriptionPackages').set({ status: 'inactive' }).execute();
     const bare = await createUser(t.ctx.db, 'performer', { performer: { monthlyPrice: 0, yearlyPrice: 0 } });
-    expect(await subscriptionOffer(t.ctx.db, bare.id)).toEqual({ monthly: null, yearly: null });
+    expect(await subscriptionOffer(t.ctx.db, bare.id)).toEqual({ monthly: null, yearly: null, plans: [] });
     expect((await post('/payment/subscribe', w.fan, { performerId: bare.id, type: 'monthly' })).body.code).toBe('NOT_FOR_SALE');
-    expect(await subscriptionOffer(t.ctx.db, 'no-such-performer')).toEqual({ monthly: null, yearly: null });
+    expect(await subscriptionOffer(t.ctx.db, 'no-such-performer')).toEqual({ monthly: null, yearly: null, plans: [] });
   });
 
   it('sells a gallery for sale: paid, its photos open for the buyer; refusals are clear 4xx and write nothing', async () => {

@@ -97,7 +97,9 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
       await page.locator('[data-testid="post-card"] a', { hasText: 'Beach day' }).click();
       await page.waitForURL(`**/posts/${subsId}`);
       await page.getByTestId('lock-box').scrollIntoViewIfNeeded();
-      await waitForIsland(page, 'SubscribeButton');
+      // A guest's plans are plain links to log in first and come back (no island: guest pages stay lean).
+      expect(await page.locator('astro-island[component-url*="SubscribeButton"]').count()).toBe(0);
+      expect(await page.getByTestId('subscribe-monthly').getAttribute('href')).toBe(`/auth/login?next=${encodeURIComponent(`/posts/${subsId}`)}`);
       expect(await page.getByTestId('post-page').getAttribute('data-locked')).toBe('true');
       expect(await page.getByTestId('post-teaser').textContent()).toBe('The outtakes from the beach shoot.');
       expect(await page.locator('[data-testid="post-previews"] img').count()).toBe(3);

@@ -550,9 +550,11 @@ export function send(
  * key to order by): bad input must write nothing anywhere, not only in the tables a test thought of.
  */
 export async function dbSnapshot(db: Db): Promise<{ counts: Record<string, number>; checksums: Record<string, string> }> {
-  // PostgreSQL lists the tables of every schema; this app's are in its own (other test apps share the server).
-  const own = isSqlite(db) ? undefined : (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]?.s;
-  const tables = (await db.introspection.getTables()).filter((t) => own === undefined || t.schema === own).map((t) => t.name).sort();
+  // On PostgreSQL only this app's schema is read (other test apps share the server): Kysely's introspection reads
+  // every schema's columns, and fails when another test app drops its schema at that moment.
+  const tables = isSqlite(db)
+    ? (await db.introspection.getTables()).map((t) => t.name).sort()
+    : (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`.execute(db)).rows.map((r) => r.name);
   const counts: Record<string, number> = {};
   const checksums: Record<string, string> = {};
   for (const name of tables) {
