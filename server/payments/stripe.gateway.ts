@@ -154,7 +154,7 @@ export class StripeGateway implements PaymentGateway {
     } catch (err) {
       throw new WebhookSignatureError(`Stripe signature rejected: ${(err as Error).message}`);
     }
-    const mapped = mapStripeEvent(event);
+    const mapped = { ...mapStripeEvent(event), storedPayload: keptEvent(event) };
     const invoice = invoiceToRead(event, mapped);
     // A failed read throws (a 500): Stripe delivers the event again later, rather than our payment being settled
     // without the PaymentIntent its refunds will name.
@@ -294,6 +294,24 @@ function periodStartOf(invoice: Obj): number | null {
     }
   }
   return num(invoice.created);
+}
+
+/** The fields of an event's object we keep in webhook_events: what the settlement reads, nothing of the buyer. */
+const KEPT_OBJECT_FIELDS = [
+  'id', 'object', 'status', 'payment_status', 'payment_intent', 'charge', 'subscription', 'client_reference_id', 'metadata', 'amount', 'amount_total',
+  'amount_paid', 'amount_due', 'amount_refunded', 'refunded', 'currency', 'billing_reason', 'created', 'canceled_at', 'ended_at',
+];
+
+/**
+ * What of a Stripe event we store: its id, type, time and the object's fields the settlement reads. Stripe's objects
+ * also carry the buyer's name, email, address, phone and card details (customer_details, billing_details,
+ * payment_method_details), which this site neither needs nor may keep.
+ */
+export function keptEvent(event: Pick<Stripe.Event, 'id' | 'type' | 'created'> & { data: { object: unknown } }): string {
+  const o = (event.data?.object ?? {}) as Obj;
+  const object: Obj = {};
+  for (const k of KEPT_OBJECT_FIELDS) if (o[k] !== undefined) object[k] = k === 'payment_intent' || k === 'charge' || k === 'subscription' ? ref(o[k]) : o[k];
+  return JSON.stringify({ id: event.id, type: event.type, created: event.created, data: { object } });
 }
 
 /** A verified Stripe event → our normalised event (exported for unit tests). */

@@ -450,9 +450,18 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect(early.body.code).toBe('RETRY_LATER');
     const completed = {
       id: 'evt_completed_1', type: 'checkout.session.completed',
-      data: { object: { id: 'cs_test_42', payment_status: 'paid', client_reference_id: paymentId, metadata: { paymentId }, payment_intent: 'pi_42', amount_total: 1299, currency: 'usd' } },
+      data: {
+        object: {
+          id: 'cs_test_42', payment_status: 'paid', client_reference_id: paymentId, metadata: { paymentId }, payment_intent: 'pi_42', amount_total: 1299, currency: 'usd',
+          customer_details: { email: 'buyer@private.test', name: 'Private Buyer', phone: '+1 555 0100', address: { line1: '1 Hidden Lane' } },
+        },
+      },
     };
     expect((await send(completed)).body.outcome).toBe('paid');
+    // Kept: what the settlement reads; never the buyer's email, name, phone or address.
+    const stored = await db.selectFrom('webhookEvents').select('payload').where('gateway', '=', 'stripe').where('eventId', '=', 'evt_completed_1').executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.payload)).toMatchObject({ id: 'evt_completed_1', type: 'checkout.session.completed', data: { object: { id: 'cs_test_42', payment_intent: 'pi_42', metadata: { paymentId } } } });
+    for (const secret of ['buyer@private.test', 'Private Buyer', '+1 555 0100', '1 Hidden Lane', 'customer_details']) expect(stored.payload).not.toContain(secret);
     expect((await send(completed)).body.outcome).toBe('duplicate');
     expect((await api(`/user/assets/videos/${w.videos.saleVideo.id}`, { headers: buyer.headers })).body.locked).toBe(false);
     // Stripe redelivers the refund: now it is known.
