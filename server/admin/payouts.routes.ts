@@ -1,3 +1,6 @@
+import type { FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { ApiApp } from '../http/types.js';
 import { listSchema } from '../../common/schemas/http.js';
 import { adminPayoutRequestSchema, idParams, payoutDetailsFullSchema, payoutRequestsQuery, payPayoutBody, rejectPayoutBody } from '../../common/schemas/admin.js';
@@ -15,10 +18,25 @@ export async function adminPayoutRoutes(app: ApiApp): Promise<void> {
   const { ctx } = app;
   const { db } = ctx;
   const tags = ['admin'];
-  const audited = (action: string, change: PayoutChange, extra: Record<string, unknown> = {}) => ({
-    action,
-    details: { payoutId: change.payout._id, amount: change.payout.amount, currency: change.payout.currency, from: change.previous, to: change.payout.status, ...extra },
-  });
+  /**
+   * One step of the admin on a payout: the change and its audit entry in one transaction, the console's view of the
+   * payout as it now is, and the performer told after the commit.
+   */
+  const step = async <C extends PayoutChange>(
+    request: FastifyRequest,
+    action: string,
+    change: (trx: Transaction<Database>, adminId: string) => Promise<C>,
+    extra: (change: C) => Record<string, unknown> = () => ({}),
+  ) => {
+    const { done, view } = await adminTx(db, request, async (trx, audit) => {
+      const done = await change(trx, request.user!.id);
+      const { payout, previous } = done;
+      await audit(action, 'performer', payout.performerId, { payoutId: payout._id, amount: payout.amount, currency: payout.currency, from: previous, to: payout.status, ...extra(done) });
+      return { done, view: (await adminPayoutOf(trx, payout._id))! };
+    });
+    await announcePayoutChange(ctx, done);
+    return view;
+  };
 
   app.get(
     '/admin/payout-requests',
@@ -36,16 +54,7 @@ export async function adminPayoutRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/admin/payout-requests/:id/approve',
     { schema: { tags, summary: 'Approve a requested payout (409 once it is approved, paid or rejected)', params: idParams, response: { 200: adminPayoutRequestSchema, ...errors } } },
-    async (request) => {
-      const { change, view } = await adminTx(db, request, async (trx, audit) => {
-        const change = await approvePayout(trx, request.params.id, request.user!.id);
-        const a = audited('payout.approve', change);
-        await audit(a.action, 'performer', change.payout.performerId, a.details);
-        return { change, view: (await adminPayoutOf(trx, change.payout._id))! };
-      });
-      await announcePayoutChange(ctx, change);
-      return view;
-    },
+    (request) => step(request, 'payout.approve', (trx, adminId) => approvePayout(trx, request.params.id, adminId)),
   );
 
   app.post(
@@ -59,16 +68,8 @@ export async function adminPayoutRoutes(app: ApiApp): Promise<void> {
         response: { 200: adminPayoutRequestSchema, ...errors },
       },
     },
-    async (request) => {
-      const { change, view } = await adminTx(db, request, async (trx, audit) => {
-        const change = await rejectPayout(trx, request.params.id, request.user!.id, request.body.reason);
-        const a = audited('payout.reject', change, { reason: request.body.reason, released: change.released });
-        await audit(a.action, 'performer', change.payout.performerId, a.details);
-        return { change, view: (await adminPayoutOf(trx, change.payout._id))! };
-      });
-      await announcePayoutChange(ctx, change);
-      return view;
-    },
+    (request) =>
+      step(request, 'payout.reject', (trx, adminId) => rejectPayout(trx, request.params.id, adminId, request.body.reason), (change) => ({ reason: request.body.reason, released: change.released })),
   );
 
   app.post(
@@ -82,16 +83,7 @@ export async function adminPayoutRoutes(app: ApiApp): Promise<void> {
         response: { 200: adminPayoutRequestSchema, ...errors },
       },
     },
-    async (request) => {
-      const { change, view } = await adminTx(db, request, async (trx, audit) => {
-        const change = await payPayout(trx, request.params.id, request.user!.id, request.body.reference);
-        const a = audited('payout.pay', change, { reference: request.body.reference });
-        await audit(a.action, 'performer', change.payout.performerId, a.details);
-        return { change, view: (await adminPayoutOf(trx, change.payout._id))! };
-      });
-      await announcePayoutChange(ctx, change);
-      return view;
-    },
+    (request) => step(request, 'payout.pay', (trx, adminId) => payPayout(trx, request.params.id, adminId, request.body.reference), () => ({ reference: request.body.reference })),
   );
 
   app.post(
