@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { MailCatcher, type CaughtMail } from '../helpers/mail-catcher.js';
-import { ageSubscription, buildMoneyWorld, chargeOf, payWithSandbox, postWebhook, sandboxEvent, type MoneyWorld } from '../helpers/money-fixture.js';
+import {
+  buildMoneyWorld, chargeOf, endPeriodAgo, payWithSandbox, postWebhook, sandboxBillingOf, sandboxEvent, subscribeWithSandbox, subscriptionOf, type MoneyWorld,
+} from '../helpers/money-fixture.js';
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
 import { moneyClock } from '../../server/payments/maintenance.service.js';
 import { mailDateTime } from '../../server/mail/money-templates.js';
@@ -51,24 +53,14 @@ describe.each(engines)('money mails on %s', (engine) => {
     return catcher.find(to, subject, since);
   };
 
-  const subRow = (userId: string, performerId = w.perf.id) =>
-    db().selectFrom('subscriptions').selectAll().where('userId', '=', userId).where('performerId', '=', performerId).executeTakeFirstOrThrow();
-  const billingOf = async (userId: string) => {
-    const sub = await subRow(userId);
-    return db().selectFrom('sandboxSubscriptions').selectAll().where('id', '=', sub.gatewaySubscriptionId!).executeTakeFirstOrThrow();
-  };
-  /** Moves the subscription, its payments and its provider billing `ms` into the past (as if bought that much earlier). */
-  const age = (fan: TestUser, ms: number) => ageSubscription(db(), fan.id, w.perf.id, ms);
+  const subRow = (userId: string, performerId = w.perf.id) => subscriptionOf(db(), userId, performerId);
+  const billingOf = (userId: string) => sandboxBillingOf(db(), userId, w.perf.id);
   /** Ages the subscription so that its period ends `ago` ms before now (negative: after now). */
-  async function endedAgo(fan: TestUser, ago: number) {
-    await age(fan, Date.parse((await subRow(fan.id)).expiresAt!) - Date.now() + ago);
-  }
+  const endedAgo = (fan: TestUser, ago: number) => endPeriodAgo(db(), fan.id, w.perf.id, ago);
   /** A new fan subscribed through the checkout and the sandbox's Approve. */
   async function subscribed(type: 'monthly' | 'yearly' = 'monthly', name?: string) {
     const fan = await createUser(db(), 'user', name ? { name } : {});
-    const res = await post('/payment/subscribe', fan, { performerId: w.perf.id, type });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect((await payWithSandbox(t, fan, res.body.redirectUrl)).status).toBe(200);
+    await subscribeWithSandbox(t, fan, { performerId: w.perf.id, type });
     return fan;
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { buildMoneyWorld, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
+import { buildMoneyWorld, ledger, payWithSandbox, sandboxBillingOf, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
 import { subscriptionOffer } from '../../server/subscriptions/subscriptions.service.js';
 import { PROMOTION_UNLIMITED } from '../../common/offers.js';
@@ -28,10 +28,7 @@ describe.each(engines)('subscription offers on %s', (engine) => {
   const paymentsOf = (userId: string, performerId: string) =>
     db().selectFrom('payments').selectAll().where('userId', '=', userId).where('performerId', '=', performerId).orderBy('createdAt').orderBy('id').execute();
   const coupon = (id: string) => db().selectFrom('coupons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-  const billingOf = async (userId: string, performerId: string) => {
-    const sub = await subRow(userId, performerId);
-    return db().selectFrom('sandboxSubscriptions').selectAll().where('id', '=', sub!.gatewaySubscriptionId!).executeTakeFirstOrThrow();
-  };
+  const billingOf = (userId: string, performerId: string) => sandboxBillingOf(db(), userId, performerId);
   /** What a refusal must leave untouched. */
   const snapshot = async () => ({
     payments: Number((await db().selectFrom('payments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n),

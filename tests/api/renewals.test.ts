@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { ageSubscription, buildMoneyWorld, ledger, payWithSandbox, postWebhook, type MoneyWorld } from '../helpers/money-fixture.js';
+import {
+  ageSubscription, buildMoneyWorld, endPeriodAgo, ledger, payWithSandbox, postWebhook, sandboxBillingOf, subscribeWithSandbox, subscriptionOf, type MoneyWorld,
+} from '../helpers/money-fixture.js';
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
 import { lapseUnrenewed, moneyClock } from '../../server/payments/maintenance.service.js';
 import { SandboxGateway } from '../../server/payments/sandbox.gateway.js';
@@ -25,12 +27,8 @@ describe.each(engines)('recurring subscriptions on %s', (engine) => {
   const post = (path: string, who: TestUser | undefined, json: unknown = {}) => t.api(path, { method: 'POST', headers: who?.headers ?? {}, json });
   const get = (path: string, who?: TestUser) => t.api(path, { headers: who?.headers ?? {} });
 
-  const subRow = (userId: string, performerId = w.perf.id) =>
-    db().selectFrom('subscriptions').selectAll().where('userId', '=', userId).where('performerId', '=', performerId).executeTakeFirstOrThrow();
-  const billingOf = async (userId: string, performerId = w.perf.id) => {
-    const sub = await subRow(userId, performerId);
-    return db().selectFrom('sandboxSubscriptions').selectAll().where('id', '=', sub.gatewaySubscriptionId!).executeTakeFirstOrThrow();
-  };
+  const subRow = (userId: string, performerId = w.perf.id) => subscriptionOf(db(), userId, performerId);
+  const billingOf = (userId: string, performerId = w.perf.id) => sandboxBillingOf(db(), userId, performerId);
   const paymentsOf = (userId: string) =>
     db().selectFrom('payments').select(['id', 'status', 'amount', 'details', 'gatewayRef']).where('userId', '=', userId).orderBy('createdAt').orderBy('id').execute();
   const locked = async (fan: TestUser) => (await get(`/user/assets/videos/${w.videos.subsVideo.id}`, fan)).body.locked as boolean;
@@ -38,18 +36,13 @@ describe.each(engines)('recurring subscriptions on %s', (engine) => {
   /** A new fan subscribed (monthly unless said) through the checkout and the sandbox's Approve. */
   async function subscribed(o: { type?: 'monthly' | 'yearly'; couponCode?: string; performer?: TestUser } = {}) {
     const fan = await createUser(db(), 'user');
-    const res = await post('/payment/subscribe', fan, { performerId: (o.performer ?? w.perf).id, type: o.type ?? 'monthly', ...(o.couponCode ? { couponCode: o.couponCode } : {}) });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect((await payWithSandbox(t, fan, res.body.redirectUrl)).status).toBe(200);
+    await subscribeWithSandbox(t, fan, { performerId: (o.performer ?? w.perf).id, type: o.type ?? 'monthly', ...(o.couponCode ? { couponCode: o.couponCode } : {}) });
     return fan;
   }
 
   const age = (fan: TestUser, ms: number, performerId = w.perf.id) => ageSubscription(db(), fan.id, performerId, ms);
   /** Ages the subscription so its period ended `ago` ms before now. */
-  async function endedAgo(fan: TestUser, ago: number) {
-    const sub = await subRow(fan.id);
-    await age(fan, Date.parse(sub.expiresAt!) - Date.now() + ago);
-  }
+  const endedAgo = (fan: TestUser, ago: number) => endPeriodAgo(db(), fan.id, w.perf.id, ago);
 
   beforeAll(async () => {
     t = await startTestApp(engine);

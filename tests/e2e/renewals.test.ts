@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
-import { ageSubscription, buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
+import { buildMoneyWorld, endPeriodAgo, sandboxBillingOf, subscriptionOf, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
 
 /**
@@ -19,8 +19,8 @@ describe.skipIf(!hasChromium)('renewals in chromium', () => {
   let page: Page;
   const DAY = 86_400_000;
 
-  const sub = () => t.ctx.db.selectFrom('subscriptions').selectAll().where('userId', '=', w.fan.id).where('performerId', '=', w.perf.id).executeTakeFirstOrThrow();
-  const billing = async () => t.ctx.db.selectFrom('sandboxSubscriptions').selectAll().where('id', '=', (await sub()).gatewaySubscriptionId!).executeTakeFirstOrThrow();
+  const sub = () => subscriptionOf(t.ctx.db, w.fan.id, w.perf.id);
+  const billing = () => sandboxBillingOf(t.ctx.db, w.fan.id, w.perf.id);
   const billingText = async () => {
     await page.goto(`${t.url}/account/subscriptions`);
     await waitForIsland(page, 'SubscriptionsList');
@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('renewals in chromium', () => {
 
     // The period ends and the renewal fails: access closes, the fan is told until when it is retried.
     await money.sandbox().failNext((await billing()).id, 1);
-    await ageSubscription(t.ctx.db, w.fan.id, w.perf.id, Date.parse(first.expiresAt!) - Date.now() + 60_000);
+    await endPeriodAgo(t.ctx.db, w.fan.id, w.perf.id, 60_000);
     const now = new Date();
     await money.sandbox().renewDue(now);
     const failed = await sub();

@@ -106,3 +106,29 @@ export async function ageSubscription(db: DbOrTrx, userId: string, performerId: 
     await db.updateTable('sandboxSubscriptions').set({ periodEnd: back(billing.periodEnd)!, nextChargeAt: back(billing.nextChargeAt)! }).where('id', '=', billing.id).execute();
   }
 }
+
+/** The fan's subscription to a performer (the row must exist). */
+export function subscriptionOf(db: DbOrTrx, userId: string, performerId: string) {
+  return db.selectFrom('subscriptions').selectAll().where('userId', '=', userId).where('performerId', '=', performerId).executeTakeFirstOrThrow();
+}
+
+/** The sandbox provider's billing of a fan's recurring subscription to a performer. */
+export async function sandboxBillingOf(db: DbOrTrx, userId: string, performerId: string) {
+  const sub = await subscriptionOf(db, userId, performerId);
+  return db.selectFrom('sandboxSubscriptions').selectAll().where('id', '=', sub.gatewaySubscriptionId!).executeTakeFirstOrThrow();
+}
+
+/** Ages a fan's subscription (see ageSubscription) so its paid period ends `ago` ms before now (negative: after now). */
+export async function endPeriodAgo(db: DbOrTrx, userId: string, performerId: string, ago: number): Promise<void> {
+  const sub = await subscriptionOf(db, userId, performerId);
+  await ageSubscription(db, userId, performerId, Date.parse(sub.expiresAt!) - Date.now() + ago);
+}
+
+/** A subscription checkout (`body` of POST /payment/subscribe) answered 201, then approved on the sandbox's page. */
+export async function subscribeWithSandbox(t: TestApp, fan: TestUser, body: { performerId: string; type: 'monthly' | 'yearly'; couponCode?: string }) {
+  const res = await t.api('/payment/subscribe', { method: 'POST', headers: fan.headers, json: body });
+  if (res.status !== 201) throw new Error(`subscribe answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const paid = await payWithSandbox(t, fan, res.body.redirectUrl);
+  if (paid.status !== 200) throw new Error(`the sandbox's Approve answered ${paid.status}: ${JSON.stringify(paid.body)}`);
+  return res.body as { paymentId: string; amount: number };
+}
