@@ -5,11 +5,13 @@ import { createUser, type TestUser } from '../helpers/sessions.js';
 import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { newId } from '../../server/db/ids.js';
 import { ledger } from '../helpers/money-fixture.js';
+import { MailCatcher } from '../helpers/mail-catcher.js';
 
 /**
  * The payout journey in chromium: a performer with a sale past the hold saves bank details in the studio (a mistyped
  * IBAN first) and requests a payout; the admin finds it in the console's queue, looks at the full details and marks it
- * paid with the transfer's reference; the performer sees it paid.
+ * paid with the transfer's reference; the performer sees it paid. Each step's mail to the performer is read from a real
+ * SMTP server and leads to the earnings page.
  */
 describe.skipIf(!hasChromium)('payout journey in chromium', () => {
   let t: TestApp;
@@ -17,6 +19,12 @@ describe.skipIf(!hasChromium)('payout journey in chromium', () => {
   let performer: TestUser;
   let admin: TestUser;
   let studio: Page;
+  const catcher = new MailCatcher();
+  /** The subjects of the mails to the performer since `since`, once the mailer has flushed. */
+  const performerMails = async (since: number) => {
+    await t.ctx.mailer.flush();
+    return catcher.find(performer.email, undefined, since);
+  };
 
   /** Whether the island holding `testId` has hydrated. */
   const hydrated = (p: Page, testId: string) =>
@@ -26,7 +34,8 @@ describe.skipIf(!hasChromium)('payout journey in chromium', () => {
     }, testId, { timeout: 15_000 });
 
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { web: true });
+    await catcher.start();
+    t = await startTestApp('sqlite', { web: true, env: { SMTP_URL: catcher.smtpUrl } });
     performer = await createUser(t.ctx.db, 'performer', { name: 'Paula Payee' });
     admin = await createUser(t.ctx.db, 'admin');
     const fan = await createUser(t.ctx.db, 'user');
@@ -45,6 +54,7 @@ describe.skipIf(!hasChromium)('payout journey in chromium', () => {
   }, 60_000);
   afterAll(async () => {
     await t?.close();
+    await catcher.stop();
   });
 
   it('the performer saves bank details and requests the available balance', async () => {
@@ -67,8 +77,12 @@ describe.skipIf(!hasChromium)('payout journey in chromium', () => {
     await expect.poll(() => studio.getByTestId('payout-request').isDisabled()).toBe(false);
     await saveScreen(studio, 'studio-payouts', { fullPage: true });
 
+    const since = catcher.mark();
     await studio.getByTestId('payout-request').click();
     await expect.poll(() => studio.getByTestId('payout-row').getAttribute('data-status')).toBe('requested');
+    const mails = await performerMails(since);
+    expect(mails.map((m) => m.subject)).toEqual(['Payout of $80.00 requested']);
+    expect(mails[0]!.text).toContain(`${t.url}/studio/earnings`);
     await expect.poll(() => studio.getByTestId('payout-requested').textContent()).toBe('$80.00');
     expect(await studio.getByTestId('payout-available').textContent()).toBe('$0.00');
     expect(await studio.getByTestId('payout-blocked').getAttribute('data-reason')).toBe('open');
@@ -91,7 +105,11 @@ describe.skipIf(!hasChromium)('payout journey in chromium', () => {
     await hydrated(page, 'payout-paid-form');
     await row.getByTestId('payout-paid-form').getByLabel("Transfer's reference").fill('FPS-2026-0007');
     await saveScreen(page, 'admin-payouts', { fullPage: true });
+    const since = catcher.mark();
     await Promise.all([page.waitForEvent('load'), row.getByTestId('payout-paid-form-submit').click()]);
+    const mails = await performerMails(since);
+    expect(mails.map((m) => m.subject)).toEqual(['Payout of $80.00 paid']);
+    expect(mails[0]!.text).toContain('Reference: FPS-2026-0007');
     expect(await page.getByTestId('payouts-empty').count()).toBe(1);
 
     await page.goto(`${t.url}/admin/payouts?status=paid`);
