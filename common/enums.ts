@@ -78,8 +78,11 @@ export const orderStatusSchema = z.enum(['pending', 'paid', 'cancelled', 'refund
 export type OrderStatus = z.output<typeof orderStatusSchema>;
 export const deliveryStatusSchema = z.enum(['created', 'processing', 'shipping', 'delivered', 'cancelled']);
 export type DeliveryStatus = z.output<typeof deliveryStatusSchema>;
-/** `reversal` rows are negative (a refund, a chargeback). */
-export const earningEntrySchema = z.enum(['credit', 'reversal']);
+/**
+ * `credit`: what a paid item earned. `reversal` rows are negative: what is left of the credit when the payment is
+ * refunded whole or charged back. `partial_refund` rows are negative too: the item's share of a partial refund.
+ */
+export const earningEntrySchema = z.enum(['credit', 'reversal', 'partial_refund']);
 export type EarningEntry = z.output<typeof earningEntrySchema>;
 export const earningSourceSchema = z.enum(['subscription', 'video', 'product', 'gallery', 'post']);
 export type EarningSource = z.output<typeof earningSourceSchema>;

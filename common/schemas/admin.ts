@@ -256,7 +256,7 @@ export const contentStateSchema = z.object({ _id: z.string(), type: z.string(), 
 // Money (server/admin/money.routes.ts)
 export const paymentSchema = z.object({
   _id: z.string(), type: z.string(), status: z.string(), gateway: z.string(), gatewayRef: z.string().nullable(), amount: z.number(), originalPrice: z.number(),
-  discount: z.number(), currency: z.string(), performerId: z.string().nullable(), couponId: z.string().nullable(), paidAt: z.string().nullable(), createdAt: z.string(),
+  discount: z.number(), refundedAmount: z.number(), currency: z.string(), performerId: z.string().nullable(), couponId: z.string().nullable(), paidAt: z.string().nullable(), createdAt: z.string(),
   user: z.object({ _id: z.string(), username: z.string(), email: z.string(), name: z.string() }),
   /** The performer paid (null for a site payment) and what was bought, by name. */
   performer: personRef,
@@ -305,6 +305,8 @@ export type PayoutDetailsFull = z.output<typeof payoutDetailsFullSchema>;
 /** `GET /admin/payments`: a page, and the sum of its filter's successful payments. */
 export const paymentListSchema = listSchema(paymentSchema).extend({ successAmount: z.number() });
 export const refundRequestSchema = z.object({ _id: z.string(), status: z.string(), refundRequested: z.literal(true) });
+/** A refund asked of the provider: `amount` (minor units) for part of what is left, none for all of it. */
+export const refundBody = z.object({ amount: z.number().int().positive().optional() }).strict().nullish();
 
 // Overview (server/admin/overview.routes.ts)
 const point = z.object({ date: z.string(), value: z.number() });

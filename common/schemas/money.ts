@@ -92,6 +92,8 @@ export const transactionSchema = z.object({
   originalPrice: money,
   discount: money,
   amount: money,
+  /** Given back of a payment that stays paid (a partial refund); 0 when none. */
+  refundedAmount: money,
   currency: z.string(),
   couponCode: z.string().nullable(),
   performer: performerSummarySchema.nullable(),

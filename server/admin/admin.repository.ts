@@ -254,7 +254,7 @@ export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
   const [rows, n, sum] = await Promise.all([
     base
       .select([
-        'payments.id', 'payments.type', 'payments.status', 'payments.gateway', 'payments.gatewayRef', 'payments.amount', 'payments.originalPrice', 'payments.discount',
+        'payments.id', 'payments.type', 'payments.status', 'payments.gateway', 'payments.gatewayRef', 'payments.amount', 'payments.originalPrice', 'payments.discount', 'payments.refundedAmount',
         'payments.currency', 'payments.performerId', 'payments.couponId', 'payments.paidAt', 'payments.createdAt', 'users.id as userId', 'users.username', 'users.email',
         'users.name', 'payments.targetId',
       ])
@@ -264,7 +264,8 @@ export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
       .offset(f.offset)
       .execute(),
     base.select(count.as('n')).executeTakeFirst(),
-    base.where('payments.status', '=', 'success').select(sql<number | string | null>`sum(payments.amount)`.as('s')).executeTakeFirst(),
+    // What the site kept: a partial refund's part was given back.
+    base.where('payments.status', '=', 'success').select(sql<number | string | null>`sum(payments.amount - payments.refunded_amount)`.as('s')).executeTakeFirst(),
   ]);
   // What was paid for, by name: the video, gallery or post bought, the products of an order (a subscription's item is
   // its performer).
@@ -281,7 +282,7 @@ export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
       const itemType = PAYMENT_ITEM_TYPE[r.type];
       const items = itemType ? [itemOf(refs, itemType, r.targetId)!].filter(Boolean) : productLines.filter((l) => l.paymentId === r.id).map((l) => itemOf(refs, 'product', l.objectId)!);
       return {
-        _id: r.id, type: r.type, status: r.status, gateway: r.gateway, gatewayRef: r.gatewayRef, amount: r.amount, originalPrice: r.originalPrice, discount: r.discount,
+        _id: r.id, type: r.type, status: r.status, gateway: r.gateway, gatewayRef: r.gatewayRef, amount: r.amount, originalPrice: r.originalPrice, discount: r.discount, refundedAmount: r.refundedAmount,
         currency: r.currency, performerId: r.performerId, couponId: r.couponId, paidAt: r.paidAt, createdAt: r.createdAt,
         user: { _id: r.userId, username: r.username, email: r.email, name: r.name || r.username },
         performer: personOf(refs, 'performer', r.performerId),
@@ -385,7 +386,8 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
     db.selectFrom('users').select(count.as('n')).where('status', '=', 'suspended').executeTakeFirst().then(num),
     db.selectFrom('subscriptions').select(count.as('n')).where('status', 'in', ['active', 'cancelled']).where('expiresAt', '>', nowIso).executeTakeFirst().then(num),
     db.selectFrom('videos').select(count.as('n')).executeTakeFirst().then(num),
-    db.selectFrom('payments').select(sql<number | string | null>`sum(amount)`.as('n')).where('status', '=', 'success').executeTakeFirst().then((r) => Number(r?.n ?? 0)),
+    // Revenue is what was kept: a partial refund's part was given back.
+    db.selectFrom('payments').select(sql<number | string | null>`sum(amount - refunded_amount)`.as('n')).where('status', '=', 'success').executeTakeFirst().then((r) => Number(r?.n ?? 0)),
     db.selectFrom('payments').select(count.as('n')).where('status', '=', 'success').executeTakeFirst().then(num),
     // Owed to performers: unpaid real earnings (test money from the sandbox is never owed).
     db.selectFrom('earnings').select(sql<number | string | null>`sum(net)`.as('n')).where('isPaid', '=', 0).where('testMoney', '=', 0).executeTakeFirst().then((r) => Number(r?.n ?? 0)),
@@ -397,7 +399,7 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
       .execute(),
     db
       .selectFrom('payments')
-      .select([sql<string>`substr(coalesce(paid_at, created_at), 1, 10)`.as('day'), sql<number | string | null>`sum(amount)`.as('v')])
+      .select([sql<string>`substr(coalesce(paid_at, created_at), 1, 10)`.as('day'), sql<number | string | null>`sum(amount - refunded_amount)`.as('v')])
       .where('status', '=', 'success')
       .where(sql<string>`coalesce(paid_at, created_at)`, '>=', from)
       .groupBy(sql`substr(coalesce(paid_at, created_at), 1, 10)`)

@@ -14,7 +14,7 @@ import { announcePayoutChange, payOutDirectly } from '../payouts/payouts.service
 import { findPerformerName } from '../performers/performers.repository.js';
 import {
   earningRowsQuery, earningSchema, earningsQuery, idParams, orderListQuery, orderRowSchema, orderSchema, paymentListQuery, paymentListSchema,
-  payoutBody, payoutListQuery, payoutSchema, performerEarningsSchema, refundRequestSchema,
+  payoutBody, payoutListQuery, payoutSchema, performerEarningsSchema, refundBody, refundRequestSchema,
 } from '../../common/schemas/admin.js';
 import type { AppContext } from '../context.js';
 
@@ -51,8 +51,9 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Refund a successful payment through its gateway; the payment turns refunded when the provider confirms (webhook)',
+        summary: 'Refund a successful payment, or part of it (amount), through its gateway; the provider confirms with a webhook: all of it turns the payment refunded, a part is recorded on it (refundedAmount)',
         params: idParams,
+        body: refundBody,
         response: { 200: refundRequestSchema, ...errors },
       },
     },
@@ -61,16 +62,19 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
       const payment = await findPayment(db, id);
       if (!payment) throw notFound('Payment');
       if (payment.status !== 'success') throw new AppError(409, 'NOT_REFUNDABLE', `Only a successful payment can be refunded (this one is ${payment.status})`);
+      const left = payment.amount - payment.refundedAmount;
+      const amount = request.body?.amount ?? left;
+      if (amount > left) throw new AppError(400, 'REFUND_TOO_LARGE', `At most ${left} (minor units) is left to refund of this payment`);
       const money = adminMoney(ctx);
       const gateway = await money.gateway(isGatewayName(payment.gateway) ? payment.gateway : 'sandbox');
       try {
-        await gateway.refund({ gatewayRef: payment.gatewayRef, intentRef: payment.gatewayIntentRef, amount: payment.amount });
+        await gateway.refund({ gatewayRef: payment.gatewayRef, intentRef: payment.gatewayIntentRef, amount });
       } catch (err) {
         if (err instanceof GatewayError) throw new AppError(409, 'GATEWAY_REFUSED', `The payment provider refused the refund: ${err.message}`);
         throw err;
       }
       await adminTx(db, request, async (trx, audit) => {
-        await audit('payment.refund', 'payment', id, { gateway: payment.gateway, amount: payment.amount, currency: payment.currency });
+        await audit('payment.refund', 'payment', id, { gateway: payment.gateway, amount, currency: payment.currency, ...(amount < left ? { partial: true } : {}) });
         void trx;
       });
       const after = await findPayment(db, id);

@@ -359,6 +359,8 @@ export interface PaymentsTable extends Timestamps {
   /** 0005: a refund or chargeback received before the payment was paid, applied when it is. */
   deferredReversal: 'refunded' | 'chargeback' | null;
   reversedAt: string | null;
+  /** 0020: minor units given back of a payment that stays paid (a partial refund); the site kept amount − this. */
+  refundedAmount: Defaulted<number>;
 }
 
 export interface PaymentItemsTable {
@@ -449,6 +451,8 @@ export interface EarningsTable {
   /** 0005: earnings are per payment item: one 'credit' when paid, one negative 'reversal' on refund or chargeback. */
   paymentItemId: string | null;
   entry: Defaulted<EarningEntry>;
+  /** 0020: on a 'partial_refund' row, the payment's refunded amount this row brought it to; 0 on the others. */
+  refundedTo: Defaulted<number>;
   /** 0009: 1 = credited by the sandbox gateway: shown as test money, never payable, never paid out. */
   testMoney: Defaulted<Flag>;
 }
@@ -507,6 +511,8 @@ export interface SandboxChargesTable {
   firstPeriodDays: number | null;
   renewalOf: string | null;
   notified: Defaulted<Flag>;
+  /** 0020: what the provider gave back of a charge it keeps as paid (a partial refund). */
+  refundedAmount: Defaulted<number>;
 }
 
 export interface SandboxSubscriptionsTable {

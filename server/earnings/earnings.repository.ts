@@ -1,22 +1,24 @@
 import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, EarningsTable } from '../db/schema.js';
+import type { EarningEntry } from '../../common/enums.js';
 
 /**
- * SQL of performer earnings: one 'credit' row per payment item when paid, one negative 'reversal' row when the
- * payment is refunded or charged back (earnings_item_entry_uq makes each at most once).
+ * SQL of performer earnings: one 'credit' row per payment item when paid, a negative 'partial_refund' row per item
+ * for each partial refund, one negative 'reversal' row (what is left) when the payment is refunded whole or charged
+ * back. earnings_item_entry_uq (item, entry, refunded_to) makes each at most once.
  */
 
 export type EarningRow = Selectable<EarningsTable>;
 
-/** Inserts the rows whose (payment item, entry) is new; returns how many were inserted. */
+/** Inserts the rows whose (payment item, entry, refunded_to) is new; returns how many were inserted. */
 export async function insertEarnings(db: DbOrTrx, rows: Array<Insertable<EarningsTable>>): Promise<number> {
   let n = 0;
   for (const row of rows) {
     const res = await db
       .insertInto('earnings')
       .values(row)
-      .onConflict((oc) => oc.columns(['paymentItemId', 'entry']).doNothing())
+      .onConflict((oc) => oc.columns(['paymentItemId', 'entry', 'refundedTo']).doNothing())
       .executeTakeFirst();
     n += Number(res.numInsertedOrUpdatedRows ?? 0);
   }
@@ -27,10 +29,22 @@ export function creditsOfPayment(db: DbOrTrx, paymentId: string) {
   return db.selectFrom('earnings').selectAll().where('paymentId', '=', paymentId).where('entry', '=', 'credit').orderBy('id').execute();
 }
 
+/** The partial refunds already taken from a payment's items: per payment item, the gross, commission and net (negative). */
+export async function partialRefundsOfPayment(db: DbOrTrx, paymentId: string): Promise<Map<string, { gross: number; commission: number; net: number }>> {
+  const rows = await db
+    .selectFrom('earnings')
+    .select(['paymentItemId', sql<number | string>`sum(gross)`.as('gross'), sql<number | string>`sum(commission)`.as('commission'), sql<number | string>`sum(net)`.as('net')])
+    .where('paymentId', '=', paymentId)
+    .where('entry', '=', 'partial_refund')
+    .groupBy('paymentItemId')
+    .execute();
+  return new Map(rows.map((r) => [r.paymentItemId ?? '', { gross: Number(r.gross), commission: Number(r.commission), net: Number(r.net) }]));
+}
+
 export interface EarningFilters {
   performerId: string;
   sourceType?: string;
-  entry?: 'credit' | 'reversal';
+  entry?: EarningEntry;
   from?: string;
   to?: string;
   limit: number;

@@ -94,9 +94,8 @@ export interface GatewayEvent {
   currency?: string | null;
   /**
    * On a refund event: minor units refunded of that charge SO FAR, all refunds together (not this refund alone), so
-   * a replayed or reordered event never counts twice and the largest seen is the truth. A whole refund also says
-   * `action: 'refunded'`; a partial one keeps `action: null` (settlement reverses whole payments only) and is kept
-   * here, with `amount` = what the charge took, for settlement to apply partial refunds one day.
+   * a replayed or reordered event never counts twice and the largest seen is the truth. With `action: 'refunded'`, a
+   * total below the payment's amount is a partial refund (the payment stays paid); absent, the whole payment is.
    */
   refundedAmount?: number | null;
   /**
@@ -144,6 +143,7 @@ export interface PaymentGateway {
   /** Closes an open checkout at the provider (our reservation expired): its hosted page stops taking payments. Best effort. */
   expireCheckout(gatewayRef: string): Promise<void>;
   /** Asks the provider to give the money back (a late payment we cannot fulfil). The result arrives as a webhook. */
+  /** Asks the provider to give back `amount` (all of the payment or part of it); its webhook confirms. */
   refund(payment: { gatewayRef: string | null; intentRef: string | null; amount: number }): Promise<void>;
   /**
    * Stops the recurring billing `subscriptionRef` at the provider (the subscriber cancelled, or the grace period

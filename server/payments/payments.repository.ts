@@ -78,7 +78,7 @@ export async function lockPayment(db: DbOrTrx, id: string): Promise<PaymentRow |
 export async function updatePayment(
   db: DbOrTrx,
   id: string,
-  changes: Partial<Pick<PaymentRow, 'status' | 'paidAt' | 'gatewayIntentRef' | 'stockHeld' | 'couponHeld' | 'deferredReversal' | 'reversedAt' | 'details'>>,
+  changes: Partial<Pick<PaymentRow, 'status' | 'paidAt' | 'gatewayIntentRef' | 'stockHeld' | 'couponHeld' | 'deferredReversal' | 'reversedAt' | 'details' | 'refundedAmount'>>,
 ): Promise<void> {
   await db.updateTable('payments').set({ ...changes, updatedAt: nowIso() }).where('id', '=', id).execute();
 }

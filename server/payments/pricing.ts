@@ -86,6 +86,38 @@ export function negate(split: Split): Split {
   return { gross: -split.gross, commission: -split.commission, net: -split.net };
 }
 
+/**
+ * A partial refund of `amount` shared over what is left of a payment's item earnings (`remaining`: each item's credit
+ * less its earlier partial refunds). Each item gives back in proportion to its remaining gross, whole cents by the
+ * largest remainder (ties to the earlier item), and within an item in proportion to its remaining commission,
+ * rounded half up; so the shares add up to `amount` exactly, gross = commission + net on every share, and no share
+ * takes more gross, commission or net than its item has left. Returns the shares as positive splits, in order.
+ */
+export function shareRefund(amount: number, remaining: readonly Split[]): Split[] {
+  checkAmount(amount, 'refund');
+  for (const r of remaining) checkAmount(r.gross, 'remaining gross');
+  const total = remaining.reduce((n, r) => n + r.gross, 0);
+  if (amount > total) throw new RangeError(`a refund of ${amount} is more than the ${total} left`);
+  if (amount === 0) return remaining.map(() => ({ gross: 0, commission: 0, net: 0 }));
+  // BigInt: amount × gross passes 2^53 for payments over about $900,000.
+  const exact = remaining.map((r) => {
+    const product = BigInt(amount) * BigInt(r.gross);
+    return { whole: Number(product / BigInt(total)), rest: Number(product % BigInt(total)) };
+  });
+  let left = amount - exact.reduce((n, e) => n + e.whole, 0);
+  const byRest = exact.map((e, i) => i).sort((a, b) => exact[b]!.rest - exact[a]!.rest || a - b);
+  for (const i of byRest) {
+    if (left === 0) break;
+    exact[i]!.whole += 1;
+    left -= 1;
+  }
+  return remaining.map((r, i) => {
+    const gross = exact[i]!.whole;
+    const commission = r.gross === 0 ? 0 : Number((2n * BigInt(gross) * BigInt(r.commission) + BigInt(r.gross)) / (2n * BigInt(r.gross)));
+    return { gross, commission, net: gross - commission };
+  });
+}
+
 /** The rate that applies to a performer: their own when set, else the site's. */
 export function commissionRateFor(performerBps: number | null | undefined, siteBps: number): number {
   const rate = performerBps ?? siteBps;

@@ -5,7 +5,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import {
   advanceSandboxSubscription, cancelSandboxSubscription, dueSandboxSubscriptions, findSandboxCharge, findSandboxSubscription, insertSandboxCharge,
-  insertSandboxSubscription, markSandboxChargeNotified, moveSandboxCharge, sandboxSubscriptionOfCharge, setSandboxSubscriptionFailures,
+  insertSandboxSubscription, markSandboxChargeNotified, moveSandboxCharge, refundSandboxChargePart, sandboxSubscriptionOfCharge, setSandboxSubscriptionFailures,
   unnotifiedRenewalCharges, type SandboxCharge, type SandboxSubscription,
 } from './sandbox.repository.js';
 import type { CheckoutRequest, CheckoutSession, GatewayAction, GatewayEvent, GatewayStatus, PaymentGateway } from './gateway.js';
@@ -62,6 +62,8 @@ export const sandboxEventSchema = z.object({
     at: z.string().datetime().optional(),
     amount: z.number().int().nonnegative(),
     currency: z.string().min(3).max(3),
+    /** charge.refunded of a charge refunded in part: what is given back so far, all refunds together. */
+    refundedAmount: z.number().int().positive().optional(),
   }),
 });
 export type SandboxEvent = z.infer<typeof sandboxEventSchema>;
@@ -143,6 +145,7 @@ export class SandboxGateway implements PaymentGateway {
       occurredAt: parsed.data.at ?? null,
       amount: parsed.data.amount,
       currency: parsed.data.currency.toUpperCase(),
+      ...(parsed.data.refundedAmount ? { refundedAmount: parsed.data.refundedAmount } : {}),
     };
   }
 
@@ -159,8 +162,16 @@ export class SandboxGateway implements PaymentGateway {
     await this.move(gatewayRef, ['pending'], 'cancelled');
   }
 
-  async refund(payment: { gatewayRef: string | null }): Promise<void> {
+  async refund(payment: { gatewayRef: string | null; amount: number }): Promise<void> {
     if (!payment.gatewayRef) return;
+    const charge = await this.charge(payment.gatewayRef);
+    if (charge && payment.amount < charge.amount - charge.refundedAmount) {
+      if (await refundSandboxChargePart(this.deps.db, charge.id, payment.amount)) {
+        const now = (await this.charge(charge.id))!;
+        await this.emit('charge.refunded', now, { refundedAmount: now.refundedAmount });
+      }
+      return;
+    }
     const done = await this.move(payment.gatewayRef, ['paid'], 'refunded');
     if (done) await this.emit('charge.refunded', done);
   }
@@ -206,7 +217,7 @@ export class SandboxGateway implements PaymentGateway {
     type: SandboxEventType | string,
     charge: Pick<SandboxCharge, 'id' | 'paymentId' | 'amount' | 'currency'> & Partial<Pick<SandboxCharge, 'renewalOf'>>,
     id = `evt_${newId()}`,
-    extra: { subscriptionId?: string; at?: string } = {},
+    extra: { subscriptionId?: string; at?: string; refundedAmount?: number } = {},
   ) {
     const body = JSON.stringify({
       id,
@@ -220,6 +231,7 @@ export class SandboxGateway implements PaymentGateway {
         ...(extra.at ? { at: extra.at } : {}),
         amount: charge.amount,
         currency: charge.currency,
+        ...(extra.refundedAmount ? { refundedAmount: extra.refundedAmount } : {}),
       },
     });
     return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signPayload(this.deps.secret, body) } };
@@ -298,7 +310,7 @@ export class SandboxGateway implements PaymentGateway {
     return delivered;
   }
 
-  private async emit(type: SandboxEventType, charge: SandboxCharge, extra: { subscriptionId?: string } = {}): Promise<boolean> {
+  private async emit(type: SandboxEventType, charge: SandboxCharge, extra: { subscriptionId?: string; refundedAmount?: number } = {}): Promise<boolean> {
     return this.send(this.buildEvent(type, charge, undefined, extra), type, charge.id);
   }
 

@@ -34,6 +34,21 @@ export async function moveSandboxCharge(
   return Number(res.numUpdatedRows) === 1;
 }
 
+/**
+ * Gives back `amount` more of a paid charge, as long as something is left after it (a refund of the rest is a move
+ * to `refunded`). One conditional update: two partial refunds at once cannot give back more than was taken.
+ */
+export async function refundSandboxChargePart(db: DbOrTrx, id: string, amount: number): Promise<boolean> {
+  const res = await db
+    .updateTable('sandboxCharges')
+    .set((eb) => ({ refundedAmount: eb('refundedAmount', '+', amount), updatedAt: nowIso() }))
+    .where('id', '=', id)
+    .where('status', '=', 'paid')
+    .where((eb) => eb(eb('refundedAmount', '+', amount), '<', eb.ref('amount')))
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
 // -----------------------------------------------------------------------------------------------------------------
 // Its recurring billings (`sandbox_subscriptions`).
 

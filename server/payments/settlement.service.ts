@@ -4,7 +4,7 @@ import { newId, nowIso } from '../db/ids.js';
 import type { Database, EarningsTable, PaymentStatus } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { countCouponUse, releaseCouponUse, reserveCouponUse } from '../coupons/coupons.repository.js';
-import { creditsOfPayment, insertEarnings } from '../earnings/earnings.repository.js';
+import { creditsOfPayment, insertEarnings, partialRefundsOfPayment } from '../earnings/earnings.repository.js';
 import { markOrdersCancelled, markOrdersPaid, markOrdersRefunded } from '../orders/orders.repository.js';
 import { addPaidPeriod, findSubscription as subscriptionOf, recountSubscribers, removePaidPeriod, startRecurring } from '../subscriptions/subscriptions.repository.js';
 import { commissionRatesOf } from '../performers/performers.repository.js';
@@ -15,7 +15,7 @@ import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revoke
 import {
   findPaymentForEvent, lockPayment, paymentItems, recordWebhookEvent, setWebhookOutcome, updatePayment, type PaymentItemRow, type PaymentRow,
 } from './payments.repository.js';
-import { commissionRateFor, negate, splitCommission } from './pricing.js';
+import { commissionRateFor, negate, shareRefund, splitCommission, type Split } from './pricing.js';
 
 /**
  * The payment state machine (server/payments/README.md). Every change of a payment, from a webhook, the
@@ -35,6 +35,9 @@ import { commissionRateFor, negate, splitCommission } from './pricing.js';
  *   - a refund or chargeback that arrives before "paid" is kept on the payment (deferred_reversal) and applied in
  *     the same transaction that applies "paid";
  *   - labels only move up (cancelled < failed, refunded < chargeback); money moves once.
+ *
+ * A partial refund keeps the payment `success` (its access and period stay) and gives back part of its earnings; the
+ * provider says how much is refunded so far, so only the growth of that total is applied, whatever the order.
  */
 
 type Trx = Transaction<Database>;
@@ -79,6 +82,8 @@ export interface TransitionExtra {
   subscriptionRef?: string | null;
   /** When the provider took the money (a renewal's period is dated by it); now when absent. */
   at?: Date;
+  /** On a refund: what the provider has refunded of the charge so far; less than the amount is a partial refund. */
+  refundedAmount?: number | null;
 }
 
 export type Transition = (tc: TransitionContext, payment: PaymentRow, extra: TransitionExtra) => Promise<string>;
@@ -169,16 +174,50 @@ async function creditEarnings(tc: TransitionContext, p: PaymentRow, items: Payme
   await insertEarnings(tc.trx, rows);
 }
 
-async function reverseEarnings(tc: TransitionContext, p: PaymentRow): Promise<void> {
+/** What is left of each credit of a payment once its partial refunds are taken off, in the credits' order. */
+async function remainingCredits(tc: TransitionContext, p: PaymentRow) {
   const credits = await creditsOfPayment(tc.trx, p.id);
+  const refunded = await partialRefundsOfPayment(tc.trx, p.id);
+  return credits.map((c) => {
+    const r = refunded.get(c.paymentItemId ?? '');
+    const left: Split = r ? { gross: c.gross + r.gross, commission: c.commission + r.commission, net: c.net + r.net } : { gross: c.gross, commission: c.commission, net: c.net };
+    return { credit: c, left };
+  });
+}
+
+/** The whole refund or chargeback: each item gives back what its partial refunds left of its credit. */
+async function reverseEarnings(tc: TransitionContext, p: PaymentRow): Promise<void> {
   const now = nowIso();
   await insertEarnings(
     tc.trx,
-    credits.map((c) => ({
+    (await remainingCredits(tc, p)).map(({ credit: c, left }) => ({
       id: newId(), paymentId: p.id, paymentItemId: c.paymentItemId, entry: 'reversal' as const, performerId: c.performerId, userId: c.userId,
-      sourceType: c.sourceType, ...negate(c), commissionBps: c.commissionBps, isPaid: 0, testMoney: c.testMoney, createdAt: now,
+      sourceType: c.sourceType, ...negate(left), commissionBps: c.commissionBps, isPaid: 0, testMoney: c.testMoney, createdAt: now,
     })),
   );
+}
+
+/**
+ * A partial refund: the refunded total grows to `refundedTo` (less than the amount). The growth is shared over the
+ * items' remaining earnings (pricing.ts shareRefund); access, period and orders stay as paid.
+ */
+async function refundPart(tc: TransitionContext, p: PaymentRow, refundedTo: number): Promise<string> {
+  if (p.status === 'refunded' || p.status === 'chargeback') return 'ignored';
+  // The provider refunds only what it took: a partial refund of a payment we have not settled comes again later.
+  if (p.status !== 'success') throw new RetryLater('A partial refund of a payment that is not settled yet; retry later');
+  if (refundedTo <= p.refundedAmount) return 'ignored';
+  const remaining = await remainingCredits(tc, p);
+  const shares = shareRefund(refundedTo - p.refundedAmount, remaining.map((r) => r.left));
+  const now = nowIso();
+  await insertEarnings(
+    tc.trx,
+    remaining.map(({ credit: c }, i) => ({
+      id: newId(), paymentId: p.id, paymentItemId: c.paymentItemId, entry: 'partial_refund' as const, refundedTo, performerId: c.performerId, userId: c.userId,
+      sourceType: c.sourceType, ...negate(shares[i]!), commissionBps: c.commissionBps, isPaid: 0, testMoney: c.testMoney, createdAt: now,
+    })).filter((row) => row.gross !== 0),
+  );
+  await updatePayment(tc.trx, p.id, { refundedAmount: refundedTo });
+  return 'partially_refunded';
 }
 
 async function grantAll(tc: TransitionContext, p: PaymentRow, items: PaymentItemRow[]): Promise<void> {
@@ -312,7 +351,8 @@ function unpaid(status: 'failed' | 'cancelled'): Transition {
 }
 
 function reverse(kind: 'refunded' | 'chargeback'): Transition {
-  return async (tc, p) => {
+  return async (tc, p, extra) => {
+    if (kind === 'refunded' && extra.refundedAmount != null && extra.refundedAmount < p.amount) return refundPart(tc, p, extra.refundedAmount);
     if (p.status === 'success') {
       await updatePayment(tc.trx, p.id, { status: kind, reversedAt: nowIso(), deferredReversal: null });
       if (isSubscriptionPayment(p) && p.performerId) {
@@ -410,7 +450,7 @@ export async function applyGatewayEventIn(trx: Trx, rates: SettlementRates, gate
     return done('amount_mismatch', payment.id);
   }
   // A first payment's period starts when we settle it, whatever time the provider writes on its event.
-  const outcome = await transitions[event.action](tc, payment, { intentRef: event.intentRef, subscriptionRef: event.subscriptionRef });
+  const outcome = await transitions[event.action](tc, payment, { intentRef: event.intentRef, subscriptionRef: event.subscriptionRef, refundedAmount: event.refundedAmount });
   return done(outcome, payment.id);
 }
 

@@ -27,7 +27,7 @@ import { DEFAULT_TOLERANCE_SEC, WebhookSignatureError } from './signature.js';
  *     (a 'subscription_create' invoice is the checkout's own payment: recorded only, the session's event settles it)
  *   customer.subscription.deleted                       → subscription_ended  (occurredAt = ended_at)
  *   charge.refunded (fully refunded)                    → refunded
- *     … partly refunded                                 → null, with refundedAmount = all refunded so far (not applied yet)
+ *     … partly refunded                                 → refunded, with refundedAmount = all refunded so far (a partial refund)
  *   charge.dispute.created                              → chargeback
  * Our payment id travels as `client_reference_id` and `metadata.paymentId` on the session, on a one-time payment's
  * PaymentIntent and on a subscription (`subscription_data.metadata`). Refunds and disputes name only the
@@ -372,8 +372,10 @@ export function mapStripeEvent(event: Pick<Stripe.Event, 'id' | 'type'> & { crea
     case 'customer.subscription.deleted':
       return { ...base, action: 'subscription_ended', subscriptionRef: str(o.id), occurredAt: iso(num(o.ended_at) ?? num(o.canceled_at) ?? num(event.created)) };
     case 'charge.refunded':
-      // A partial refund keeps action null (settlement reverses whole payments only) but says how much is refunded.
-      return charge(o.refunded === true ? 'refunded' : null, { refundedAmount: num(o.amount_refunded) });
+      // Partly refunded: how much so far, which settlement compares with what it recorded (replays count once).
+      if (o.refunded === true) return charge('refunded');
+      const refunded = num(o.amount_refunded);
+      return refunded !== null && Number.isSafeInteger(refunded) && refunded > 0 ? charge('refunded', { refundedAmount: refunded }) : charge(null);
     case 'charge.dispute.created':
       return charge('chargeback');
     default:

@@ -25,6 +25,7 @@ export async function toTransactions(db: DbOrTrx, rows: PaymentRow[]): Promise<T
       originalPrice: p.originalPrice,
       discount: p.discount,
       amount: p.amount,
+      refundedAmount: p.refundedAmount,
       currency: p.currency,
       couponCode: typeof details.couponCode === 'string' ? details.couponCode : null,
       performer: (p.performerId && performers.get(p.performerId)) || null,

@@ -472,7 +472,7 @@ describe.each(engines)('webhooks on %s', (engine) => {
     expect(l.paid).toBe(l.net + l.commission);
   });
 
-  it('Stripe subscription: the first payment settles with its subscription and its first invoice’s PaymentIntent, so a refund naming only that finds it; a partial refund is recorded, not applied', async () => {
+  it('Stripe subscription: the first payment settles with its subscription and its first invoice’s PaymentIntent, so a refund naming only that finds it; a partial refund gives back part of the earnings and keeps the subscription', async () => {
     const db = t.ctx.db;
     await t.ctx.settings.set('stripeWebhookSecret', 'whsec_storm_test');
     const buyer = await createUser(db, 'user');
@@ -486,6 +486,8 @@ describe.each(engines)('webhooks on %s', (engine) => {
       expect(checkout.status, JSON.stringify(checkout.body)).toBe(201);
       const { paymentId, amount } = checkout.body as { paymentId: string; amount: number };
       const payment = () => db.selectFrom('payments').select(['status', 'gatewayRef', 'gatewayIntentRef']).where('id', '=', paymentId).executeTakeFirstOrThrow();
+      const refunded = async () => (await db.selectFrom('payments').select('refundedAmount').where('id', '=', paymentId).executeTakeFirstOrThrow()).refundedAmount;
+      const earned = async () => Number((await db.selectFrom('earnings').select(sql<number | string>`sum(gross)`.as('s')).where('paymentId', '=', paymentId).executeTakeFirstOrThrow()).s);
 
       const completed = {
         id: 'evt_sub_completed', type: 'checkout.session.completed', api_version: '2026-10-28.endive',
@@ -509,12 +511,18 @@ describe.each(engines)('webhooks on %s', (engine) => {
       // Refunds of an invoice's charge carry no metadata of ours: only the PaymentIntent.
       const charge = { id: 'ch_sub_42', object: 'charge', amount, currency: 'usd', payment_intent: 'pi_sub_42', metadata: {} };
       const partial = await sendStripe({ id: 'evt_sub_refund_part', type: 'charge.refunded', data: { object: { ...charge, amount_refunded: 100, refunded: false } } });
-      expect(partial.body.outcome).toBe('ignored_type');
+      expect(partial.body.outcome).toBe('partially_refunded');
       expect((await payment()).status).toBe('success');
+      expect(await refunded()).toBe(100);
+      expect(await earned()).toBe(amount - 100);
       expect(await isSubscribedNow(buyer.id, w.perf.id)).toBe(true);
+      // The same total again under another event id (Stripe sends charge.refunded per refund, each with the total) moves nothing.
+      expect((await sendStripe({ id: 'evt_sub_refund_again', type: 'charge.refunded', data: { object: { ...charge, amount_refunded: 100, refunded: false } } })).body.outcome).toBe('ignored');
+      expect(await earned()).toBe(amount - 100);
       const full = await sendStripe({ id: 'evt_sub_refund_full', type: 'charge.refunded', data: { object: { ...charge, amount_refunded: amount, refunded: true } } });
       expect(full.body.outcome).toBe('refunded');
       expect((await payment()).status).toBe('refunded');
+      expect(await earned()).toBe(0);
       expect(await isSubscribedNow(buyer.id, w.perf.id)).toBe(false);
       const l = await ledger(db);
       expect(l.paid).toBe(l.net + l.commission);

@@ -80,7 +80,8 @@ export async function payWithSandbox(t: TestApp, who: TestUser, redirectUrl: str
 
 /** The ledger: what was paid and not reversed, and the earnings rows (credits and reversals). */
 export async function ledger(db: DbOrTrx) {
-  const paid = await db.selectFrom('payments').select(sql<number | string | null>`sum(amount)`.as('s')).where('status', '=', 'success').executeTakeFirst();
+  // Kept by the site: what successful payments took, less what partial refunds gave back.
+  const paid = await db.selectFrom('payments').select(sql<number | string | null>`sum(amount - refunded_amount)`.as('s')).where('status', '=', 'success').executeTakeFirst();
   const e = await db
     .selectFrom('earnings')
     .select([sql<number | string | null>`sum(gross)`.as('gross'), sql<number | string | null>`sum(net)`.as('net'), sql<number | string | null>`sum(commission)`.as('commission')])
