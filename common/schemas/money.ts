@@ -139,6 +139,8 @@ export const subscriptionSchema = z.object({
   user: userSummarySchema.nullable(),
   performer: performerSummarySchema.nullable(),
   type: subscriptionTypeSchema,
+  /** A bundle of this many monthly periods paid at once (3, 6 or 12), renewing as one; null for a plain plan. */
+  bundleMonths: z.number().int().nullable(),
   /** 'active' while it opens content (also after a cancellation, until `expiresAt`). */
   status: subscriptionStatusSchema,
   /** True while it opens the performer's subscriber content. */

@@ -14,6 +14,14 @@ import {
   type SubscriptionRow,
 } from './subscriptions.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
+import { MONTH_DAYS } from '../../common/offers.js';
+
+/** The bundle a monthly subscription's period stands for (90, 180 or 360 days), else null. */
+function bundleMonthsOf(s: Pick<SubscriptionRow, 'type' | 'periodDays'>): number | null {
+  if (s.type === 'yearly' || !s.periodDays || s.periodDays % MONTH_DAYS !== 0) return null;
+  const months = s.periodDays / MONTH_DAYS;
+  return (BUNDLE_MONTHS as readonly number[]).includes(months) ? months : null;
+}
 
 /**
  * Subscriptions are periods (30 or 365 days, or a package's) bought through a checkout and renewed by the provider
@@ -29,7 +37,7 @@ export async function toSubscriptionItems(db: DbOrTrx, rows: SubscriptionRow[]):
     const status: SubscriptionItem['status'] = s.status === 'active' && !live ? (s.cancelAtPeriodEnd ? 'cancelled' : 'expired') : s.status;
     return {
       _id: s.id, userId: s.userId, performerId: s.performerId, user: users.get(s.userId) ?? null, performer: performers.get(s.performerId) ?? null,
-      type: s.type === 'yearly' ? 'yearly' : 'monthly', status, isLive: live, cancelAtPeriodEnd: s.cancelAtPeriodEnd === 1,
+      type: s.type === 'yearly' ? 'yearly' : 'monthly', bundleMonths: bundleMonthsOf(s), status, isLive: live, cancelAtPeriodEnd: s.cancelAtPeriodEnd === 1,
       startedAt: s.startedAt, expiresAt: s.expiresAt, cancelledAt: s.cancelledAt, createdAt: s.createdAt,
       autoRenew: s.autoRenew === 1, nextBillingAt: s.autoRenew === 1 && !s.renewalFailedAt ? s.expiresAt : null,
       renewalAmount: s.autoRenew === 1 ? s.renewalAmount : null, renewalCurrency: s.autoRenew === 1 ? s.renewalCurrency : null,

@@ -13,6 +13,9 @@ export interface SubscriptionsListProps {
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 10) : '—');
 
+/** The plan in words: "Monthly", "Yearly", or a bundle's "3 months". */
+const planName = (s: SubscriptionItem) => (s.bundleMonths ? `${s.bundleMonths} months` : s.type === 'yearly' ? 'Yearly' : 'Monthly');
+
 /** What the next period will cost and when, or why there is none. */
 function billing(s: SubscriptionItem, price: (minor: number, currency: string | null) => string): string {
   if (s.renewalFailedAt) return `Payment failed: we retry until ${day(s.graceUntil)}, then the subscription ends`;
@@ -55,7 +58,7 @@ export default function SubscriptionsList({ initial, currency = 'USD', currencyS
         {items.map((s) => (
           <tr key={s._id} data-testid="subscription-row" data-live={String(s.isLive)}>
             <td data-label="Performer">{s.performer ? <a href={`/performers/${s.performer.username}`}>{s.performer.name}</a> : '—'}</td>
-            <td data-label="Plan">{s.type}</td>
+            <td data-label="Plan" data-testid="subscription-plan">{planName(s)}</td>
             <td data-label="Status" data-testid="subscription-status">
               {s.isLive ? (s.cancelAtPeriodEnd ? 'Cancelled (active until the end of the period)' : 'Active') : s.renewalFailedAt ? 'Payment failed' : s.status}
             </td>

@@ -211,6 +211,8 @@ describe.each(engines)('subscription offers on %s', (engine) => {
     expect(sub).toMatchObject({ type: 'monthly', renewalAmount: 2697, periodDays: 90, autoRenew: 1 });
     expect(Date.parse(sub.expiresAt!) - Date.parse(payment!.paidAt!)).toBe(90 * DAY);
     expect(await billingOf(fan.id, perf.id)).toMatchObject({ amount: 2697, periodDays: 90 });
+    // The fan's list names the bundle.
+    expect((await t.api('/subscriptions/user/search', { headers: fan.headers })).body.items).toMatchObject([{ performerId: perf.id, type: 'monthly', bundleMonths: 3 }]);
 
     await endsIn(fan, perf.id, 5 * 60_000);
     const before = (await subRow(fan.id, perf.id))!;

@@ -129,7 +129,7 @@ describe('subscription offers on the buttons', () => {
 describe('subscriptions and order delivery', () => {
   const sub = (over: Partial<SubscriptionItem> = {}): SubscriptionItem => ({
     _id: 's1', userId: 'u1', performerId: 'perf1', user: null, performer: { _id: 'perf1', name: 'Ada', username: 'ada', avatar: '/a.png' } as SubscriptionItem['performer'],
-    type: 'monthly', status: 'active', isLive: true, cancelAtPeriodEnd: false, startedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z', cancelledAt: null,
+    type: 'monthly', bundleMonths: null, status: 'active', isLive: true, cancelAtPeriodEnd: false, startedAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-02-01T00:00:00.000Z', cancelledAt: null,
     createdAt: '2026-01-01T00:00:00.000Z', autoRenew: false, nextBillingAt: null, renewalAmount: null, renewalCurrency: null, renewalFailedAt: null,
     graceUntil: null, ...over,
   });
@@ -165,14 +165,15 @@ describe('subscriptions and order delivery', () => {
         currencySymbol="€"
         initial={[
           sub({ _id: 'r', autoRenew: true, nextBillingAt: '2026-02-01T00:00:00.000Z', renewalAmount: 999, renewalCurrency: 'EUR' }),
-          sub({ _id: 'u', autoRenew: true, nextBillingAt: '2026-02-01T00:00:00.000Z', renewalAmount: 500, renewalCurrency: 'USD' }),
+          sub({ _id: 'u', bundleMonths: 3, autoRenew: true, nextBillingAt: '2026-02-01T00:00:00.000Z', renewalAmount: 500, renewalCurrency: 'USD' }),
           sub({ _id: 'f', isLive: false, autoRenew: true, renewalFailedAt: '2026-02-01T00:00:00.000Z', graceUntil: '2026-02-04T00:00:00.000Z' }),
           sub({ _id: 'c', cancelAtPeriodEnd: true }),
           sub({ _id: 'p' }),
-          sub({ _id: 'e', isLive: false, status: 'expired' }),
+          sub({ _id: 'e', type: 'yearly', isLive: false, status: 'expired' }),
         ]}
       />,
     );
+    expect(screen.getAllByTestId('subscription-plan').map((c) => c.textContent)).toEqual(['Monthly', '3 months', 'Monthly', 'Monthly', 'Monthly', 'Yearly']);
     expect(screen.getAllByTestId('subscription-billing').map((c) => c.textContent)).toEqual([
       'Renews 2026-02-01 for €9.99',
       'Renews 2026-02-01 for USD 5.00',
