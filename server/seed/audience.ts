@@ -15,6 +15,7 @@ import { checkoutRows, subscriptionDraft } from '../payments/checkout.service.js
 import { insertPayment, setCheckout } from '../payments/payments.repository.js';
 import { priceLines } from '../payments/pricing.js';
 import { SandboxGateway, sandboxWebhookSecret } from '../payments/sandbox.gateway.js';
+import { sandboxSubscriptionOfCharge } from '../payments/sandbox.repository.js';
 import { applyGatewayEventIn } from '../payments/settlement.service.js';
 import { seededRandom } from '../../common/random.js';
 import { commentTexts, firstNames, lastNames, profileTexts } from './content.js';
@@ -29,7 +30,8 @@ import { commentTexts, firstNames, lastNames, profileTexts } from './content.js'
  *    subscription row), a charge at the sandbox provider approved on its side, and the provider's signed
  *    `charge.succeeded` event applied by the settlement (`applyGatewayEventIn`): the paid period, the test-money
  *    earning and `performers.subscriber_count` recounted, as for any fan. They start when the seed runs (the
- *    settlement's clock), like a real payment would;
+ *    settlement's clock), like a real payment would, and renew until cancelled: the sandbox provider's billing is
+ *    started with them, so its clock charges the next period when one ends;
  *  - a comment is `insertComment` + `adjustCounter` + the performer's notification (the comments service's), only
  *    where the access rules let that fan take part in the discussion;
  *  - likes, favourites and views are many (over a thousand rows), so they are written in batches and their counters
@@ -142,11 +144,14 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
     const session = await gateway.createCheckout({
       paymentId, amount: priced.amount, currency: input.currency, description: draft.description, expiresAt, customerEmail: fan.email,
       siteUrl: input.siteUrl, returnUrl: `${input.siteUrl}/payments/result/${paymentId}`, cancelUrl: `${input.siteUrl}/payments/result/${paymentId}?cancelled=1`,
+      // Recurring, as every subscription checkout: the sandbox's clock renews demo subscriptions when their period ends.
+      ...(draft.recurring ? { recurring: draft.recurring } : {}),
     });
     await setCheckout(trx, paymentId, session.gatewayRef, session.redirectUrl);
     // The fan approves on the provider's page; the provider's signed event is read and applied as the webhook route does.
     const { charge } = await gateway.complete(session.gatewayRef, 'approve');
-    const sent = gateway.buildEvent('charge.succeeded', charge);
+    const billing = await sandboxSubscriptionOfCharge(trx, charge.id);
+    const sent = gateway.buildEvent('charge.succeeded', charge, undefined, billing ? { subscriptionId: billing.id } : {});
     const event = await gateway.parseWebhook(Buffer.from(sent.body), sent.headers);
     // Its effects are left unrun on purpose: demo fans get no receipts, performers no new-subscriber mails, nobody a push.
     const result = await applyGatewayEventIn(trx, { commissionBps: input.commissionBps, graceDays: 3 }, 'sandbox', event, sent.body);

@@ -103,6 +103,20 @@ describe.each(engines)('the demo site counts its rows on %s', (engine) => {
     ]);
   });
 
+  it("the demo's subscriptions renew until cancelled, each with a billing at the sandbox provider at its price", async () => {
+    const subs = await t.ctx.db
+      .selectFrom('subscriptions')
+      .leftJoin('sandboxSubscriptions', 'sandboxSubscriptions.id', 'subscriptions.gatewaySubscriptionId')
+      .select(['subscriptions.autoRenew', 'subscriptions.renewalAmount', 'subscriptions.expiresAt', 'sandboxSubscriptions.amount', 'sandboxSubscriptions.periodEnd', 'sandboxSubscriptions.status'])
+      .execute();
+    expect(subs.length).toBe(seeded.counts.subscriptions);
+    for (const s of subs) {
+      expect(s).toMatchObject({ autoRenew: 1, status: 'active', amount: s.renewalAmount });
+      // The provider charges when our period ends (to the second: both are set from the same approval).
+      expect(Math.abs(Date.parse(s.periodEnd!) - Date.parse(s.expiresAt!))).toBeLessThan(5_000);
+    }
+  });
+
   it('what the API hands the pages is the rows counted: profiles, videos', async () => {
     const performers = await t.ctx.db.selectFrom('performers').select(['id', 'username']).execute();
     for (const p of performers) {
