@@ -175,4 +175,36 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     const [fromProduct] = await Promise.all([page.waitForEvent('download'), page.getByTestId('product-download').click()]);
     expect(fromProduct.suggestedFilename()).toMatch(/\.pdf$/);
   }, 60_000);
+
+  it('the admin gives back part of a payment from the console; the buyer keeps the video and sees the refund', async () => {
+    const bought = await t.api(`/payment/purchase-video/${w.videos.saleVideo.id}`, { method: 'POST', headers: w.fan2.headers, json: {} });
+    expect(bought.status).toBe(201);
+    expect((await payWithSandbox(t, w.fan2, bought.body.redirectUrl)).status).toBe(200);
+    const paymentId = bought.body.paymentId as string;
+
+    const desk = await (await chromium.context({ as: w.admin })).newPage();
+    await desk.goto(`${t.url}/admin/payments?q=${paymentId}`);
+    const row = desk.getByTestId(`payment-row-${paymentId}`);
+    await row.getByText('Refund part', { exact: true }).click();
+    const form = row.getByTestId('payment-refund-part');
+    await waitForIsland(desk, 'AdminForm');
+    // More than was paid is refused in the browser, with the bound in words.
+    await form.getByLabel('Amount to give back').fill('13.00');
+    await form.getByTestId('payment-refund-part-submit').click();
+    await expect.poll(() => form.getByRole('alert').first().textContent()).toBe('The amount must be at most $12.98');
+    await form.getByLabel('Amount to give back').fill('3.00');
+    await Promise.all([desk.waitForEvent('load'), form.getByTestId('payment-refund-part-submit').click()]);
+    expect(await desk.getByTestId(`payment-row-${paymentId}`).getByTestId('payment-refunded').textContent()).toContain('$3.00 refunded');
+    await saveScreen(desk, 'admin-partial-refund', { fullPage: true });
+    await desk.context().close();
+
+    const fan = await (await chromium.context({ as: w.fan2 })).newPage();
+    await fan.goto(`${t.url}/account/transactions`);
+    expect(await fan.getByTestId('transaction-refunded').first().textContent()).toContain('$3.00 refunded');
+    await fan.goto(`${t.url}/videos/${w.videos.saleVideo.id}`);
+    expect(await fan.getByTestId('lock-box').count()).toBe(0);
+    const l = await ledger(t.ctx.db);
+    expect(l.paid).toBe(l.net + l.commission);
+    await fan.context().close();
+  }, 60_000);
 });
