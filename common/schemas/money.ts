@@ -8,6 +8,8 @@ import { bankDetailsProblems, compactAccount } from '../payout-details.js';
 import { emailField } from './auth.js';
 import { keyField, pageQuery } from './http.js';
 import { performerSummarySchema } from './catalogue.js';
+import { MAX_PROMOTION_DAYS } from '../offers.js';
+import { DAY_MS } from '../time.js';
 
 /**
  * Money (issue #5): checkouts, subscriptions, coupons, orders, transactions, earnings, packages, and the payment
@@ -479,7 +481,7 @@ export const promotionBody = z
     maxUses: z.number().int().min(1).max(100_000).nullable().optional(),
   })
   .refine((b) => Date.parse(b.endsAt) > Date.parse(b.startsAt), { message: 'The end must come after the start', path: ['endsAt'] })
-  .refine((b) => Date.parse(b.endsAt) - Date.parse(b.startsAt) <= 366 * 86_400_000, { message: 'A promotion runs at most 366 days', path: ['endsAt'] });
+  .refine((b) => Date.parse(b.endsAt) - Date.parse(b.startsAt) <= MAX_PROMOTION_DAYS * DAY_MS, { message: `A promotion runs at most ${MAX_PROMOTION_DAYS} days`, path: ['endsAt'] });
 export type PromotionInput = z.input<typeof promotionBody>;
 
 export const promotionSchema = z.object({

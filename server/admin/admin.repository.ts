@@ -7,6 +7,7 @@ import type { ContentType } from '../../common/enums.js';
 import { itemsOfOrders, listOrders, type OrderFilters } from '../orders/orders.repository.js';
 import { listAudit, type AuditFilters } from '../audit/audit.repository.js';
 import { countries } from 'countries-list';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * The SQL of the admin console: its lists and reports, and the writes of the rows it edits, which the routes run in
@@ -362,7 +363,6 @@ export interface SeriesPoint {
   value: number;
 }
 
-const DAY_MS = 86_400_000;
 /** The last `days` UTC dates, oldest first (YYYY-MM-DD). */
 export function lastDays(days: number, now = new Date()): string[] {
   const end = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());

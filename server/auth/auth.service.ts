@@ -40,6 +40,7 @@ import {
   touchSession,
   type TokenPurpose,
 } from './auth.repository.js';
+import { DAY_MS } from '../../common/time.js';
 
 /** Who is signed in on a request: what routes and pages need, without another query. */
 export interface SessionUser {
@@ -54,7 +55,6 @@ export interface SessionUser {
   avatar: string;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Session lifetime (docs/product.md, Sessions): 365 days by default, 1 day when "remember me" is off. */
 export const SESSION_TTL_MS = { remember: 365 * DAY_MS, short: DAY_MS } as const;
 export const VERIFY_EMAIL_TTL_MS = 48 * 60 * 60 * 1000;

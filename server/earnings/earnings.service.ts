@@ -3,11 +3,11 @@ import type { ListResult } from '../../common/schemas/http.js';
 import type { EarningItem, EarningStats } from '../../common/schemas/money.js';
 import { loadUserSummaries } from '../payments/summaries.repository.js';
 import { earningStats, listEarnings, type EarningFilters } from './earnings.repository.js';
+import { DAY_MS } from '../../common/time.js';
 
 /** A performer's earnings: per payment item, net of the site's commission; refunds and chargebacks as negative rows. */
 
 const n = (v: unknown) => Number(v ?? 0);
-const DAY = 86_400_000;
 
 export async function searchEarnings(db: DbOrTrx, f: EarningFilters): Promise<ListResult<EarningItem>> {
   const { rows, total } = await listEarnings(db, f);
@@ -28,7 +28,7 @@ export async function performerEarningStats(
   currency: string,
 ): Promise<EarningStats> {
   const to = f.to ?? new Date(Date.now() + 1000).toISOString();
-  const from = f.from ?? new Date(Date.parse(to) - 30 * DAY).toISOString();
+  const from = f.from ?? new Date(Date.parse(to) - 30 * DAY_MS).toISOString();
   const s = await earningStats(db, { ...f, from, to });
   const net = n(s.totals?.net);
   return {

@@ -9,6 +9,7 @@ import { applyGatewayEvent, applyInternal } from './settlement.service.js';
 import { sandboxEnabled } from './gateways.js';
 import { sendMoneyMails } from './money-mail.js';
 import type { RenewReport } from './sandbox.gateway.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * Housekeeping of money: unpaid checkouts whose time ran out give their stock back; lapsed subscriptions get their
@@ -46,7 +47,6 @@ export async function closeLapsedSubscriptions(money: Money, now = nowIso()): Pr
   return n;
 }
 
-const DAY_MS = 86_400_000;
 
 /**
  * Renewing subscriptions whose period ended more than `renewalGraceDays` ago without a successful renewal lapse: they

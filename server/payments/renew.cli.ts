@@ -2,6 +2,7 @@ import { assertSandboxEnabled } from './gateways.js';
 import { createInProcessMoney } from './money.js';
 import { moneyClock } from './maintenance.service.js';
 import { commandOption, runMoneyCommand } from './money-command.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * `npm run payments:renew [-- --days=N] [-- --fail=<billing>[:times]]`: the sandbox provider's clock, for development
@@ -11,7 +12,6 @@ import { commandOption, runMoneyCommand } from './money-command.js';
  * `--fail=sbs_…:2` makes that billing's next 2 attempts fail (`--fail=sbs_…:0` lets them succeed again).
  * Events are verified and applied in this process exactly as the webhook endpoint would (no server needed).
  */
-const DAY_MS = 86_400_000;
 
 runMoneyCommand(
   createInProcessMoney,

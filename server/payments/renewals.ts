@@ -3,6 +3,7 @@ import { lockSubscriptionByGatewayRef, markRenewalFailed, stopRenewing } from '.
 import type { GatewayEvent, SubscriptionAction } from './gateway.js';
 import { insertRenewalPayment, lockPayment } from './payments.repository.js';
 import type { Transition, TransitionContext } from './settlement.service.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * What a provider's recurring billing does to a subscription (server/payments/README.md, "Recurring billing"), inside
@@ -19,7 +20,6 @@ import type { Transition, TransitionContext } from './settlement.service.js';
  * crossed the provider's charge). No access without a paid period, no paid period without access.
  */
 
-const DAY_MS = 86_400_000;
 
 export async function applySubscriptionEvent(
   tc: TransitionContext,

@@ -10,6 +10,7 @@ import {
 } from './sandbox.repository.js';
 import type { CheckoutRequest, CheckoutSession, GatewayAction, GatewayEvent, GatewayStatus, PaymentGateway } from './gateway.js';
 import { SANDBOX_SIGNATURE_HEADER, signPayload, verifySignature, WebhookSignatureError } from './signature.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * The built-in sandbox gateway: a hosted payment provider that lives in this process, so the whole flow can be
@@ -95,7 +96,6 @@ export interface SandboxDeps {
 
 export type SandboxOutcome = 'approve' | 'decline' | 'cancel';
 
-const DAY_MS = 86_400_000;
 /** A period is charged this long before it ends, so a renewal that succeeds leaves no gap in access. */
 export const RENEWAL_LEAD_MS = 10 * 60_000;
 /** A failed renewal is tried again a day later (our grace period decides when the subscription lapses). */

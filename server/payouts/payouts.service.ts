@@ -17,6 +17,7 @@ import {
   findOpenPayout, findPayout, findPayoutDetails, insertPayout, listPayoutQueue, listPerformerPayouts, payoutRecipient, setPayoutAmount, transitionPayout, upsertPayoutDetails,
   type PayoutQueueFilters, type PayoutRow,
 } from './payouts.repository.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * Payouts (server/payments/README.md, "Payouts"): a performer's payout details, their balance, a request of the
@@ -24,7 +25,6 @@ import {
  * transaction, and every change here is meant to run inside one.
  */
 
-const DAY_MS = 86_400_000;
 
 /** The site's payout rules, from the settings (admin: payment settings). */
 export interface PayoutRules {

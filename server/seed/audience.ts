@@ -19,6 +19,7 @@ import { sandboxSubscriptionOfCharge } from '../payments/sandbox.repository.js';
 import { applyGatewayEventIn } from '../payments/settlement.service.js';
 import { seededRandom } from '../../common/random.js';
 import { commentTexts, firstNames, lastNames, profileTexts } from './content.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * The demo site's audience: demo fans who subscribe, watch, like, favourite and comment, so that every number the
@@ -92,7 +93,6 @@ export interface AudienceCounts {
   views: number;
 }
 
-const DAY = 86_400_000;
 
 /** How many demo fans a seed of this scale has: a few dozen for the normal demo site. */
 export function demoFanCount(scale: number): number {

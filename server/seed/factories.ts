@@ -10,6 +10,7 @@ import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../media/photo-thum
 import { fileRow, insertFiles, type NewFile } from '../media/pipeline/pipeline.repository.js';
 import { insertPerformer, insertUser } from '../users/users.repository.js';
 import { insertGallery, insertPhotos, insertPost, insertProduct, insertVideo } from '../studio/studio.repository.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * The one place that builds rows of users, performers, catalogue items, posts, files and the money rows around them,
@@ -30,9 +31,8 @@ export interface FactoryCtx {
   storage: Storage;
 }
 
-const DAY = 86_400_000;
 /** ISO time `days` from now (negative: in the past). */
-export const daysFromNow = (days: number) => nowIso(new Date(Date.now() + days * DAY));
+export const daysFromNow = (days: number) => nowIso(new Date(Date.now() + days * DAY_MS));
 
 /** Deterministic bytes, so a range of a file can be compared with what was stored. */
 export function fileBytes(size: number, seed = 0): Buffer {

@@ -6,7 +6,8 @@ import type {
 import type { NewFile } from '../media/pipeline/pipeline.repository.js';
 import type { AudienceItem } from './audience.js';
 import { couponRow, packageRow, tagRows } from './factories.js';
-import { DAY, type Plan } from './plan.js';
+import { type Plan } from './plan.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * Writing the demo site's rows: the plan (./plan.ts) with its files (./media.ts), its categories and tags, the
@@ -96,7 +97,7 @@ export async function insertPlan(trx: Transaction<Database>, plan: Plan, files: 
     packageRow({ id: newId(plan.now), name: 'Yearly membership', description: 'Twelve months for the price of ten.', type: 'yearly', price: 9999, durationDays: 365, ordering: 1, createdAt: t }),
   ]);
   await insert('coupons', [
-    couponRow({ id: newId(plan.now), name: 'Welcome 10% off', code: 'WELCOME10', valueBps: 1000, maxUses: 100, expiresAt: nowIso(new Date(plan.now + 365 * DAY)), createdAt: t }),
+    couponRow({ id: newId(plan.now), name: 'Welcome 10% off', code: 'WELCOME10', valueBps: 1000, maxUses: 100, expiresAt: nowIso(new Date(plan.now + 365 * DAY_MS)), createdAt: t }),
   ]);
   return counts;
 }

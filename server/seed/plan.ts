@@ -10,6 +10,7 @@ import { bannerRow, categoryRow, galleryRow, performerRow, photoRow, postMediaRo
 import { categoryDefs, performerDefs, performerPostDefs, sitePages, sitePosts, type CategoryDef, type PerformerDef, type ProductDef } from './content.js';
 import { demoFanCount, demoFanNames } from './audience.js';
 import { clipCount } from './media.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * The plan: every row of the demo site, with ids and timestamps, before any media exist (./media.ts then fills in
@@ -17,7 +18,6 @@ import { clipCount } from './media.js';
  * ./factories.ts; every choice comes from one seeded generator, so the same scale gives the same site.
  */
 
-export const DAY = 86_400_000;
 
 export type Row<T> = Insertable<T> & { id: string };
 export interface PlannedVideo { row: Row<VideosTable>; categorySlug: string; tags: string[]; clip: number }
@@ -63,7 +63,7 @@ const featuredIndexes = new Set([0, 1, 4, 10]);
 export function buildPlan(scale: number, now: number): Plan {
   const rnd = seededRandom('demo-site');
   const at = (daysAgo: number) => {
-    const ms = now - Math.round(daysAgo * DAY);
+    const ms = now - Math.round(daysAgo * DAY_MS);
     return { ms, iso: nowIso(new Date(ms)) };
   };
   const users: Array<Row<UsersTable>> = [];

@@ -4,6 +4,7 @@ import { newId, nowIso } from '../db/ids.js';
 import type { SubscriptionsTable } from '../db/schema.js';
 import { performerOpenTo, type Audience } from '../catalogue/catalogue.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
+import { DAY_MS } from '../../common/time.js';
 
 /**
  * SQL of subscriptions. One row per (user, performer) (subscriptions_user_performer). What the paywall reads
@@ -12,7 +13,6 @@ import type { SubscriptionType } from '../../common/enums.js';
  */
 
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
-const DAY_MS = 86_400_000;
 
 export function findSubscription(db: DbOrTrx, userId: string, performerId: string) {
   return db.selectFrom('subscriptions').selectAll().where('userId', '=', userId).where('performerId', '=', performerId).executeTakeFirst();

@@ -355,11 +355,15 @@ describe('Stripe gateway: subscriptions, against a local stand-in for api.stripe
   it('a renewal’s charge refunded in part, then in full, and disputed: each names the PaymentIntent the renewal recorded', async () => {
     const charge = { id: 'ch_renewal_1', object: 'charge', amount: 999, currency: 'usd', payment_intent: 'pi_of_invoice', metadata: {}, captured: true, paid: true };
     expect(await signed('charge.refunded', { ...charge, amount_refunded: 300, refunded: false })).toEqual({
-      id: expect.any(String), type: 'charge.refunded', action: null, paymentId: null, intentRef: 'pi_of_invoice', amount: 999, currency: 'USD', refundedAmount: 300,
+      id: expect.any(String), type: 'charge.refunded', action: 'refunded', paymentId: null, intentRef: 'pi_of_invoice', amount: 999, currency: 'USD', refundedAmount: 300,
     });
-    expect(await signed('charge.refunded', { ...charge, amount_refunded: 999, refunded: true, status: 'succeeded' })).toMatchObject({
-      action: 'refunded', intentRef: 'pi_of_invoice', amount: 999, refundedAmount: 999,
-    });
+    // Refunded whole: no running total, so settlement reverses the whole payment whatever amount it recorded.
+    const whole = await signed('charge.refunded', { ...charge, amount_refunded: 999, refunded: true, status: 'succeeded' });
+    expect(whole).toMatchObject({ action: 'refunded', intentRef: 'pi_of_invoice', amount: 999 });
+    expect(whole.refundedAmount).toBeUndefined();
+    // Nothing refunded yet, or a total that is not whole cents: nothing to act on.
+    expect((await signed('charge.refunded', { ...charge, amount_refunded: 0, refunded: false })).action).toBeNull();
+    expect((await signed('charge.refunded', { ...charge, amount_refunded: 2.5, refunded: false })).action).toBeNull();
     expect(await signed('charge.dispute.created', { id: 'dp_1', object: 'dispute', amount: 999, currency: 'usd', charge: 'ch_renewal_1', payment_intent: 'pi_of_invoice', metadata: {}, status: 'needs_response' })).toMatchObject({
       action: 'chargeback', intentRef: 'pi_of_invoice', amount: 999,
     });
