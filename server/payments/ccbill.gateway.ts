@@ -30,8 +30,11 @@ import { WebhookSignatureError } from './signature.js';
  *     know the salt, so only a sale CCBill approved at a price we signed carries it.
  * Anything else is a WebhookSignatureError (400, nothing written).
  *
- * Documented fields relied on (CCBill Webhooks pages; every value is read as text, see `readBody`):
- *   all events          eventType (query string), clientAccnum, timestamp ("2012-08-05 15:18:17", no zone given)
+ * Fields relied on (CCBill's per-event pages under https://ccbill.com/doc/; read for NewSaleSuccess, Chargeback and
+ * Void, the others only through open-source parsers: the README's CCBill section says which is which). Every value is
+ * read as text, see `readBody`:
+ *   all events          eventType (query string), clientAccnum, timestamp ("Time the event occurred", shown as
+ *                       "2012-08-05 15:18:17": no zone, see CCBILL_TIMESTAMP_OFFSET)
  *   NewSaleSuccess      subscriptionId, transactionId, billedInitialPrice, billedCurrencyCode (fallback
  *                       subscriptionInitialPrice / subscriptionCurrencyCode), recurringPeriod, billedRecurringPrice,
  *                       dynamicPricingValidationDigest, and our pass-through X-paymentId, X-checkoutRef
@@ -39,7 +42,12 @@ import { WebhookSignatureError } from './signature.js';
  *   RenewalSuccess      subscriptionId, transactionId, billedAmount, billedCurrencyCode
  *   RenewalFailure      subscriptionId, transactionId
  *   Cancellation        subscriptionId            Expiration   subscriptionId
- *   Refund, Chargeback, Void   transactionId, subscriptionId, amount, currencyCode
+ *   Refund, Chargeback, Void   transactionId, subscriptionId, amount, currencyCode (numeric; `currency` is the
+ *                       same in letters, accountingAmount/accountingCurrencyCode the same in CCBill's accounting
+ *                       currency). `amount` is the amount of that one reversal ("The amount charged back", "The
+ *                       amount of the voided transaction"; Refund carries the same fields and no running total), so
+ *                       it is not a `refundedAmount`: a replayed partial refund would count twice. Every Refund is
+ *                       therefore applied whole.
  *
  * What each means for us (everything else, e.g. UpSaleSuccess, BillingDateChange, CustomerDataUpdate, is recorded and
  * ignored):
@@ -68,7 +76,10 @@ const CURRENCY_LETTERS = new Map(Object.entries(CCBILL_CURRENCY_CODES).map(([let
 /** Our pass-through fields on the FlexForms link, which CCBill echoes in the sale's webhook. */
 export const PAYMENT_ID_FIELD = 'X-paymentId';
 export const CHECKOUT_REF_FIELD = 'X-checkoutRef';
-/** numRebills 99: CCBill's value for "rebill until cancelled". */
+/**
+ * numRebills 99: "rebill until cancelled". Not confirmed: the copies of CCBill's dynamic pricing pages we could read
+ * stop before the numRebills row (see the README's CCBill section); ask CCBill's merchant support before going live.
+ */
 export const UNLIMITED_REBILLS = '99';
 /**
  * CCBill wants a period on every price, also a one-time one (2 to 365 days). Our purchases do not expire and CCBill
@@ -76,8 +87,10 @@ export const UNLIMITED_REBILLS = '99';
  */
 export const ONE_TIME_PERIOD_DAYS = 365;
 /**
- * The event pages show `timestamp` without a zone. CCBill runs from Phoenix, whose clock is UTC−7 all year; that is
- * what we assume, as an option, because the pages do not say it.
+ * CCBill's event pages describe `timestamp` only as "Time the event occurred" with a zone-less example, and no page
+ * we could read names its zone. CCBill runs from Phoenix, whose clock is UTC−7 all year; that is what we assume, as
+ * an option (`timestampOffset`), until CCBill confirms it. The offset only dates renewals and failures (`occurredAt`);
+ * the event id takes the timestamp's text as it came.
  */
 export const CCBILL_TIMESTAMP_OFFSET = '-07:00';
 

@@ -175,7 +175,12 @@ export function expiration(o: { subscriptionId?: string } = {}): Payload {
   return { subscriptionId: o.subscriptionId ?? '1000000000', clientAccnum: ACCOUNT.account, clientSubacc: ACCOUNT.subaccount, timestamp: '2012-09-04 00:00:00' };
 }
 
-/** Refund, Chargeback and Void carry the same fields: the transaction reversed, its subscription, amount and currency. */
+/**
+ * Refund, Chargeback and Void carry the same fields: the transaction reversed, its subscription, the amount of that
+ * reversal and its currency (numeric `currencyCode`, letters `currency`), the same in CCBill's accounting currency, a
+ * reason (https://ccbill.com/doc/chargeback, the Void page https://ccbill.com/doc/?p=10454; later versions add the
+ * card fields below).
+ */
 export function reversal(o: { transactionId?: string; subscriptionId?: string; amount?: string; reason?: string } = {}): Payload {
   return {
     transactionId: o.transactionId ?? '0912191101000000159',

@@ -215,6 +215,14 @@ describe('what each CCBill event becomes', () => {
     }
   });
 
+  it("a Refund's amount is that refund alone, not a running total: it is never a partial refund, the payment is refunded whole", () => {
+    // CCBill's admin can refund part of a charge; its event still names only that refund's amount. Taken as a
+    // running total, a replay of two partial refunds would count once too little or too often, so it is not used.
+    const part = map('Refund', reversal({ amount: '3.00' }));
+    expect(part).toMatchObject({ action: 'refunded', intentRef: '0912191101000000159', amount: 300, currency: 'USD' });
+    expect(part).not.toHaveProperty('refundedAmount');
+  });
+
   it('other events are recorded and ignored, still under a stable id', () => {
     const upsale = map('UpSaleSuccess', newSaleSuccess());
     expect(upsale).toMatchObject({ type: 'UpSaleSuccess', action: null });
