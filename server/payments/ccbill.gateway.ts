@@ -46,8 +46,8 @@ import { WebhookSignatureError } from './signature.js';
  *                       same in letters, accountingAmount/accountingCurrencyCode the same in CCBill's accounting
  *                       currency). `amount` is the amount of that one reversal ("The amount charged back", "The
  *                       amount of the voided transaction"; Refund carries the same fields and no running total), so
- *                       it is not a `refundedAmount`: a replayed partial refund would count twice. Every Refund is
- *                       therefore applied whole.
+ *                       a Refund's is given as `refundAmount` (that refund alone: its event id is one per refund),
+ *                       never as a running `refundedAmount`.
  *
  * What each means for us (everything else, e.g. UpSaleSuccess, BillingDateChange, CustomerDataUpdate, is recorded and
  * ignored):
@@ -331,14 +331,19 @@ export function mapCcbillEvent(eventType: string, f: Fields, opts: { timestampOf
       return { ...base, subscriptionRef: subscriptionId };
     case 'Refund':
     case 'Void':
-    case 'Chargeback':
+    case 'Chargeback': {
+      const amount = decimalToMinor(field(f, 'amount') ?? undefined);
       return {
         ...base,
         intentRef: transactionId,
         subscriptionRef: subscriptionId,
-        amount: decimalToMinor(field(f, 'amount') ?? undefined),
+        amount,
         currency: currencyOf(field(f, 'currencyCode') ?? undefined),
+        // A Refund may be of part of the charge (CCBill's admin allows it) and says that refund's amount alone; its id
+        // (type, transaction, timestamp) is one per refund, so settlement can add it up. A Void undoes the whole sale.
+        ...(eventType === 'Refund' && amount !== null && amount > 0 ? { refundAmount: amount } : {}),
       };
+    }
     default:
       return base;
   }

@@ -99,6 +99,13 @@ export interface GatewayEvent {
    */
   refundedAmount?: number | null;
   /**
+   * On a refund event of a provider that reports each refund by itself rather than a running total (CCBill): minor
+   * units of this refund alone. Only for a provider whose event id differs for every refund and repeats for every
+   * delivery of one (so a redelivery is a duplicate and never counted twice); settlement adds it to what the payment
+   * has refunded so far. Settled as `refundedAmount` when both are given.
+   */
+  refundAmount?: number | null;
+  /**
    * What of the provider's body we keep in webhook_events, when it is not the body itself: a provider whose events
    * carry the buyer's personal or card data (CCBill sends names, addresses, card BIN and last digits, even a password)
    * gives a copy with only the fields the settlement reads. Absent: the raw body is kept.

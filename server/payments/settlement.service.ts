@@ -84,6 +84,8 @@ export interface TransitionExtra {
   at?: Date;
   /** On a refund: what the provider has refunded of the charge so far; less than the amount is a partial refund. */
   refundedAmount?: number | null;
+  /** On a refund: this refund alone (a provider without a running total); added to what the payment has refunded. */
+  refundAmount?: number | null;
 }
 
 export type Transition = (tc: TransitionContext, payment: PaymentRow, extra: TransitionExtra) => Promise<string>;
@@ -352,7 +354,8 @@ function unpaid(status: 'failed' | 'cancelled'): Transition {
 
 function reverse(kind: 'refunded' | 'chargeback'): Transition {
   return async (tc, p, extra) => {
-    if (kind === 'refunded' && extra.refundedAmount != null && extra.refundedAmount < p.amount) return refundPart(tc, p, extra.refundedAmount);
+    const refundedTo = extra.refundedAmount ?? (extra.refundAmount != null ? p.refundedAmount + extra.refundAmount : null);
+    if (kind === 'refunded' && refundedTo != null && refundedTo < p.amount) return refundPart(tc, p, refundedTo);
     if (p.status === 'success') {
       await updatePayment(tc.trx, p.id, { status: kind, reversedAt: nowIso(), deferredReversal: null });
       if (isSubscriptionPayment(p) && p.performerId) {
@@ -450,7 +453,12 @@ export async function applyGatewayEventIn(trx: Trx, rates: SettlementRates, gate
     return done('amount_mismatch', payment.id);
   }
   // A first payment's period starts when we settle it, whatever time the provider writes on its event.
-  const outcome = await transitions[event.action](tc, payment, { intentRef: event.intentRef, subscriptionRef: event.subscriptionRef, refundedAmount: event.refundedAmount });
+  // A refund's amount in another currency than the payment's cannot be a part of it: the refund is taken as whole.
+  const sameCurrency = !event.currency || event.currency === payment.currency;
+  const outcome = await transitions[event.action](tc, payment, {
+    intentRef: event.intentRef, subscriptionRef: event.subscriptionRef,
+    refundedAmount: sameCurrency ? event.refundedAmount : null, refundAmount: sameCurrency ? event.refundAmount : null,
+  });
   return done(outcome, payment.id);
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
+import { buildMoneyWorld, ledger, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import {
   ACCOUNT, asForm, asJson, CCBILL_IP, newSaleFailure, newSaleSuccess, OUTSIDE_IP, reversal, startDatalinkStandIn, type DatalinkStandIn, type Payload,
@@ -222,6 +222,22 @@ describe.each(engines)('CCBill on %s', (engine) => {
       expect(refund.status).toBe(200);
       expect(refund.body.outcome).toBe('refunded');
       expect((await paymentOf(c.paymentId)).status).toBe('refunded');
+    });
+
+    it("a Refund of part of the sale in CCBill's admin gives back that part; its redelivery nothing; a second one the rest", async () => {
+      const buyer = await createUser(t.ctx.db, 'user');
+      const c = await checkoutOf(await post(`/payment/purchase-video/${w.videos.saleVideo.id}`, buyer));
+      const sale = { subscriptionId: '2000000006', transactionId: '0912191101000000306' };
+      expect((await webhook('NewSaleSuccess', asForm(saleFor(c, { ...sale, price: '12.99' })))).body.outcome).toBe('paid');
+      const part = asForm(reversal({ ...sale, amount: '3.00', timestamp: '2012-08-10 12:00:00' }));
+      expect((await webhook('Refund', part)).body.outcome).toBe('partially_refunded');
+      expect((await webhook('Refund', part)).body.outcome).toBe('duplicate');
+      expect(await paymentOf(c.paymentId)).toMatchObject({ status: 'success', refundedAmount: 300 });
+      const rest = await webhook('Refund', asForm(reversal({ ...sale, amount: '9.99', timestamp: '2012-08-12 08:00:00' })));
+      expect(rest.body.outcome).toBe('refunded');
+      expect(await paymentOf(c.paymentId)).toMatchObject({ status: 'refunded', refundedAmount: 300 });
+      const l = await ledger(t.ctx.db);
+      expect(l.paid).toBe(l.net + l.commission);
     });
   });
 

@@ -181,13 +181,13 @@ export function expiration(o: { subscriptionId?: string } = {}): Payload {
  * reason (https://ccbill.com/doc/chargeback, the Void page https://ccbill.com/doc/?p=10454; later versions add the
  * card fields below).
  */
-export function reversal(o: { transactionId?: string; subscriptionId?: string; amount?: string; reason?: string } = {}): Payload {
+export function reversal(o: { transactionId?: string; subscriptionId?: string; amount?: string; reason?: string; timestamp?: string } = {}): Payload {
   return {
     transactionId: o.transactionId ?? '0912191101000000159',
     subscriptionId: o.subscriptionId ?? '1000000000',
     clientAccnum: ACCOUNT.account,
     clientSubacc: ACCOUNT.subaccount,
-    timestamp: '2012-08-10 12:00:00',
+    timestamp: o.timestamp ?? '2012-08-10 12:00:00',
     amount: o.amount ?? '10.00',
     currency: 'USD',
     currencyCode: '840',

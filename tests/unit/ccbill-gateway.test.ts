@@ -210,17 +210,21 @@ describe('what each CCBill event becomes', () => {
     for (const [type, action] of [['Refund', 'refunded'], ['Void', 'refunded'], ['Chargeback', 'chargeback']] as const) {
       expect(map(type, reversal({ amount: '10.00' }))).toEqual({
         id: `${type}:0912191101000000159:2012-08-10 12:00:00`, type, action, occurredAt: '2012-08-10T19:00:00.000Z',
-        intentRef: '0912191101000000159', subscriptionRef: '1000000000', amount: 1000, currency: 'USD',
+        intentRef: '0912191101000000159', subscriptionRef: '1000000000', amount: 1000, currency: 'USD', ...(type === 'Refund' ? { refundAmount: 1000 } : {}),
       });
     }
   });
 
-  it("a Refund's amount is that refund alone, not a running total: it is never a partial refund, the payment is refunded whole", () => {
-    // CCBill's admin can refund part of a charge; its event still names only that refund's amount. Taken as a
-    // running total, a replay of two partial refunds would count once too little or too often, so it is not used.
+  it("a Refund's amount is that refund alone, not a running total: it is given as refundAmount, under an id of its own", () => {
+    // CCBill's admin can refund part of a charge; its event names only that refund's amount. Two refunds of one
+    // transaction differ by their timestamp, so each has its own id and settlement can add them up.
     const part = map('Refund', reversal({ amount: '3.00' }));
-    expect(part).toMatchObject({ action: 'refunded', intentRef: '0912191101000000159', amount: 300, currency: 'USD' });
+    expect(part).toMatchObject({ action: 'refunded', intentRef: '0912191101000000159', amount: 300, currency: 'USD', refundAmount: 300 });
     expect(part).not.toHaveProperty('refundedAmount');
+    expect(map('Refund', reversal({ amount: '3.00', timestamp: '2012-08-11 09:30:00' })).id).not.toBe(part.id);
+    // A Void undoes the whole sale; a Chargeback takes all of it back.
+    expect(map('Void', reversal({ amount: '3.00' }))).not.toHaveProperty('refundAmount');
+    expect(map('Chargeback', reversal({ amount: '3.00' }))).not.toHaveProperty('refundAmount');
   });
 
   it('other events are recorded and ignored, still under a stable id', () => {
