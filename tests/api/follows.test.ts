@@ -3,7 +3,7 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeGallery, makePost, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { postForm } from '../helpers/uploads.js';
-import { collect, nextEvent, sleep, socketsClosedAfterEach, startInstance } from '../helpers/realtime-client.js';
+import { collect, nextEvent, sleep, socketsClosedAfterEach, startInstance, type TestSocket } from '../helpers/realtime-client.js';
 import { announce } from '../../server/follows/announce.js';
 import { newId } from '../../server/db/ids.js';
 
@@ -217,7 +217,7 @@ describe.each(engines)('follows and the feed on %s', (engine) => {
       const stranger = await createUser(t.ctx.db, 'user');
       await call('POST', `/performers/${performer.id}/follow`, follower);
       await subscribe(t.ctx.db, subscriber.id, performer.id);
-      const [onFollower, onSubscriber, onStranger, onPerformer] = await Promise.all([follower, subscriber, stranger, performer].map((u) => open(t.url, { token: u.token })));
+      const [onFollower, onSubscriber, onStranger, onPerformer] = (await Promise.all([follower, subscriber, stranger, performer].map((u) => open(t.url, { token: u.token })))) as [TestSocket, TestSocket, TestSocket, TestSocket];
       const strangers = collect(onStranger, 'content/new');
       const own = collect(onPerformer, 'content/new');
       const followerGot = collect(onFollower, 'content/new');
