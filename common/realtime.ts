@@ -25,7 +25,19 @@ export interface ServerToClientEvents {
   'notification/count': (payload: { count: number }) => void;
   'payment/success': (payload: { paymentId: string; type: string; targetId?: string | null; [key: string]: unknown }) => void;
   'subscription/success': (payload: { subscriptionId: string; performerId: string; [key: string]: unknown }) => void;
-  'content/new': (payload: ObjectRef & { performerId: string; title?: string; [key: string]: unknown }) => void;
+  /**
+   * A followed or subscribed performer published a post, video or gallery (to each follower's and live subscriber's
+   * user room). Ids and time only: the feed is then asked over HTTP, which applies the access and country rules.
+   */
+  'content/new': (payload: NewContent) => void;
+}
+
+/** `content/new`: what was published, by whom, when. No title or picture: a performer's country block is decided per visitor, by HTTP. */
+export interface NewContent {
+  objectType: 'video' | 'gallery' | 'post';
+  objectId: string;
+  performerId: string;
+  publishedAt: string;
 }
 
 /** Acknowledgement of the client's events. */

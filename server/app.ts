@@ -23,6 +23,7 @@ import { useMediaTools } from './media/ffmpeg.js';
 import { JobQueue } from './jobs/queue.js';
 import { scheduleOrphanSweep } from './media/orphans.js';
 import { registerMediaJobs } from './media/pipeline/processors.js';
+import { registerAnnounceJob } from './follows/announce.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
@@ -91,6 +92,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     jobs,
     realtime: new RealtimeHub(),
   };
+  registerAnnounceJob(jobs, { db: database.db, realtime: ctx.realtime, logger: logger.child({ module: 'feed' }) });
 
   // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.
   const trust = proxyTrust(config.trustProxy);

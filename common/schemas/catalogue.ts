@@ -270,6 +270,10 @@ export const performerProfileSchema = performerCardSchema.extend({
   createdAt: z.string(),
   /** Whether the viewer has a live subscription to this performer (false for guests). */
   isSubscribed: z.boolean(),
+  /** Whether the viewer follows this performer (false for guests); docs/product.md, Follows and the feed. */
+  isFollowing: z.boolean(),
+  /** How many accounts follow this performer. */
+  followerCount: z.number().int(),
 });
 export type PerformerProfile = z.output<typeof performerProfileSchema>;
 

@@ -75,6 +75,14 @@ export function performerIsPublic(a: Audience): RawBuilder<SqlBool> {
   return sql<SqlBool>`(${ref('performers.status')} = 'active' and ${ref('performers.approved')} = 1 and ${performerOpenTo('performers.id', a)})`;
 }
 
+/**
+ * The item's performer is one whose new content comes to `userId`'s feed: followed (follows_pk), or subscribed to
+ * now (subscriptions_user_performer). docs/product.md, Follows and the feed.
+ */
+export function performerInFeedOf(performerIdColumn: string, userId: string, now: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${ref(performerIdColumn)} in (select f.performer_id from follows f where f.user_id = ${userId} union select s.performer_id from subscriptions s where s.user_id = ${userId} and s.status = 'active' and s.expires_at > ${now})`;
+}
+
 /** Tags are stored lower-case in content_tags (tag, object_type, object_id is its primary key). */
 export function hasTag(objectType: ObjectType, idColumn: string, tag: string): RawBuilder<SqlBool> {
   return sql<SqlBool>`${ref(idColumn)} in (select ct.object_id from content_tags ct where ct.tag = ${tag.toLowerCase()} and ct.object_type = ${objectType})`;

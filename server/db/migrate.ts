@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_recurring.js';
 import * as m0016 from './migrations/0016_payout_requests.js';
 import * as m0017 from './migrations/0017_money_mail.js';
 import * as m0018 from './migrations/0018_offers.js';
+import * as m0019 from './migrations/0019_follows.js';
 import * as m0020 from './migrations/0020_partial_refunds.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0016_payout_requests': m0016,
   '0017_money_mail': m0017,
   '0018_offers': m0018,
+  '0019_follows': m0019,
   '0020_partial_refunds': m0020,
 };
 

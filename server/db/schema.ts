@@ -73,6 +73,8 @@ export interface PerformersTable extends Timestamps {
   approved: Defaulted<Flag>;
   featured: Defaulted<Flag>;
   subscriberCount: Defaulted<number>;
+  /** 0019: the performer's `follows` rows counted, moved in the transaction that inserts or deletes one. */
+  followerCount: Defaulted<number>;
   videoCount: Defaulted<number>;
   photoCount: Defaulted<number>;
   galleryCount: Defaulted<number>;
@@ -284,6 +286,21 @@ export interface VideoViewsTable {
   /** `u:<user id>`, or `g:<keyed hash of the IP>` for a guest. */
   viewer: string;
   createdAt: string;
+}
+
+/** 0019: a fan follows a performer (free): their new posts, videos and galleries come to the fan's feed. */
+export interface FollowsTable {
+  userId: string;
+  performerId: string;
+  createdAt: string;
+}
+
+/** 0019: an item whose `content/new` went out to its performer's followers and subscribers (once per item). */
+export interface ContentAnnouncementsTable {
+  objectType: 'video' | 'gallery' | 'post';
+  objectId: string;
+  performerId: string;
+  announcedAt: string;
 }
 
 export interface ReactionsTable {
@@ -593,6 +610,8 @@ export interface Database {
   banners: BannersTable;
   comments: CommentsTable;
   reactions: ReactionsTable;
+  follows: FollowsTable;
+  contentAnnouncements: ContentAnnouncementsTable;
   videoViews: VideoViewsTable;
   subscriptionPackages: SubscriptionPackagesTable;
   subscriptions: SubscriptionsTable;

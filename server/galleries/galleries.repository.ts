@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, galleryIsPublic, hasTag, oneByIdOrSlug, inCategory, page, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, galleryIsPublic, hasTag, oneByIdOrSlug, inCategory, page, performerInFeedOf, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
@@ -17,6 +17,8 @@ export const gallerySorts: Record<GallerySort, SortSpec> = {
 export interface GalleryFilters {
   q?: string;
   performerId?: string;
+  /** The feed of this user: only performers they follow or subscribe to (set by the feed, never from a query). */
+  feedOf?: string;
   tag?: string;
   categoryId?: string;
   /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
@@ -38,6 +40,7 @@ export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience
   const filter = (qb: SelectQueryBuilder<Database, 'galleries', object>) => {
     let base = qb.where(galleryIsPublic(a));
     if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
+    if (f.feedOf) base = base.where(performerInFeedOf('galleries.performerId', f.feedOf, a.now));
     if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
     if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
     return base;
@@ -49,7 +52,8 @@ export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience
 }
 
 export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
-  return runList(publicGalleryQueries(db, f, a), f.limit);
+  // A feed's total is one user's: counted each time, not kept in the shared count cache.
+  return runList(publicGalleryQueries(db, f, a), f.limit, { cacheTotal: !f.feedOf });
 }
 
 export type GalleryRow = Awaited<ReturnType<typeof listPublicGalleries>>['rows'][number];

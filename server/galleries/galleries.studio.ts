@@ -9,6 +9,7 @@ import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-fil
 import * as repo from '../studio/studio.repository.js';
 import type { PhotoRow } from '../studio/studio.repository.js';
 import type { GalleryInput, StudioGallery } from '../../common/schemas/studio.js';
+import { enqueueAnnouncement } from '../follows/announce.js';
 
 /**
  * The performer studio's galleries (server/studio/studio.routes.ts): create, edit, delete; their photos are in
@@ -34,11 +35,14 @@ export async function createGallery(deps: StudioDeps, actor: Actor, input: Galle
   if (!input.title) throw invalid('title', 'Title is required');
   const { access, isSale, price } = pricing(input.visibility ?? 'subscribers', input.price);
   const { drafts, now, id, tags, columns } = await startCreate(deps, actor, 'gallery', input);
+  const fields = columns(input.title!, input.description);
   await deps.db.transaction().execute(async (trx) => {
     await withinQuota(trx, actor, drafts, 1);
-    await repo.insertGallery(trx, { ...columns(input.title!, input.description), title: input.title!, access, isSale, price, coverPhotoId: null, photoCount: 0, publishedAt: now });
+    await repo.insertGallery(trx, { ...fields, title: input.title!, access, isSale, price, coverPhotoId: null, photoCount: 0, publishedAt: now });
     await linkNewItem(trx, 'gallery', id, actor.id, { tags, categoryIds: input.categoryIds });
+    if (fields.status === 'active') await enqueueAnnouncement(deps.jobs, trx, { objectType: 'gallery', objectId: id, publicAt: now });
   });
+  deps.jobs.wake();
   return galleryView(deps.db, id);
 }
 
@@ -68,8 +72,10 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
         if (photo.fileId) await deps.jobs.enqueue<PhotoJob>(trx, JOB_PHOTO, { photoId: photo.id }, { subject: `photo:${photo.id}` });
       }
     }
+    // A draft made active: the job announces it if it is public and was never announced.
+    if ((input.status ?? row.status) === 'active') await enqueueAnnouncement(deps.jobs, trx, { objectType: 'gallery', objectId: id, publicAt: row.publishedAt });
   });
-  if (rethumb) deps.jobs.wake();
+  deps.jobs.wake();
   return galleryView(deps.db, id);
 }
 

@@ -5,6 +5,7 @@ import { categoriesOf } from '../categories/categories.repository.js';
 import type { PerformerProfile } from '../../common/schemas/catalogue.js';
 import { findPerformerByKey, tagsOf, toCard } from './performers.repository.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
+import { viewerFollows } from '../follows/follows.service.js';
 
 /**
  * `GET /performers/{id}`: an active, approved performer by id or username (the performer and admins also see an
@@ -13,7 +14,9 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
 export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: string, country: string | null): Promise<PerformerProfile> {
   const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
   if (!row || !mayFind(viewer, row.visible, row.id)) throw notFound('Performer');
-  const [categories, tags, subscribed] = await Promise.all([categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), isSubscribed(db, viewer, row.id)]);
+  const [categories, tags, subscribed, following] = await Promise.all([
+    categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), isSubscribed(db, viewer, row.id), viewerFollows(db, viewer, row.id),
+  ]);
   return {
     ...toCard(row),
     gender: row.gender,
@@ -27,6 +30,8 @@ export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: stri
     tags,
     createdAt: row.createdAt,
     isSubscribed: subscribed,
+    isFollowing: following,
+    followerCount: row.followerCount,
   };
 }
 

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, oneByIdOrSlug, inCategory, page, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, hasTag, oneByIdOrSlug, inCategory, page, performerInFeedOf, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
@@ -18,6 +18,8 @@ export interface PostFilters {
   q?: string;
   /** One performer's posts (their page's Posts tab). */
   performerId?: string;
+  /** The feed of this user: only posts of performers they follow or subscribe to (set by the feed, never from a query). */
+  feedOf?: string;
   /**
    * `site`: only the site's own posts (the blog), never a performer's; `all` (default): both, e.g. for search. A
    * performerId narrows either to that performer.
@@ -43,6 +45,7 @@ export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
     let base = qb.where('posts.type', '=', f.type).where(postIsPublic(a));
     if (f.performerId) base = base.where('posts.performerId', '=', f.performerId);
     else if (f.scope === 'site') base = base.where('posts.performerId', 'is', null);
+    if (f.feedOf) base = base.where(performerInFeedOf('posts.performerId', f.feedOf, a.now));
     if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
     if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
     return base;
@@ -54,7 +57,8 @@ export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
 }
 
 export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {
-  return runList(publicPostQueries(db, f, a), f.limit);
+  // A feed's total is one user's: counted each time, not kept in the shared count cache.
+  return runList(publicPostQueries(db, f, a), f.limit, { cacheTotal: !f.feedOf });
 }
 
 export type PostCardRow = Awaited<ReturnType<typeof listPublicPosts>>['rows'][number];

@@ -13,6 +13,7 @@ import { deleteStored, fileFamily, imageState, removeItem, withdrawPreviews } fr
 import * as repo from '../studio/studio.repository.js';
 import type { PostInput, StudioPost, StudioPostMedia } from '../../common/schemas/studio.js';
 import { htmlToText, textToHtml } from './post-text.js';
+import { enqueueAnnouncement } from '../follows/announce.js';
 
 /**
  * The performer studio's posts (server/studio/studio.routes.ts): text with up to POST_MAX_IMAGES pictures or one
@@ -104,6 +105,7 @@ export async function createPost(deps: StudioDeps, actor: Actor, input: PostInpu
   const drafts = await draftsOnly(deps, actor);
   const status = initialStatus(drafts, input.status, 'published', 'draft');
   const { files, rows } = postMediaRows(id, actor.id, media, 0, now);
+  const publishedAt = input.publishedAt ?? (status === 'published' ? now : null);
   await deps.db.transaction().execute(async (trx) => {
     await withinQuota(trx, actor, drafts, 1);
     await insertFiles(trx, files);
@@ -122,14 +124,15 @@ export async function createPost(deps: StudioDeps, actor: Actor, input: PostInpu
       price,
       likeCount: 0,
       commentCount: 0,
-      publishedAt: input.publishedAt ?? (status === 'published' ? now : null),
+      publishedAt,
       createdAt: now,
       updatedAt: now,
     });
     await repo.insertPostMedia(trx, rows);
     await enqueuePostMedia(deps, trx, rows.map((r) => r.id));
+    if (status === 'published') await enqueueAnnouncement(deps.jobs, trx, { objectType: 'post', objectId: id, publicAt: publishedAt });
   });
-  if (rows.length) deps.jobs.wake();
+  deps.jobs.wake();
   return id;
 }
 
@@ -182,8 +185,12 @@ export async function updatePost(deps: StudioDeps, actor: Actor, id: string, inp
     await insertFiles(trx, added.files);
     await repo.insertPostMedia(trx, added.rows);
     await enqueuePostMedia(deps, trx, [...(relock ? kept.map((m) => m.id) : []), ...added.rows.map((r) => r.id)]);
+    // A draft published now, or a post's time moved: the job announces it once it is public (and only once).
+    if (status === 'published') {
+      await enqueueAnnouncement(deps.jobs, trx, { objectType: 'post', objectId: id, publicAt: input.publishedAt !== undefined ? input.publishedAt : (row.publishedAt ?? now) });
+    }
   });
-  if (relock || added.rows.length) deps.jobs.wake();
+  deps.jobs.wake();
   await deleteStored(deps, keys);
   return id;
 }

@@ -21,6 +21,8 @@ export type ServerPayload<E extends ServerEvent> = Parameters<ServerToClientEven
 export interface RealtimeEmitter {
   emitToUser<E extends ServerEvent>(userId: string, event: E, payload: ServerPayload<E>): void;
   emitToObject<E extends ServerEvent>(objectType: EngagementObjectType, objectId: string, event: E, payload: ServerPayload<E>): void;
+  /** One event to many users' rooms at once (one adapter message for the batch; a socket in several gets it once). */
+  emitToUsers<E extends ServerEvent>(userIds: readonly string[], event: E, payload: ServerPayload<E>): void;
 }
 
 export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -56,6 +58,10 @@ export class RealtimeHub implements RealtimeEmitter {
     this.emit(objectRoom(objectType, objectId), event, payload);
   }
 
+  emitToUsers<E extends ServerEvent>(userIds: readonly string[], event: E, payload: ServerPayload<E>): void {
+    if (userIds.length) this.emit(userIds.map(userRoom), event, payload);
+  }
+
   /**
    * Drops every socket of a user, on every instance (the Redis adapter carries it): used when an account is
    * suspended or its password reset.
@@ -77,7 +83,7 @@ export class RealtimeHub implements RealtimeEmitter {
     this.io?.in(userRoom(userId)).except(sessionRoom(keepSessionId)).disconnectSockets(true);
   }
 
-  private emit<E extends ServerEvent>(room: string, event: E, payload: ServerPayload<E>): void {
+  private emit<E extends ServerEvent>(room: string | string[], event: E, payload: ServerPayload<E>): void {
     if (!this.io) return;
     // socket.io's typed emit wants the exact tuple of the event's parameters.
     (this.io.to(room).emit as (ev: string, ...args: unknown[]) => boolean)(event, payload);

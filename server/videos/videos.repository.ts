@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, oneByIdOrSlug, inCategory, page, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, oneByIdOrSlug, inCategory, page, performerInFeedOf, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, keywordListQueries, listOrder } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
@@ -24,6 +24,8 @@ const byTagNewest: SortSpec = { column: 'ct.publishedAt', dir: 'desc', kind: 'st
 export interface VideoFilters {
   q?: string;
   performerId?: string;
+  /** The feed of this user: only performers they follow or subscribe to (set by the feed, never from a query). */
+  feedOf?: string;
   tag?: string;
   categoryId?: string;
   /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
@@ -52,6 +54,7 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
       .where('ct.publishedAt', '<=', a.now)
       .where(videoIsPublic(a));
     if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
+    if (f.feedOf) base = base.where(performerInFeedOf('videos.performerId', f.feedOf, a.now));
     if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
     if (f.q) base = base.where(keywordFilter(db, 'video', f.q));
     return { page: page(base.select(videoColumns), byTagNewest, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, byTagNewest) }), count: countQuery(base), sort: byTagNewest };
@@ -59,6 +62,7 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
   const filter = (qb: SelectQueryBuilder<Database, 'videos', object>) => {
     let base = qb.where(videoIsPublic(a));
     if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
+    if (f.feedOf) base = base.where(performerInFeedOf('videos.performerId', f.feedOf, a.now));
     if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
     if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
     return base;
@@ -69,7 +73,8 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
 }
 
 export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
-  return runList(publicVideoQueries(db, f, a), f.limit);
+  // A feed's total is one user's: counted each time, not kept in the shared count cache.
+  return runList(publicVideoQueries(db, f, a), f.limit, { cacheTotal: !f.feedOf });
 }
 
 export type VideoRow = Awaited<ReturnType<ReturnType<typeof publicVideoQueries>['page']['execute']>>[number];

@@ -11,6 +11,7 @@ import { checkCategories, linkNewItem, pricing, relinkItem, saleItemView, schedu
 import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-files.js';
 import * as repo from '../studio/studio.repository.js';
 import type { StudioVideo, VideoInput } from '../../common/schemas/studio.js';
+import { enqueueAnnouncement } from '../follows/announce.js';
 
 /**
  * The performer studio's videos (server/studio/studio.routes.ts): upload, edit, delete, process again. The upload is
@@ -124,8 +125,13 @@ export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, in
     }
     await repo.updateVideo(trx, id, { ...sentFields(input, ['title', 'description', 'status']), ...(when ?? {}), access, isSale, price });
     await relinkItem(trx, 'video', id, input);
+    // A draft made active or a schedule moved: announced once public (a video still processing is announced when its
+    // processing finishes instead).
+    if ((input.status ?? row.status) === 'active' && row.processingStatus === 'ready') {
+      await enqueueAnnouncement(deps.jobs, trx, { objectType: 'video', objectId: id, publicAt: when?.publishedAt ?? row.publishedAt });
+    }
   });
-  if (locking) deps.jobs.wake();
+  deps.jobs.wake();
   return videoView(deps.db, id);
 }
 

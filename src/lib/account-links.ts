@@ -1,6 +1,7 @@
 /** The account's pages, in the order of their tabs (src/components/AccountNav.astro) and of the user menu (UserMenu). */
 export const ACCOUNT_LINKS = [
   ['/account/subscriptions', 'Subscriptions'],
+  ['/account/following', 'Following'],
   ['/account/orders', 'Orders'],
   ['/account/transactions', 'Transactions'],
   ['/account/favourites', 'Favourites'],

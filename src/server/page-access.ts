@@ -72,6 +72,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/account/orders/[id]': SESSION,
   '/account/transactions': SESSION,
   '/account/favourites': SESSION,
+  '/account/following': SESSION,
   '/account/watch-later': SESSION,
 
   '/studio': PERFORMER,

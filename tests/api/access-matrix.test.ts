@@ -195,6 +195,14 @@ const TABLE: Record<string, Expectation> = {
   'GET /reactions/videos': { access: SESSION, ok: ['fan', 'owner', 'other', 'admin'] },
   'GET /reactions/galleries': { access: SESSION, ok: ['fan', 'owner', 'other', 'admin'] },
 
+  // -- follows and the feed -------------------------------------------------------------------------------------------
+  // Anyone signed in follows A, except A (400: not oneself), who passes the gate; unfollowing is idempotent for all.
+  'POST /performers/{id}/follow': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: `/performers/${fx.w.perf.id}/follow` }) },
+  'DELETE /performers/{id}/follow': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: `/performers/${fx.w.perf.id}/follow` }) },
+  // The fan follows B (fixtures): only the fan's list names B, and only the fan's feed holds B's video.
+  'GET /following': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.w.perf2.id } },
+  'GET /feed': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.followedVideo } },
+
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
   'POST /payment/purchase-video/{id}': { access: SESSION },
@@ -337,13 +345,16 @@ async function buildFixtures(t: TestApp) {
   // A's promotion for new subscribers (the end route ends it: asked last by the owner).
   const promotion = await api('/performer/promotions', w.perf, { valueBps: 1000, startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + 86_400_000).toISOString() });
   expect(promotion.status, JSON.stringify(promotion.body)).toBe(201);
+  // The fan follows B, who publishes a video: B's video is in the fan's feed and nobody else's.
+  const followedVideo = (await makeVideo(ctx, w.perf2.id, { title: 'B video for followers', withFiles: false })).id;
+  expect((await t.api(`/performers/${w.perf2.id}/follow`, { method: 'POST', headers: w.fan.headers })).status).toBe(200);
   const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
 
   return {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
-    payoutId: payout.body._id as string,
+    payoutId: payout.body._id as string, followedVideo,
   };
 }
 

@@ -44,7 +44,7 @@ type Document = {
 const KNOWN_WARNINGS = new Set(['no-ambiguous-paths', 'info-license-strict']);
 
 /** Operations guarded by a rate limit: `config.rateLimit` (contact) or a `limiter` hook (the others). */
-const RATE_LIMITED = ['POST /contact', 'POST /auth/login', 'POST /auth/users/register', 'POST /comments', 'POST /reactions', 'POST /coupons/{id}/apply-coupon', 'POST /payment/subscribe'];
+const RATE_LIMITED = ['POST /contact', 'POST /auth/login', 'POST /auth/users/register', 'POST /comments', 'POST /reactions', 'POST /coupons/{id}/apply-coupon', 'POST /payment/subscribe', 'POST /performers/{id}/follow'];
 /** And some that are not, and declare no 429 themselves: the document must not say they are. */
 const NOT_RATE_LIMITED = ['GET /performers/search', 'GET /user/assets/videos/{id}', 'POST /re-captcha/verify'];
 
@@ -116,6 +116,8 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /coupons/{id}/apply-coupon': 'postCouponsByIdApplyCoupon',
   'GET /earning/performer/search': 'getEarningPerformerSearch',
   'GET /earning/performer/stats': 'getEarningPerformerStats',
+  'GET /feed': 'getFeed',
+  'GET /following': 'getFollowing',
   'GET /languages/list': 'getLanguagesList',
   'GET /orders/details/search': 'getOrdersDetailsSearch',
   'GET /orders/details/{id}': 'getOrdersDetailsById',
@@ -168,6 +170,8 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /performer/promotions/{id}/end': 'postPerformerPromotionsByIdEnd',
   'GET /performers/search': 'getPerformersSearch',
   'GET /performers/{id}': 'getPerformersById',
+  'DELETE /performers/{id}/follow': 'deletePerformersByIdFollow',
+  'POST /performers/{id}/follow': 'postPerformersByIdFollow',
   'GET /phone-codes/list': 'getPhoneCodesList',
   'GET /posts/search': 'getPostsSearch',
   'GET /posts/{id}': 'getPostsById',

@@ -24,8 +24,9 @@ async function counterMismatches(t: TestApp): Promise<{ mismatches: Mismatch[]; 
     (select count(*) from reactions r where r.object_type = ${type} and r.object_id = ${sql.ref(`${table}.id`)} and r.action = 'favourite') as rows_favourite_count,
     (select count(*) from comments c where c.object_type = ${type} and c.object_id = ${sql.ref(`${table}.id`)} and c.status = 'active') as rows_comment_count`;
   const queries: Record<string, ReturnType<typeof sql>> = {
-    performers: sql`select id, subscriber_count, video_count, photo_count, gallery_count, product_count, view_count, like_count, favourite_count, comment_count,
+    performers: sql`select id, subscriber_count, follower_count, video_count, photo_count, gallery_count, product_count, view_count, like_count, favourite_count, comment_count,
       (select count(*) from subscriptions s where s.performer_id = performers.id and s.status = 'active' and s.expires_at > ${now}) as rows_subscriber_count,
+      (select count(*) from follows f where f.performer_id = performers.id) as rows_follower_count,
       (select count(*) from videos v where v.performer_id = performers.id) as rows_video_count,
       (select count(*) from photos p where p.performer_id = performers.id) as rows_photo_count,
       (select count(*) from galleries g where g.performer_id = performers.id) as rows_gallery_count,
@@ -95,7 +96,7 @@ describe.each(engines)('the demo site counts its rows on %s', (engine) => {
     expect(Object.keys(totals).sort()).toEqual([
       'coupons.usedCount',
       ...['commentCount', 'favouriteCount', 'likeCount', 'photoCount', 'viewCount'].map((c) => `galleries.${c}`),
-      ...['commentCount', 'favouriteCount', 'galleryCount', 'likeCount', 'photoCount', 'productCount', 'subscriberCount', 'videoCount', 'viewCount'].map((c) => `performers.${c}`),
+      ...['commentCount', 'favouriteCount', 'followerCount', 'galleryCount', 'likeCount', 'photoCount', 'productCount', 'subscriberCount', 'videoCount', 'viewCount'].map((c) => `performers.${c}`),
       ...['commentCount', 'favouriteCount', 'likeCount', 'viewCount'].map((c) => `photos.${c}`),
       ...['commentCount', 'favouriteCount', 'likeCount'].map((c) => `posts.${c}`),
       ...['commentCount', 'favouriteCount', 'likeCount', 'viewCount'].map((c) => `products.${c}`),

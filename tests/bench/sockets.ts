@@ -25,6 +25,7 @@ import { buildApp } from '../../server/app.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import { hashToken, newSecretToken } from '../../server/auth/tokens.js';
 import { userRow } from '../../server/seed/factories.js';
+import type { NewContent } from '../../common/realtime.js';
 
 export interface SocketBenchResult {
   connections: number;
@@ -176,7 +177,9 @@ export async function runSocketBench(opts: { connections?: number; rounds?: numb
     let lost = 0;
     for (let r = 1; r <= rounds; r++) {
       const done = nextMessage(child, 'round', 15_000, (m) => m.round === r).catch(() => null);
-      built.ctx.realtime.emitToObject('video', objectId, 'content/new', { objectType: 'video', objectId, performerId: 'bench', round: r, sentAt: now() });
+      // The bench's own fields ride on a real event's payload (the client reads round and sentAt back).
+      const payload = { objectType: 'video', objectId, performerId: 'bench', publishedAt: '', round: r, sentAt: now() } as unknown as NewContent;
+      built.ctx.realtime.emitToObject('video', objectId, 'content/new', payload);
       const result = await done;
       if (!result) {
         lost += 1;

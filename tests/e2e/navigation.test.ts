@@ -18,6 +18,7 @@ type Viewport = (typeof VIEWPORTS)[number][1];
 
 const OWN_PAGES = [
   ['Subscriptions', '/account/subscriptions'],
+  ['Following', '/account/following'],
   ['Orders', '/account/orders'],
   ['Transactions', '/account/transactions'],
   ['Favourites', '/account/favourites'],

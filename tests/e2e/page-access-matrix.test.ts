@@ -207,6 +207,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/account/orders/[id]': { path: `/account/orders/${orderId}`, expect: fansOwn(404), own: { who: 'fan', marker: orderNumber } },
       '/account/transactions': { path: '/account/transactions', expect: signedIn },
       '/account/favourites': { path: '/account/favourites', expect: signedIn },
+      '/account/following': { path: '/account/following', expect: signedIn },
       '/account/watch-later': { path: '/account/watch-later', expect: signedIn },
 
       '/studio': { path: '/studio', expect: performers, own: mona(`@${w.perf.username}`) },

@@ -13,6 +13,7 @@ import { makeThumbnail, type ImageResult } from '../images.js';
 import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../photo-thumbs.js';
 import type { VideoProcessing } from './config.js';
 import { withLocalFile, withTempDir } from './local-file.js';
+import { enqueueAnnouncement } from '../../follows/announce.js';
 import {
   childFiles,
   deleteFileRows,
@@ -87,7 +88,7 @@ export interface PipelineDeps {
 }
 
 export function registerMediaJobs(queue: JobQueue, deps: PipelineDeps): void {
-  queue.register<VideoJob>(JOB_VIDEO, videoHandler(deps));
+  queue.register<VideoJob>(JOB_VIDEO, videoHandler(deps, queue));
   queue.register<PhotoJob>(JOB_PHOTO, photoHandler(deps));
   queue.register<ImageJob>(JOB_IMAGE, imageHandler(deps));
   queue.register<PostMediaJob>(JOB_POST_MEDIA, postMediaHandler(deps));
@@ -204,7 +205,7 @@ async function swapOutputs(
   await deleteKeys(storage, replaced, logger);
 }
 
-function videoHandler(deps: PipelineDeps): JobHandler<VideoJob> {
+function videoHandler(deps: PipelineDeps, queue: JobQueue): JobHandler<VideoJob> {
   const { db, storage, logger, video: cfg } = deps;
   return {
     async run({ videoId }, job: JobContext) {
@@ -270,8 +271,13 @@ function videoHandler(deps: PipelineDeps): JobHandler<VideoJob> {
           if (thumbSource) await setFileStatus(trx, thumbSource.id, 'ready');
           if (teaserSource) await setFileStatus(trx, teaserSource.id, 'ready');
           await setVideoProcessed(trx, videoId, { duration: outputs.info.duration!, teaserFileId: outputs.teaser?.row.id ?? null, thumbnailFileId: outputs.thumb.row.id });
+          // Processed is the last step to public for a published video: its followers hear of it (once, whatever
+          // processing again later does; server/follows/announce.ts), at its scheduled time if it has one.
+          const now = await getVideoRow(trx, videoId);
+          if (now?.status === 'active') await enqueueAnnouncement(queue, trx, { objectType: 'video', objectId: videoId, publicAt: now.publishedAt });
         },
       );
+      queue.wake();
     },
     async onFailed(trx, { videoId }, error) {
       const video = await getVideoRow(trx, videoId);

@@ -4,6 +4,7 @@ import type {
   ReactionRequest, ReactionResult,
 } from '../../../common/schemas/engagement.js';
 import type { ListResult } from '../../../common/schemas/http.js';
+import type { FeedItem, FollowedPerformer, FollowState } from '../../../common/schemas/feed.js';
 import { apiFetch } from './transport.js';
 
 type Page = { limit?: number; offset?: number };
@@ -29,4 +30,8 @@ export const engagement = {
     apiFetch<ListResult<ReactionItem>>('/reactions/search', { query: { ...q, objectIds: q.objectIds?.join(',') } }),
   reactedVideos: (action: Collected, page: Page = {}) => apiFetch<ListResult<ReactedVideo>>('/reactions/videos', { query: { action, ...page } }),
   reactedGalleries: (action: Collected, page: Page = {}) => apiFetch<ListResult<ReactedGallery>>('/reactions/galleries', { query: { action, ...page } }),
+  follow: (performerId: string) => apiFetch<FollowState>(`/performers/${encodeURIComponent(performerId)}/follow`, { method: 'POST' }),
+  unfollow: (performerId: string) => apiFetch<FollowState>(`/performers/${encodeURIComponent(performerId)}/follow`, { method: 'DELETE' }),
+  feed: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FeedItem>>('/feed', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
+  following: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FollowedPerformer>>('/following', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
 };
