@@ -16,6 +16,7 @@ import { insertPayment, setCheckout } from '../payments/payments.repository.js';
 import { priceLines } from '../payments/pricing.js';
 import { SandboxGateway, sandboxWebhookSecret } from '../payments/sandbox.gateway.js';
 import { sandboxSubscriptionOfCharge } from '../payments/sandbox.repository.js';
+import { bumpFollowerCount, insertFollow } from '../follows/follows.repository.js';
 import { applyGatewayEventIn } from '../payments/settlement.service.js';
 import { seededRandom } from '../../common/random.js';
 import { commentTexts, firstNames, lastNames, profileTexts } from './content.js';
@@ -88,6 +89,7 @@ export interface AudienceInput {
 
 export interface AudienceCounts {
   subscriptions: number;
+  follows: number;
   reactions: number;
   comments: number;
   views: number;
@@ -120,7 +122,7 @@ export function demoFanNames(count: number, seed = 'demo-fans'): Array<{ name: s
 export async function seedAudience(trx: Trx, input: AudienceInput): Promise<AudienceCounts> {
   const rnd = seededRandom('demo-audience');
   const chance = (p: number) => rnd() < p;
-  const counts: AudienceCounts = { subscriptions: 0, reactions: 0, comments: 0, views: 0 };
+  const counts: AudienceCounts = { subscriptions: 0, follows: 0, reactions: 0, comments: 0, views: 0 };
   /** A moment after every one of `afterIsos` and before the seed's clock, as ISO text. */
   const someTimeAfter = (...afterIsos: string[]) => {
     const from = Math.max(...afterIsos.map((t) => Date.parse(t)));
@@ -158,9 +160,17 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
     if (result.outcome !== 'paid') throw new Error(`demo subscription of ${fan.email} to ${performer.displayName} was not paid: ${result.outcome}`);
     counts.subscriptions++;
   };
+  // -- Follows: every subscriber, and more fans who only follow (free), each row with its counter as the service does.
+  const follow = async (fan: AudienceFan, performer: AudiencePerformer) => {
+    if (!(await insertFollow(trx, fan.id, performer.id, nowIso()))) return;
+    await bumpFollowerCount(trx, performer.id, 1);
+    counts.follows++;
+  };
   for (const fan of input.fans) {
     for (const performer of input.performers) {
-      if (chance(performer.featured ? 0.25 : 0.07)) await subscribe(fan, performer, chance(0.2) ? 'yearly' : 'monthly');
+      const subscribes = chance(performer.featured ? 0.25 : 0.07);
+      if (subscribes) await subscribe(fan, performer, chance(0.2) ? 'yearly' : 'monthly');
+      if (subscribes || chance(performer.featured ? 0.3 : 0.1)) await follow(fan, performer);
     }
   }
 

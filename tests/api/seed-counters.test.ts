@@ -87,11 +87,11 @@ describe.each(engines)('the demo site counts its rows on %s', (engine) => {
     const { mismatches, totals } = await counterMismatches(t);
     expect(mismatches).toEqual([]);
     // Not vacuous: the demo fans did subscribe, watch, like, favourite and comment.
-    for (const counted of ['performers.subscriberCount', 'videos.viewCount', 'videos.likeCount', 'videos.favouriteCount', 'performers.likeCount', 'posts.likeCount']) {
+    for (const counted of ['performers.subscriberCount', 'performers.followerCount', 'videos.viewCount', 'videos.likeCount', 'videos.favouriteCount', 'performers.likeCount', 'posts.likeCount']) {
       expect(totals[counted], counted).toBeGreaterThan(0);
     }
     expect(totals['videos.commentCount']! + totals['performers.commentCount']! + totals['posts.commentCount']! + totals['galleries.commentCount']!).toBeGreaterThan(0);
-    expect(seeded.counts).toMatchObject({ subscriptions: totals['performers.subscriberCount'] });
+    expect(seeded.counts).toMatchObject({ subscriptions: totals['performers.subscriberCount'], follows: totals['performers.followerCount'] });
     // Every counter column of every table was compared (a renamed column would otherwise drop out unnoticed).
     expect(Object.keys(totals).sort()).toEqual([
       'coupons.usedCount',
