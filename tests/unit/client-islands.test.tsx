@@ -242,6 +242,7 @@ describe('UserMenu', () => {
     const own = [
       ['Home', '/home'],
       ['Subscriptions', '/account/subscriptions'],
+      ['Following', '/account/following'],
       ['Orders', '/account/orders'],
       ['Transactions', '/account/transactions'],
       ['Favourites', '/account/favourites'],
