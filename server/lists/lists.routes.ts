@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { countryItemSchema, languageItemSchema, phoneCodeItemSchema, profileOptionsSchema } from '../../common/schemas/site.js';
 import { profileOptions } from '../../common/profile-options.js';
+import { route } from '../http/route.js';
 
 // Built once: the dataset is static for the life of the process.
 const countryList = Object.entries(countries)
@@ -20,7 +21,7 @@ const cacheHeader = 'public, max-age=86400';
 export async function listsRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/countries/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every country: ISO code, English name and flag emoji, by name', response: { 200: z.array(countryItemSchema) } } },
+    route({ access: 'public', tags: ['lists'], summary: 'Every country: ISO code, English name and flag emoji, by name', response: { 200: z.array(countryItemSchema) } }),
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return countryList;
@@ -28,7 +29,7 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/languages/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Every language: ISO 639-1 code, English and native name, by name', response: { 200: z.array(languageItemSchema) } } },
+    route({ access: 'public', tags: ['lists'], summary: 'Every language: ISO 639-1 code, English and native name, by name', response: { 200: z.array(languageItemSchema) } }),
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return languageList;
@@ -36,7 +37,12 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/phone-codes/list',
-    { config: { access: 'public' }, schema: { tags: ['lists'], summary: 'Dialling codes by country (a country with several codes is listed once per code), by name', response: { 200: z.array(phoneCodeItemSchema) } } },
+    route({
+      access: 'public',
+      tags: ['lists'],
+      summary: 'Dialling codes by country (a country with several codes is listed once per code), by name',
+      response: { 200: z.array(phoneCodeItemSchema) },
+    }),
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return phoneCodeList;
@@ -44,14 +50,12 @@ export async function listsRoutes(app: ApiApp): Promise<void> {
   );
   app.get(
     '/user-additional',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['lists'],
-        summary: 'Choices for the optional profile fields (gender, orientation, ethnicity, body type, hair, eyes, height, weight)',
-        response: { 200: profileOptionsSchema },
-      },
-    },
+    route({
+      access: 'public',
+      tags: ['lists'],
+      summary: 'Choices for the optional profile fields (gender, orientation, ethnicity, body type, hair, eyes, height, weight)',
+      response: { 200: profileOptionsSchema },
+    }),
     async (_req, reply) => {
       reply.header('cache-control', cacheHeader);
       return profileOptions;
