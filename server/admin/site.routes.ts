@@ -1,3 +1,6 @@
+import type { FastifyRequest } from 'fastify';
+import type { Insertable, Updateable } from 'kysely';
+import type { Database } from '../db/schema.js';
 import type { ApiApp } from '../http/types.js';
 import { newId, nowIso } from '../db/ids.js';
 import { notFound } from '../http/errors.js';
@@ -11,7 +14,7 @@ import {
 } from '../../common/schemas/admin.js';
 import {
   categoryView, couponAdminView, deleteSiteRow, findBanner, insertSiteRow, listBanners, listCategories, listCountryBlocks, listCoupons, listPackages, packageView,
-  updateSiteRow,
+  updateSiteRow, type SiteTable,
 } from './admin.repository.js';
 import { deleteFileRow, fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import { unlinkCategory } from '../categories/categories.repository.js';
@@ -30,6 +33,21 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
   const { db } = ctx;
   const tags = ['admin'];
 
+  /** A console creation of a site row and its audit entry (`<target>.create`, with `details`) in one transaction. */
+  const createSiteRow = <T extends SiteTable>(request: FastifyRequest, table: T, row: Insertable<Database[T]> & { id: string }, target: string, details: Record<string, unknown>) =>
+    adminTx(db, request, async (trx, audit) => {
+      await insertSiteRow(trx, table, row);
+      await audit(`${target}.create`, target, row.id, details);
+    });
+  /** A console edit of a site row: the change and its audit entry (`<target>.update`, with the fields sent) in one transaction; 404 `what` when there is no such row. */
+  const editSiteRow = <T extends SiteTable>(request: FastifyRequest, table: T, id: string, changes: Updateable<Database[T]>, what: string, target: string) =>
+    adminTx(db, request, async (trx, audit) => {
+      const changed = await updateSiteRow(trx, table, id, changes);
+      if (!changed) throw notFound(what);
+      await audit(`${target}.update`, target, id, { ...changes });
+      return changed;
+    });
+
   // Banners -------------------------------------------------------------------------------------------------------
   app.get('/admin/banners', { schema: { tags, summary: 'All banners (site promo), any status', querystring: adminPage, response: { 200: listSchema(bannerSchema), ...errors } } }, async (request) =>
     listBanners(db, request.query),
@@ -38,19 +56,14 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const id = newId();
     const now = nowIso();
     const b = request.body;
-    await adminTx(db, request, async (trx, audit) => {
-      await insertSiteRow(trx, 'banners', { id, title: b.title, description: b.description ?? null, link: b.link ?? null, position: b.position ?? 'top', ordering: b.ordering ?? 0, status: b.status ?? 'active', imageFileId: null, createdAt: now, updatedAt: now });
-      await audit('banner.create', 'banner', id, { ...b });
-    });
+    const row = { id, title: b.title, description: b.description ?? null, link: b.link ?? null, position: b.position ?? 'top', ordering: b.ordering ?? 0, status: b.status ?? 'active', imageFileId: null, createdAt: now, updatedAt: now } as const;
+    await createSiteRow(request, 'banners', row, 'banner', { ...b });
     reply.code(201);
     return (await findBanner(db, id))!;
   });
   app.put('/admin/banners/:id', { schema: { tags, summary: 'Change a banner', params: idParams, body: bannerPatch, response: { 200: bannerSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
-    await adminTx(db, request, async (trx, audit) => {
-      if (!(await updateSiteRow(trx, 'banners', id, request.body))) throw notFound('Banner');
-      await audit('banner.update', 'banner', id, { ...request.body });
-    });
+    await editSiteRow(request, 'banners', id, request.body, 'Banner', 'banner');
     return (await findBanner(db, id))!;
   });
   app.delete('/admin/banners/:id', { schema: { tags, summary: 'Delete a banner and its picture', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
@@ -104,22 +117,12 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const b = request.body;
     const now = nowIso();
     const row = { id: newId(), name: b.name, slug: b.slug ?? slugify(b.name), group: b.group, description: b.description ?? null, ordering: b.ordering ?? 0, status: b.status ?? 'active', createdAt: now, updatedAt: now } as const;
-    await adminTx(db, request, async (trx, audit) => {
-      await insertSiteRow(trx, 'categories', row);
-      await audit('category.create', 'category', row.id, { ...b, slug: row.slug });
-    });
+    await createSiteRow(request, 'categories', row, 'category', { ...b, slug: row.slug });
     reply.code(201);
     return categoryView(row);
   });
   app.put('/admin/categories/:id', { schema: { tags, summary: 'Change a category', params: idParams, body: categoryPatch, response: { 200: categorySchema, ...errors } } }, async (request) => {
-    const { id } = request.params;
-    const row = await adminTx(db, request, async (trx, audit) => {
-      const changed = await updateSiteRow(trx, 'categories', id, request.body);
-      if (!changed) throw notFound('Category');
-      await audit('category.update', 'category', id, { ...request.body });
-      return changed;
-    });
-    return categoryView(row);
+    return categoryView(await editSiteRow(request, 'categories', request.params.id, request.body, 'Category', 'category'));
   });
   app.delete('/admin/categories/:id', { schema: { tags, summary: 'Delete a category (its links to content go with it)', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
@@ -160,22 +163,12 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const b = request.body;
     const now = nowIso();
     const row = { id: newId(), name: b.name, code: b.code, valueBps: b.valueBps, expiresAt: b.expiresAt ?? null, maxUses: b.maxUses, usedCount: 0, status: b.status ?? 'active', createdAt: now, updatedAt: now } as const;
-    await adminTx(db, request, async (trx, audit) => {
-      await insertSiteRow(trx, 'coupons', row);
-      await audit('coupon.create', 'coupon', row.id, { ...b });
-    });
+    await createSiteRow(request, 'coupons', row, 'coupon', { ...b });
     reply.code(201);
     return couponAdminView(row);
   });
   app.put('/admin/coupons/:id', { schema: { tags, summary: 'Change a coupon', params: idParams, body: couponPatch, response: { 200: couponSchema, ...errors } } }, async (request) => {
-    const { id } = request.params;
-    const row = await adminTx(db, request, async (trx, audit) => {
-      const changed = await updateSiteRow(trx, 'coupons', id, request.body);
-      if (!changed) throw notFound('Coupon');
-      await audit('coupon.update', 'coupon', id, { ...request.body });
-      return changed;
-    });
-    return couponAdminView(row);
+    return couponAdminView(await editSiteRow(request, 'coupons', request.params.id, request.body, 'Coupon', 'coupon'));
   });
   app.delete('/admin/coupons/:id', { schema: { tags, summary: 'Delete an unused coupon (a used one is deactivated instead: payments refer to it)', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;
@@ -194,22 +187,12 @@ export async function adminSiteRoutes(app: ApiApp): Promise<void> {
     const b = request.body;
     const now = nowIso();
     const row = { id: newId(), name: b.name, description: b.description ?? null, type: b.type, price: b.price, durationDays: b.durationDays, ordering: b.ordering ?? 0, status: b.status ?? 'active', createdAt: now, updatedAt: now } as const;
-    await adminTx(db, request, async (trx, audit) => {
-      await insertSiteRow(trx, 'subscriptionPackages', row);
-      await audit('package.create', 'package', row.id, { ...b });
-    });
+    await createSiteRow(request, 'subscriptionPackages', row, 'package', { ...b });
     reply.code(201);
     return packageView(row);
   });
   app.put('/admin/packages/:id', { schema: { tags, summary: 'Change a subscription package', params: idParams, body: packagePatch, response: { 200: packageSchema, ...errors } } }, async (request) => {
-    const { id } = request.params;
-    const row = await adminTx(db, request, async (trx, audit) => {
-      const changed = await updateSiteRow(trx, 'subscriptionPackages', id, request.body);
-      if (!changed) throw notFound('Package');
-      await audit('package.update', 'package', id, { ...request.body });
-      return changed;
-    });
-    return packageView(row);
+    return packageView(await editSiteRow(request, 'subscriptionPackages', request.params.id, request.body, 'Package', 'package'));
   });
   app.delete('/admin/packages/:id', { schema: { tags, summary: 'Delete a subscription package', params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
     const { id } = request.params;

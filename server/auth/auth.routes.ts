@@ -9,6 +9,7 @@ import {
 } from '../../common/schemas/auth.js';
 import { messages } from './auth.service.js';
 import { safeNextPath } from '../../common/next-path.js';
+import { route } from '../http/route.js';
 
 // request.protocol honours X-Forwarded-Proto only from a trusted proxy (TRUST_PROXY).
 const cookieOptions = (request: FastifyRequest, publicUrl: string) => sessionCookieOptions(publicUrl, request.protocol === 'https');
@@ -39,17 +40,17 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/users/register',
     {
-      config: { access: 'public' },
-      onRequest: [limiter(app, 'register-ip', limits.registerPerIp, byIp, 'Too many sign-ups from this network, please try again later')],
-      preHandler: [limiter(app, 'register-account', limits.registerPerAccount, byBodyField('email'), tooManyMails)],
-      schema: {
+      ...route({
+        access: 'public',
         tags: ['auth'],
         summary: 'Create a user or performer account and mail a verification link',
         description:
           'Always answers 201 with the same message for a valid request. When the email already has an account, nothing is created and its owner is mailed instead, so this endpoint does not reveal whether an email is registered. A taken username answers 409. `confirmAdult` and `acceptTerms` must both be true (400 otherwise, nothing written); `next`, a path on this site, is carried by the verification link.',
         body: registerBody,
         response: { 201: registerResponseSchema, ...errors },
-      },
+      }),
+      onRequest: [limiter(app, 'register-ip', limits.registerPerIp, byIp, 'Too many sign-ups from this network, please try again later')],
+      preHandler: [limiter(app, 'register-account', limits.registerPerAccount, byBodyField('email'), tooManyMails)],
     },
     async (request, reply) => {
       const { captchaToken, confirmAdult: _adult, acceptTerms: _terms, next, ...input } = request.body;
@@ -63,18 +64,18 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/login',
     {
-      config: { access: 'public' },
-      onRequest: [limiter(app, 'login-ip', limits.loginPerIp, byIp, tooManyLogins)],
-      // Per account AND address: a per-account budget alone would let anyone who knows an email lock its owner out.
-      preHandler: [limiter(app, 'login-account', limits.loginPerAccount, accountAndIp, tooManyLogins)],
-      schema: {
+      ...route({
+        access: 'public',
         tags: ['auth'],
         summary: 'Log in with email or username; sets the `token` cookie and returns the token',
         description:
           'Wrong email and wrong password both answer 400 "Incorrect credentials!" (never 401, which the browser treats as an expired session). After too many failures for one account from one address, that address waits longer after each failure: 429 with Retry-After; other addresses are not affected. When the account has many failures from anywhere and the site has reCAPTCHA configured: 400 CAPTCHA_REQUIRED until the request carries `captchaToken`. Suspended accounts: 403.',
         body: loginBody,
         response: { 200: loginResponse, ...errors },
-      },
+      }),
+      onRequest: [limiter(app, 'login-ip', limits.loginPerIp, byIp, tooManyLogins)],
+      // Per account AND address: a per-account budget alone would let anyone who knows an email lock its owner out.
+      preHandler: [limiter(app, 'login-account', limits.loginPerAccount, accountAndIp, tooManyLogins)],
     },
     async (request, reply) => {
       const result = await auth.login(
@@ -89,14 +90,12 @@ export async function authRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/auth/logout',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['auth'],
-        summary: 'End the current session (server-side) and clear the cookie; 204 even without a session',
-        response: { 204: z.null().describe('No content'), ...errors },
-      },
-    },
+    route({
+      access: 'public',
+      tags: ['auth'],
+      summary: 'End the current session (server-side) and clear the cookie; 204 even without a session',
+      response: { 204: z.null().describe('No content'), ...errors },
+    }),
     async (request, reply) => {
       if (request.user) {
         await auth.logout(request.user.sessionId);
@@ -110,15 +109,13 @@ export async function authRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/auth/email-verification',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['auth'],
-        summary: 'Verify an email address with the token from the mailed link (single use, 48 hours)',
-        body: verifyEmailBody,
-        response: { 200: messageSchema, ...errors },
-      },
-    },
+    route({
+      access: 'public',
+      tags: ['auth'],
+      summary: 'Verify an email address with the token from the mailed link (single use, 48 hours)',
+      body: verifyEmailBody,
+      response: { 200: messageSchema, ...errors },
+    }),
     async (request) => {
       await auth.verifyEmail(request.body.token);
       return { message: messages.verified };
@@ -128,14 +125,14 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/email-verification/resend',
     {
-      config: { access: 'public' },
-      ...mailLimits,
-      schema: {
+      ...route({
+        access: 'public',
         tags: ['auth'],
         summary: 'Mail a new verification link; the same answer whether or not the email exists or is verified',
         body: emailBody,
         response: { 200: messageSchema, ...errors },
-      },
+      }),
+      ...mailLimits,
     },
     async (request) => {
       await auth.resendVerification(request.body.email);
@@ -146,14 +143,14 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/users/forgot',
     {
-      config: { access: 'public' },
-      ...mailLimits,
-      schema: {
+      ...route({
+        access: 'public',
         tags: ['auth'],
         summary: 'Mail a password reset link (1 hour, single use); the same answer whether or not the email exists',
         body: emailBody,
         response: { 200: messageSchema, ...errors },
-      },
+      }),
+      ...mailLimits,
     },
     async (request) => {
       await auth.forgotPassword(request.body.email);
@@ -164,14 +161,14 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/auth/users/reset-password',
     {
-      config: { access: 'public' },
-      onRequest: [limiter(app, 'reset-ip', limits.loginPerIp, byIp, tooManyMails)],
-      schema: {
+      ...route({
+        access: 'public',
         tags: ['auth'],
         summary: 'Set a new password with the token from the reset link; signs out every session of the account',
         body: resetPasswordBody,
         response: { 200: messageSchema, ...errors },
-      },
+      }),
+      onRequest: [limiter(app, 'reset-ip', limits.loginPerIp, byIp, tooManyMails)],
     },
     async (request) => {
       const userId = await auth.resetPassword(request.body.token, request.body.password);
@@ -184,16 +181,16 @@ export async function authRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/auth/users/me/password',
     {
-      config: { access: 'session' },
-      preHandler: [limiter(app, 'password-change', limits.passwordChangePerUser, (r) => r.user?.id, 'Too many password change attempts, please try again later')],
-      schema: {
+      ...route({
+        access: 'session',
         tags: ['auth'],
         summary: 'Change the password of the signed-in account; other sessions are signed out, this one stays',
         description:
           '`source` ("user" | "performer", default "user") names the settings screen the change comes from. Accounts are one login per person, so both change the same password; "performer" is refused (400) for an account that is not a performer.',
         body: changePasswordBody,
         response: { 200: messageSchema, ...errors },
-      },
+      }),
+      preHandler: [limiter(app, 'password-change', limits.passwordChangePerUser, (r) => r.user?.id, 'Too many password change attempts, please try again later')],
     },
     async (request) => {
       const user = requireUser(request);

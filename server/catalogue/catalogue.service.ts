@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
 import type { DbOrTrx } from '../db/database.js';
-import type { Viewer } from '../access/access.service.js';
+import { mayFind, type Viewer } from '../access/access.service.js';
+import { notFound } from '../http/errors.js';
+import type { ListResult } from '../../common/schemas/http.js';
 import { mediaSigner, type MediaUrlSigner, type ProtectedObjectType } from '../media/signed-urls.js';
 import type { SignedMedia } from '../../common/schemas/catalogue.js';
 import type { MediaFile } from './catalogue.repository.js';
@@ -30,4 +32,19 @@ export function fullMedia(
   if (!file || file.status !== 'ready') return null;
   const { url, expiresAt } = signer.sign({ ...target, fileId: file.id }, viewer?.id ?? null);
   return { url, expiresAt, mime: file.mime, size: file.size, width: file.width, height: file.height, duration: file.duration };
+}
+
+/** A catalogue domain's rows made into what one viewer gets of them (performer cards, previews, `locked`, signed URLs). */
+export type ToItems<R, I> = (deps: CatalogueDeps, viewer: Viewer, rows: R[]) => Promise<I[]>;
+
+/** A page of a public list, its rows made into the viewer's items. */
+export async function itemPage<R, I>(deps: CatalogueDeps, viewer: Viewer, list: { rows: R[]; total: number; nextCursor: string | null }, toItems: ToItems<R, I>): Promise<ListResult<I>> {
+  return { items: await toItems(deps, viewer, list.rows), total: list.total, nextCursor: list.nextCursor };
+}
+
+/** An item looked up by id or slug, when the viewer may find it (`mayFind`: public to them now, or theirs to manage); else 404 `what`. */
+export async function foundItem<R extends { visible: unknown; performerId: string }, I>(deps: CatalogueDeps, viewer: Viewer, row: R | undefined, what: string, toItems: ToItems<R, I>): Promise<I> {
+  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound(what);
+  const [item] = await toItems(deps, viewer, [row]);
+  return item!;
 }

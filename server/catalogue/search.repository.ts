@@ -174,3 +174,22 @@ export function keywordListQueries<DB, TB extends keyof DB, TS extends keyof DB,
     walk: walk as { execute(): Promise<O[]> } | undefined,
   };
 }
+
+/**
+ * The page and count queries of a content list (videos, galleries, products, posts, performers): by keyword when
+ * there is one (keywordListQueries), else the `filter`ed rows of the kind's table in `sort`. `filter` and `select` as
+ * for keywordListQueries.
+ */
+export function listQueries<DB, TB extends keyof DB, TS extends keyof DB, O>(
+  db: DbOrTrx,
+  kind: SearchKind,
+  filter: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, object>,
+  select: (qb: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TS, O>,
+  sort: SortSpec,
+  p: { q?: string | undefined; limit: number; offset: number; cursor?: Cursor | undefined },
+) {
+  if (p.q) return keywordListQueries(db, kind, p.q, filter, select, sort, p);
+  const { table, id: idColumn } = searchables[kind];
+  const base = filter((db as unknown as { selectFrom(from: unknown): SelectQueryBuilder<DB, TB, object> }).selectFrom(table));
+  return { page: page(select(base), sort, idColumn, { ...p, cursor: checkCursor(p.cursor, sort) }), count: countQuery(base), sort };
+}

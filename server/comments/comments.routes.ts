@@ -12,6 +12,7 @@ import {
   deleteCommentSchema, editCommentBody,
 } from '../../common/schemas/engagement.js';
 import { COMMENT_IMAGE_MAX_BYTES, commentMessages, createComment, editComment, removeComment, searchComments, type CommentDeps } from './comments.service.js';
+import { route } from '../http/route.js';
 
 /** New comments per user (all objects together). */
 export const COMMENT_CREATE_LIMIT: Limit = { max: 20, windowSec: 60 };
@@ -67,17 +68,15 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/comments/search',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['comments'],
-        summary: 'Comments of an object, newest first (404 when the object is not visible, 403 LOCKED without access)',
-        description:
-          'Paginated with limit/offset or the opaque `nextCursor`. `canModerate`: the viewer may delete any comment here. The comments of a locked item (subscribers-only, for sale, a digital product) are for whoever may open it: subscribers, buyers, its performer, admins. Anyone else gets `403` with `code: LOCKED` and `details: { needs: "subscription" | "purchase", commentCount }` (the count stays public); that answer is the same for every guest.',
-        querystring: commentSearchQuery,
-        response: { 200: commentSearchSchema, ...errors },
-      },
-    },
+    route({
+      access: 'public',
+      tags: ['comments'],
+      summary: 'Comments of an object, newest first (404 when the object is not visible, 403 LOCKED without access)',
+      description:
+        'Paginated with limit/offset or the opaque `nextCursor`. `canModerate`: the viewer may delete any comment here. The comments of a locked item (subscribers-only, for sale, a digital product) are for whoever may open it: subscribers, buyers, its performer, admins. Anyone else gets `403` with `code: LOCKED` and `details: { needs: "subscription" | "purchase", commentCount }` (the count stays public); that answer is the same for every guest.',
+      querystring: commentSearchQuery,
+      response: { 200: commentSearchSchema, ...errors },
+    }),
     async (request, reply) => {
       if (request.user) reply.header('cache-control', 'private, no-store');
       return searchComments(app.ctx.db, request.user, { ...request.query, cursor: decodeCursor(request.query.cursor) }, request.country);
@@ -87,15 +86,15 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/comments',
     {
-      config: { access: 'session' },
-      onRequest: [limiter(app, 'comment-create', COMMENT_CREATE_LIMIT, byUser, tooMany)],
-      schema: {
+      ...route({
+        access: 'session',
         tags: ['comments'],
         summary: 'Comment on a video, gallery, product, post or performer',
         description: `Text is trimmed, 1..2000 characters, stored and answered as plain text. A locked item takes comments only from those who may open it (403 LOCKED otherwise). At most ${COMMENT_CREATE_LIMIT.max} per ${COMMENT_CREATE_LIMIT.windowSec} s per user (429). Pushes \`comment/created\` to the object's room.`,
         body: createCommentBody,
         response: { 201: createdCommentSchema, ...errors },
-      },
+      }),
+      onRequest: [limiter(app, 'comment-create', COMMENT_CREATE_LIMIT, byUser, tooMany)],
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -107,9 +106,8 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
   app.put(
     '/comments/:id',
     {
-      config: { access: 'session' },
-      onRequest: [limiter(app, 'comment-edit', COMMENT_EDIT_LIMIT, byUser, tooMany)],
-      schema: {
+      ...route({
+        access: 'session',
         tags: ['comments'],
         summary: 'Edit a comment (author only): new text and/or a picture',
         description:
@@ -118,7 +116,8 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
         params: commentIdParams,
         body: editCommentBody,
         response: { 200: commentItemSchema, ...errors, 413: apiErrorSchema },
-      },
+      }),
+      onRequest: [limiter(app, 'comment-edit', COMMENT_EDIT_LIMIT, byUser, tooMany)],
     },
     async (request) => {
       const user = requireUser(request);
@@ -129,16 +128,14 @@ export async function commentsRoutes(app: ApiApp): Promise<void> {
 
   app.delete(
     '/comments/:id',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['comments'],
-        summary: "Delete a comment: its author, the object's performer or an admin",
-        description: "Answers the object's comment count after the delete. Pushes `comment/deleted`.",
-        params: commentIdParams,
-        response: { 200: deleteCommentSchema, ...errors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['comments'],
+      summary: "Delete a comment: its author, the object's performer or an admin",
+      description: "Answers the object's comment count after the delete. Pushes `comment/deleted`.",
+      params: commentIdParams,
+      response: { 200: deleteCommentSchema, ...errors },
+    }),
     async (request) => removeComment(deps(), requireUser(request), request.params.id),
   );
 }

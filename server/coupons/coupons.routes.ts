@@ -9,6 +9,7 @@ import { nowIso } from '../db/ids.js';
 import { AppError } from '../http/errors.js';
 import { couponView, validCoupon } from './coupons.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
+import { route } from '../http/route.js';
 
 export async function couponsRoutes(app: ApiApp): Promise<void> {
   const { db } = app.ctx;
@@ -19,9 +20,8 @@ export async function couponsRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/coupons/:id/apply-coupon',
     {
-      config: { access: 'session' },
-      preHandler: [perIp, perUser],
-      schema: {
+      ...route({
+        access: 'session',
         tags: ['payments'],
         summary: 'Check a coupon code (valid, active, not expired, uses left) and price the cart or an amount with it',
         description: 'price = original × (1 − value), the discount rounded down to the cent on each line. Nothing is taken here: a checkout with the coupon takes one use, given back if it ends unpaid.',
@@ -31,7 +31,8 @@ export async function couponsRoutes(app: ApiApp): Promise<void> {
           200: applyCouponSchema,
           400: apiErrorSchema, 401: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema,
         },
-      },
+      }),
+      preHandler: [perIp, perUser],
     },
     async (request) => {
       requireUser(request);

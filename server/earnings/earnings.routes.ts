@@ -4,6 +4,7 @@ import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { badRequest } from '../http/errors.js';
 import { earningQuery, earningSchema, earningStatsSchema } from '../../common/schemas/money.js';
 import { performerEarningStats, searchEarnings } from './earnings.service.js';
+import { route } from '../http/route.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 const tags = ['earnings'];
@@ -14,7 +15,13 @@ export async function earningsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/earning/performer/search',
-    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: "The performer's earnings, newest first (admins: any performerId)", querystring: earningQuery, response: { 200: listSchema(earningSchema), ...errors } } },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: "The performer's earnings, newest first (admins: any performerId)",
+      querystring: earningQuery,
+      response: { 200: listSchema(earningSchema), ...errors },
+    }),
     async (request) => {
       const user = requireRole(request, 'performer', 'admin');
       return searchEarnings(db, { ...request.query, performerId: performerOf(user, request.query.performerId) });
@@ -23,15 +30,13 @@ export async function earningsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/earning/performer/stats',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: "The performer's totals (gross, commission, net, paid out, unpaid), per source and per day; default: the last 30 days",
-        querystring: earningQuery.omit({ limit: true, offset: true, cursor: true }),
-        response: { 200: earningStatsSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: "The performer's totals (gross, commission, net, paid out, unpaid), per source and per day; default: the last 30 days",
+      querystring: earningQuery.omit({ limit: true, offset: true, cursor: true }),
+      response: { 200: earningStatsSchema, ...errors },
+    }),
     async (request) => {
       const user = requireRole(request, 'performer', 'admin');
       const q = request.query;

@@ -2,8 +2,8 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, galleryIsPublic, hasTag, oneByIdOrSlug, inCategory, page, performerInFeedOf, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
-import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
+import { galleryIsPublic, hasTag, oneByIdOrSlug, inCategory, performerInFeedOf, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
 
@@ -46,9 +46,7 @@ export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience
     return base;
   };
   const sort = listOrder(gallerySorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
-  if (f.q) return keywordListQueries(db, 'gallery', f.q, filter, (qb) => qb.select(galleryColumns), sort, f);
-  const base = filter(db.selectFrom('galleries'));
-  return { page: page(base.select(galleryColumns), sort, 'galleries.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  return listQueries(db, 'gallery', filter, (qb) => qb.select(galleryColumns), sort, f);
 }
 
 export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, a: Audience) {

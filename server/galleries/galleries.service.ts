@@ -1,7 +1,6 @@
-import { notFound } from '../http/errors.js';
-import { gallerySubject, loadAccessView, type Viewer, mayFind } from '../access/access.service.js';
+import { gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
-import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { foundItem, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { GalleryItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
@@ -25,14 +24,10 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[]):
 }
 
 export async function searchGalleries(deps: CatalogueDeps, viewer: Viewer, filters: GalleryFilters): Promise<ListResult<GalleryItem>> {
-  const { rows, total, nextCursor } = await listPublicGalleries(deps.db, filters, audienceOf(viewer, deps.country));
-  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+  return itemPage(deps, viewer, await listPublicGalleries(deps.db, filters, audienceOf(viewer, deps.country)), toItems);
 }
 
 /** A gallery public to this visitor; its performer and admins also get it while not public. */
 export async function getGallery(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<GalleryItem> {
-  const row = await findGalleryByKey(deps.db, key, audienceOf(viewer, deps.country));
-  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Gallery');
-  const [item] = await toItems(deps, viewer, [row]);
-  return item!;
+  return foundItem(deps, viewer, await findGalleryByKey(deps.db, key, audienceOf(viewer, deps.country)), 'Gallery', toItems);
 }

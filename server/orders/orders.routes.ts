@@ -4,6 +4,7 @@ import { apiErrorSchema, idParams, keyField, listSchema } from '../../common/sch
 import { orderLineListQuery, orderLineViewSchema, orderListQuery, orderSchema, updateOrderBody } from '../../common/schemas/money.js';
 import { getOrder, searchBuyerOrderLines, searchOrders, updateOrderDelivery } from './orders.service.js';
 import { sendMoneyMails } from '../payments/money-mail.js';
+import { route } from '../http/route.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const tags = ['orders'];
@@ -13,15 +14,13 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/orders/details/search',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: "Orders of the performer's products (admins: any, or one performerId)",
-        querystring: orderListQuery.extend({ performerId: keyField.optional() }),
-        response: { 200: listSchema(orderSchema), ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: "Orders of the performer's products (admins: any, or one performerId)",
+      querystring: orderListQuery.extend({ performerId: keyField.optional() }),
+      response: { 200: listSchema(orderSchema), ...errors },
+    }),
     async (request) => {
       const user = requireRole(request, 'performer', 'admin');
       const performerId = user.role === 'admin' ? request.query.performerId : user.id;
@@ -31,42 +30,38 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/orders/users/search',
-    { config: { access: 'session' }, schema: { tags, summary: "The signed-in buyer's orders", querystring: orderListQuery, response: { 200: listSchema(orderSchema), ...errors } } },
+    route({ access: 'session', tags, summary: "The signed-in buyer's orders", querystring: orderListQuery, response: { 200: listSchema(orderSchema), ...errors } }),
     async (request) => searchOrders(db, { ...request.query, buyerId: requireUser(request).id }),
   );
 
   app.get(
     '/orders/users/details/search',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags,
-        summary: "The signed-in buyer's order lines across orders",
-        querystring: orderLineListQuery,
-        response: { 200: listSchema(orderLineViewSchema), ...errors },
-      },
-    },
+    route({
+      access: 'session',
+      tags,
+      summary: "The signed-in buyer's order lines across orders",
+      querystring: orderLineListQuery,
+      response: { 200: listSchema(orderLineViewSchema), ...errors },
+    }),
     async (request) => searchBuyerOrderLines(db, requireUser(request).id, request.query),
   );
 
   app.get(
     '/orders/details/:id',
-    { config: { access: 'session' }, schema: { tags, summary: 'One order (its buyer, its performer, admins)', params: idParams, response: { 200: orderSchema, ...errors } } },
+    route({ access: 'session', tags, summary: 'One order (its buyer, its performer, admins)', params: idParams, response: { 200: orderSchema, ...errors } }),
     async (request) => getOrder(db, requireUser(request), request.params.id),
   );
 
   app.put(
     '/orders/:id/update',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: 'The performer updates delivery status and tracking code of a paid order',
-        params: idParams,
-        body: updateOrderBody,
-        response: { 200: orderSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'The performer updates delivery status and tracking code of a paid order',
+      params: idParams,
+      body: updateOrderBody,
+      response: { 200: orderSchema, ...errors },
+    }),
     async (request) => {
       const viewer = requireRole(request, 'performer', 'admin');
       const { order, mails } = await db.transaction().execute((trx) => updateOrderDelivery(trx, viewer, request.params.id, request.body));

@@ -2,19 +2,18 @@ import type { ApiApp } from '../http/types.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { packageSchema, packageSearchQuery } from '../../common/schemas/money.js';
 import { listActivePackages } from './packages.repository.js';
+import { route } from '../http/route.js';
 
 export async function packagesRoutes(app: ApiApp): Promise<void> {
   app.get(
     '/package/subscription/search',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['subscriptions'],
-        summary: 'Active subscription packages (monthly, yearly)',
-        querystring: packageSearchQuery,
-        response: { 200: listSchema(packageSchema), 400: apiErrorSchema },
-      },
-    },
+    route({
+      access: 'public',
+      tags: ['subscriptions'],
+      summary: 'Active subscription packages (monthly, yearly)',
+      querystring: packageSearchQuery,
+      response: { 200: listSchema(packageSchema), 400: apiErrorSchema },
+    }),
     async (request) => {
       const { rows, total } = await listActivePackages(app.ctx.db, request.query);
       return {

@@ -346,16 +346,20 @@ export function subscriptionDraft(
 }
 
 /**
- * The checkout of one item for sale (a video, a gallery, a performer's post), once the caller found it for sale: refused
- * to its own performer and to a buyer who owns it already; one line at its price.
+ * The checkout of one item (a video, a gallery, a performer's post), once the caller found it: its performer must be
+ * approved; it must be public to the buyer (else 404, as if it did not exist) and for sale (`forSale`, at 1 or more);
+ * refused to its own performer and to a buyer who owns it already; one line at its price.
  */
 async function checkoutOneItem(
   money: Money,
   user: SessionUser,
-  item: { type: 'video' | 'gallery' | 'post'; label: string; id: string; performerId: string; title: string; price: number },
+  item: { type: 'video' | 'gallery' | 'post'; label: string; id: string; performerId: string; title: string; price: number; visible: unknown; forSale: boolean },
   input: { couponCode?: string | null },
   siteUrl: string,
 ) {
+  await assertSellersApproved(money, [item.performerId]);
+  if (Number(item.visible) !== 1) throw notFound(item.label);
+  if (!item.forSale || item.price < 1) throw new AppError(400, 'NOT_FOR_SALE', `This ${item.type} is not for sale`);
   if (item.performerId === user.id) throw badRequest(`You cannot buy your own ${item.type}`);
   if (await hasEntitlement(money.ctx.db, user.id, item.type, item.id)) throw new AppError(409, 'ALREADY_PURCHASED', `You already own this ${item.type}`);
   return checkout(money, user, {
@@ -374,10 +378,8 @@ export async function checkoutVideo(money: Money, user: SessionUser, buyer: Audi
   await beforeCheckout(money);
   const video = await findVideoByKey(db, videoKey, buyer);
   if (!video) throw notFound('Video');
-  await assertSellersApproved(money, [video.performerId]);
-  if (Number(video.visible) !== 1) throw notFound('Video');
-  if (!video.isSale || video.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This video is not for sale');
-  return checkoutOneItem(money, user, { type: 'video', label: 'Video', id: video.id, performerId: video.performerId, title: video.title, price: video.price }, input, siteUrl);
+  const item = { type: 'video', label: 'Video', id: video.id, performerId: video.performerId, title: video.title, price: video.price, visible: video.visible, forSale: Boolean(video.isSale) } as const;
+  return checkoutOneItem(money, user, item, input, siteUrl);
 }
 
 /** POST /payment/purchase-gallery/{id}: a gallery for sale, not already owned; its photos open with it. */
@@ -386,10 +388,8 @@ export async function checkoutGallery(money: Money, user: SessionUser, buyer: Au
   await beforeCheckout(money);
   const gallery = await findGalleryByKey(db, galleryKey, buyer);
   if (!gallery) throw notFound('Gallery');
-  await assertSellersApproved(money, [gallery.performerId]);
-  if (Number(gallery.visible) !== 1) throw notFound('Gallery');
-  if (gallery.access !== 'sale' || gallery.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This gallery is not for sale');
-  return checkoutOneItem(money, user, { type: 'gallery', label: 'Gallery', id: gallery.id, performerId: gallery.performerId, title: gallery.title, price: gallery.price }, input, siteUrl);
+  const item = { type: 'gallery', label: 'Gallery', id: gallery.id, performerId: gallery.performerId, title: gallery.title, price: gallery.price, visible: gallery.visible, forSale: gallery.access === 'sale' } as const;
+  return checkoutOneItem(money, user, item, input, siteUrl);
 }
 
 /**
@@ -401,10 +401,8 @@ export async function checkoutPost(money: Money, user: SessionUser, buyer: Audie
   await beforeCheckout(money);
   const post = await findPostByKey(db, postKey, buyer);
   if (!post || !post.performerId || post.type !== 'post') throw notFound('Post');
-  await assertSellersApproved(money, [post.performerId]);
-  if (Number(post.visible) !== 1) throw notFound('Post');
-  if (post.access !== 'sale' || post.price < 1) throw new AppError(400, 'NOT_FOR_SALE', 'This post is not for sale');
-  return checkoutOneItem(money, user, { type: 'post', label: 'Post', id: post.id, performerId: post.performerId, title: post.title, price: post.price }, input, siteUrl);
+  const item = { type: 'post', label: 'Post', id: post.id, performerId: post.performerId, title: post.title, price: post.price, visible: post.visible, forSale: post.access === 'sale' } as const;
+  return checkoutOneItem(money, user, item, input, siteUrl);
 }
 
 /** POST /payment/purchase-products: cart lines (same product twice is merged), a shipping address for physical items. */

@@ -12,6 +12,7 @@ import {
   checkoutSchema, purchaseProductsBody, purchaseVideoBody, sandboxCompleteBody, sandboxCompleteSchema, sandboxReverseBody, sandboxReverseSchema,
   subscribeBody, transactionQuery, transactionSchema,
 } from '../../common/schemas/money.js';
+import { route } from '../http/route.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema, 502: apiErrorSchema };
 const tags = ['payments'];
@@ -32,9 +33,14 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/subscribe',
     {
-      config: { access: 'session' },
+      ...route({
+        access: 'session',
+        tags,
+        summary: 'Subscribe to a performer (monthly or yearly): creates a pending payment and the hosted checkout',
+        body: subscribeBody,
+        response: { 201: checkoutSchema, ...errors },
+      }),
       preHandler: perUser,
-      schema: { tags, summary: 'Subscribe to a performer (monthly or yearly): creates a pending payment and the hosted checkout', body: subscribeBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
       const result = await checkoutSubscription(money, requireUser(request), audienceOf(request.user, request.country), request.body, siteUrl(request));
@@ -45,9 +51,8 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/purchase-video/:id',
     {
-      config: { access: 'session' },
+      ...route({ access: 'session', tags, summary: 'Buy a video that is for sale', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } }),
       preHandler: perUser,
-      schema: { tags, summary: 'Buy a video that is for sale', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
       const result = await checkoutVideo(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {}, siteUrl(request));
@@ -58,9 +63,15 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/purchase-gallery/:id',
     {
-      config: { access: 'session' },
+      ...route({
+        access: 'session',
+        tags,
+        summary: 'Buy a gallery that is for sale: its photos open in full once paid',
+        params: idParams,
+        body: purchaseVideoBody,
+        response: { 201: checkoutSchema, ...errors },
+      }),
       preHandler: perUser,
-      schema: { tags, summary: 'Buy a gallery that is for sale: its photos open in full once paid', params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
       const result = await checkoutGallery(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {}, siteUrl(request));
@@ -71,9 +82,15 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/purchase-post/:id',
     {
-      config: { access: 'session' },
+      ...route({
+        access: 'session',
+        tags,
+        summary: "Buy a performer's pay-per-view post (its pictures and video open when paid)",
+        params: idParams,
+        body: purchaseVideoBody,
+        response: { 201: checkoutSchema, ...errors },
+      }),
       preHandler: perUser,
-      schema: { tags, summary: "Buy a performer's pay-per-view post (its pictures and video open when paid)", params: idParams, body: purchaseVideoBody, response: { 201: checkoutSchema, ...errors } },
     },
     async (request, reply) => {
       const result = await checkoutPost(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {}, siteUrl(request));
@@ -84,14 +101,14 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   app.post(
     '/payment/purchase-products',
     {
-      config: { access: 'session' },
-      preHandler: perUser,
-      schema: {
+      ...route({
+        access: 'session',
         tags,
         summary: 'Buy the cart: products with quantities, a shipping address when a physical product is in it; stock is held until paid or expired',
         body: purchaseProductsBody,
         response: { 201: checkoutSchema, ...errors },
-      },
+      }),
+      preHandler: perUser,
     },
     async (request, reply) => {
       const body = request.body;
@@ -107,22 +124,20 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
   for (const path of ['/payment/transactions', '/transactions/user/search']) {
     app.get(
       path,
-      {
-        config: { access: 'session' },
-        schema: {
-          tags,
-          summary: path === '/payment/transactions' ? "The signed-in user's payments, newest first" : "Search the signed-in user's payments (type, status, from, to)",
-          querystring: transactionQuery,
-          response: { 200: listSchema(transactionSchema), ...errors },
-        },
-      },
+      route({
+        access: 'session',
+        tags,
+        summary: path === '/payment/transactions' ? "The signed-in user's payments, newest first" : "Search the signed-in user's payments (type, status, from, to)",
+        querystring: transactionQuery,
+        response: { 200: listSchema(transactionSchema), ...errors },
+      }),
       async (request) => userTransactions(db, requireUser(request).id, request.query),
     );
   }
 
   app.get(
     '/payment/status/:id',
-    { config: { access: 'session' }, schema: { tags, summary: 'One payment of the signed-in user (the result page polls it)', params: idParams, response: { 200: transactionSchema, ...errors } } },
+    route({ access: 'session', tags, summary: 'One payment of the signed-in user (the result page polls it)', params: idParams, response: { 200: transactionSchema, ...errors } }),
     async (request) => paymentStatus(db, requireUser(request), request.params.id),
   );
 
@@ -130,16 +145,14 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
 
   app.post(
     '/payment/sandbox/:id/complete',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags,
-        summary: "Sandbox provider: the buyer approves, declines or cancels on the hosted page; the provider then posts a signed webhook",
-        params: idParams,
-        body: sandboxCompleteBody,
-        response: { 200: sandboxCompleteSchema, ...errors },
-      },
-    },
+    route({
+      access: 'session',
+      tags,
+      summary: "Sandbox provider: the buyer approves, declines or cancels on the hosted page; the provider then posts a signed webhook",
+      params: idParams,
+      body: sandboxCompleteBody,
+      response: { 200: sandboxCompleteSchema, ...errors },
+    }),
     async (request) => {
       const user = requireUser(request);
       const sandbox = money.sandbox();
@@ -158,16 +171,14 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
 
   app.post(
     '/payment/sandbox/:id/reverse',
-    {
-      config: { access: { roles: ['admin'] } },
-      schema: {
-        tags,
-        summary: "Sandbox provider's back office (admins): refund or charge back a paid charge; the provider posts the webhook",
-        params: idParams,
-        body: sandboxReverseBody,
-        response: { 200: sandboxReverseSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['admin'] },
+      tags,
+      summary: "Sandbox provider's back office (admins): refund or charge back a paid charge; the provider posts the webhook",
+      params: idParams,
+      body: sandboxReverseBody,
+      response: { 200: sandboxReverseSchema, ...errors },
+    }),
     async (request) => {
       requireRole(request, 'admin');
       const sandbox = money.sandbox();

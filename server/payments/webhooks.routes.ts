@@ -5,6 +5,7 @@ import { webhookParams, webhookQuery, webhookResultSchema } from '../../common/s
 import type { Money } from './money.js';
 import { applyGatewayEvent } from './settlement.service.js';
 import { WebhookSignatureError } from './signature.js';
+import { route } from '../http/route.js';
 
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
@@ -29,9 +30,8 @@ export async function webhookRoutes(app: ApiApp, opts: { money: Money }): Promis
   app.post(
     '/payment/webhooks/:gateway',
     {
-      config: { access: 'signed' },
-      bodyLimit: WEBHOOK_BODY_LIMIT,
-      schema: {
+      ...route({
+        access: 'signed',
         tags: ['payments'],
         summary: 'Payment provider webhooks (sandbox, stripe, ccbill): verified over the raw body (ccbill: by sender address and sale digest), idempotent by event id',
         // Any content type is read (the parser above), so no 415: the OpenAPI document reads this (server/http/openapi.ts).
@@ -39,7 +39,8 @@ export async function webhookRoutes(app: ApiApp, opts: { money: Money }): Promis
         params: webhookParams,
         querystring: webhookQuery,
         response: { 200: webhookResultSchema, 400: apiErrorSchema, 409: apiErrorSchema, 413: apiErrorSchema },
-      },
+      }),
+      bodyLimit: WEBHOOK_BODY_LIMIT,
     },
     async (request) => {
       const raw = request.body;

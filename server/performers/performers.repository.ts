@@ -6,8 +6,8 @@ import { publicMediaUrl } from '../media/storage.js';
 import type { PerformerCard } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, page, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
-import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
+import { performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';
 
@@ -63,9 +63,7 @@ export function performerListQueries(db: DbOrTrx, q: PerformerQuery) {
       'performers.yearlyPrice', 'performers.subscriberCount', 'performers.videoCount', 'performers.featured',
       'performers.createdAt', 'users.avatarPath', 'users.coverPath',
     ]);
-  if (q.q) return keywordListQueries(db, 'performer', q.q, filter, select, sort, q);
-  const base = filter(db.selectFrom('performers'));
-  return { page: page(select(base), sort, 'performers.id', { ...q, cursor: checkCursor(q.cursor, sort) }), count: countQuery(base), sort };
+  return listQueries(db, 'performer', filter, select, sort, q);
 }
 
 export async function searchPerformers(db: DbOrTrx, q: PerformerQuery): Promise<{ items: PerformerCard[]; total: number; nextCursor: string | null }> {

@@ -2,8 +2,8 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, oneByIdOrSlug, inCategory, page, performerInFeedOf, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
-import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
+import { hasTag, oneByIdOrSlug, inCategory, performerInFeedOf, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
 
@@ -51,9 +51,7 @@ export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
     return base;
   };
   const sort = listOrder(postSorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
-  if (f.q) return keywordListQueries(db, 'post', f.q, filter, (qb) => qb.select(cardColumns), sort, f);
-  const base = filter(db.selectFrom('posts'));
-  return { page: page(base.select(cardColumns), sort, 'posts.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  return listQueries(db, 'post', filter, (qb) => qb.select(cardColumns), sort, f);
 }
 
 export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {

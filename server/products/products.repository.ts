@@ -2,8 +2,8 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { ContentStatus, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, oneByIdOrSlug, inCategory, page, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
-import { keywordListQueries, listOrder } from '../catalogue/search.repository.js';
+import { hasTag, oneByIdOrSlug, inCategory, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { listOrder, listQueries } from '../catalogue/search.repository.js';
 import type { ProductType } from '../../common/enums.js';
 
 export type ProductSort = 'newest' | 'popular' | 'price';
@@ -50,9 +50,7 @@ function filtered(qb: ProductQuery, f: ProductFilters): ProductQuery {
 
 function productQueries(db: DbOrTrx, filter: (qb: ProductQuery) => ProductQuery, sorts: Record<ProductSort, SortSpec>, f: Omit<ProductFilters, 'performerId'>) {
   const sort = listOrder(sorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
-  if (f.q) return keywordListQueries(db, 'product', f.q, filter, (qb) => qb.select(productColumns), sort, f);
-  const base = filter(db.selectFrom('products'));
-  return { page: page(base.select(productColumns), sort, 'products.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  return listQueries(db, 'product', filter, (qb) => qb.select(productColumns), sort, f);
 }
 
 /** The page and count queries of the public product list (exported for the EXPLAIN test). */

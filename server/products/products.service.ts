@@ -2,7 +2,7 @@ import type { ContentStatus } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { canManage, checkAccess, loadAccessView, productSubject, type Viewer, mayFind } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
-import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { foundItem, fullMedia, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { DownloadLink, ProductItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { findProductByKey, listOwnProducts, listPublicProducts, type ProductFilters, type ProductRow } from './products.repository.js';
@@ -20,16 +20,12 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[]):
 }
 
 export async function searchProducts(deps: CatalogueDeps, viewer: Viewer, filters: ProductFilters): Promise<ListResult<ProductItem>> {
-  const { rows, total, nextCursor } = await listPublicProducts(deps.db, filters, audienceOf(viewer, deps.country));
-  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+  return itemPage(deps, viewer, await listPublicProducts(deps.db, filters, audienceOf(viewer, deps.country)), toItems);
 }
 
 /** A product public to this visitor; its performer and admins also get it while not public. */
 export async function getProduct(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<ProductItem> {
-  const row = await findProductByKey(deps.db, key, audienceOf(viewer, deps.country));
-  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Product');
-  const [item] = await toItems(deps, viewer, [row]);
-  return item!;
+  return foundItem(deps, viewer, await findProductByKey(deps.db, key, audienceOf(viewer, deps.country)), 'Product', toItems);
 }
 
 /** Performer studio: own products in every state (an admin may name any performer, default: their own id). */

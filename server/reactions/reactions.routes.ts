@@ -10,6 +10,7 @@ import {
   reactionSearchQuery,
 } from '../../common/schemas/engagement.js';
 import { addReaction, findReactions, listReactedGalleries, listReactedVideos, removeReaction } from './reactions.service.js';
+import { route } from '../http/route.js';
 
 /** Reaction changes per user; generous, it only stops scripted floods. */
 export const REACTION_LIMIT: Limit = { max: 300, windowSec: 60 };
@@ -32,16 +33,16 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   app.post(
     '/reactions',
     {
-      config: { access: 'session' },
-      onRequest: [perUser],
-      schema: {
+      ...route({
+        access: 'session',
         tags: ['reactions'],
         summary: 'Like, favourite or add to watch later (idempotent)',
         description:
           'action: like | favourite (or favorite) | watch_later (or watch-later, watchLater); watch_later is for videos and galleries. Adding an existing reaction changes nothing (`changed: false`). `count` is the object\'s likes or favourites after the call.',
         body: reactionBody,
         response: { 200: reactionResultSchema, ...errors },
-      },
+      }),
+      onRequest: [perUser],
     },
     async (request) => addReaction(deps(), requireUser(request), request.body, request.country),
   );
@@ -49,15 +50,15 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
   app.delete(
     '/reactions',
     {
-      config: { access: 'session' },
-      onRequest: [perUser],
-      schema: {
+      ...route({
+        access: 'session',
         tags: ['reactions'],
         summary: 'Remove a reaction (idempotent); the same fields as POST, as a JSON body or query parameters',
         querystring: looseReaction,
         body: looseReaction.nullish(),
         response: { 200: reactionResultSchema, ...errors },
-      },
+      }),
+      onRequest: [perUser],
     },
     async (request) => {
       const user = requireUser(request);
@@ -67,15 +68,13 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/reactions/search',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['reactions'],
-        summary: "The signed-in user's reactions, filtered by objectType, action and objectIds (what a page already liked)",
-        querystring: reactionSearchQuery,
-        response: { 200: listSchema(reactionItemSchema), ...errors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['reactions'],
+      summary: "The signed-in user's reactions, filtered by objectType, action and objectIds (what a page already liked)",
+      querystring: reactionSearchQuery,
+      response: { 200: listSchema(reactionItemSchema), ...errors },
+    }),
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
@@ -85,15 +84,13 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/reactions/videos',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['reactions'],
-        summary: "The signed-in user's favourite (default) or watch-later videos, newest first, with the videos",
-        querystring: reactedListQuery,
-        response: { 200: listSchema(reactedVideoSchema), ...errors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['reactions'],
+      summary: "The signed-in user's favourite (default) or watch-later videos, newest first, with the videos",
+      querystring: reactedListQuery,
+      response: { 200: listSchema(reactedVideoSchema), ...errors },
+    }),
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
@@ -103,15 +100,13 @@ export async function reactionsRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/reactions/galleries',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['reactions'],
-        summary: "The signed-in user's favourite (default) or watch-later galleries, newest first, with the galleries",
-        querystring: reactedListQuery,
-        response: { 200: listSchema(reactedGallerySchema), ...errors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['reactions'],
+      summary: "The signed-in user's favourite (default) or watch-later galleries, newest first, with the galleries",
+      querystring: reactedListQuery,
+      response: { 200: listSchema(reactedGallerySchema), ...errors },
+    }),
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');

@@ -4,13 +4,12 @@ import { newId, nowIso } from '../db/ids.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { canManage, type Viewer } from '../access/access.service.js';
-import { catalogueDeps } from '../catalogue/catalogue.service.js';
+import { catalogueDeps, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import { getVideo } from '../videos/videos.service.js';
 import { getGallery } from '../galleries/galleries.service.js';
 import type { AppContext } from '../context.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
-import type { GalleryItem, VideoItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { ReactedGallery, ReactedVideo, ReactionItem, ReactionResult } from '../../common/schemas/engagement.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
@@ -118,39 +117,38 @@ async function loadItems<T>(rows: Array<{ objectId: string }>, load: (id: string
   return new Map(loaded.filter((x): x is readonly [string, T] => x !== null));
 }
 
-/** `country`: the viewer's, so videos of performers who block it drop out (of the page and the total) as everywhere. */
-export async function listReactedVideos(
+/**
+ * One page of the user's reactions of `action` to videos or galleries, each with its item as this viewer gets it (an
+ * item that stopped being visible in between is left out). `country`: the viewer's, so items of performers who block
+ * it drop out (of the page and the total) as everywhere.
+ */
+async function listReacted<T>(
   ctx: Ctx,
   user: SessionUser,
+  objectType: 'video' | 'gallery',
+  get: (deps: CatalogueDeps, viewer: Viewer, key: string) => Promise<T>,
   action: ReactionAction,
   page: { limit: number; offset: number },
   country: string | null,
-): Promise<ListResult<ReactedVideo>> {
-  const { rows, total } = await listReactedContent(ctx.db, user.id, 'video', action, page, audienceOf(user, country));
+) {
+  const { rows, total } = await listReactedContent(ctx.db, user.id, objectType, action, page, audienceOf(user, country));
   const deps = catalogueDeps(ctx, country);
   const viewer: Viewer = { id: user.id, role: user.role };
-  const items = await loadItems<VideoItem>(rows, (id) => getVideo(deps, viewer, id));
+  const items = await loadItems<T>(rows, (id) => get(deps, viewer, id));
   return {
-    items: rows.filter((r) => items.has(r.objectId)).map((r) => ({ _id: r.id, action: r.action, createdAt: r.createdAt, objectId: r.objectId, video: items.get(r.objectId)! })),
+    items: rows.filter((r) => items.has(r.objectId)).map((r) => ({ reaction: { _id: r.id, action: r.action, createdAt: r.createdAt, objectId: r.objectId }, item: items.get(r.objectId)! })),
     total,
   };
 }
 
-export async function listReactedGalleries(
-  ctx: Ctx,
-  user: SessionUser,
-  action: ReactionAction,
-  page: { limit: number; offset: number },
-  country: string | null,
-): Promise<ListResult<ReactedGallery>> {
-  const { rows, total } = await listReactedContent(ctx.db, user.id, 'gallery', action, page, audienceOf(user, country));
-  const deps = catalogueDeps(ctx, country);
-  const viewer: Viewer = { id: user.id, role: user.role };
-  const items = await loadItems<GalleryItem>(rows, (id) => getGallery(deps, viewer, id));
-  return {
-    items: rows.filter((r) => items.has(r.objectId)).map((r) => ({ _id: r.id, action: r.action, createdAt: r.createdAt, objectId: r.objectId, gallery: items.get(r.objectId)! })),
-    total,
-  };
+export async function listReactedVideos(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }, country: string | null): Promise<ListResult<ReactedVideo>> {
+  const { items, total } = await listReacted(ctx, user, 'video', getVideo, action, page, country);
+  return { items: items.map(({ reaction, item }) => ({ ...reaction, video: item })), total };
+}
+
+export async function listReactedGalleries(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }, country: string | null): Promise<ListResult<ReactedGallery>> {
+  const { items, total } = await listReacted(ctx, user, 'gallery', getGallery, action, page, country);
+  return { items: items.map(({ reaction, item }) => ({ ...reaction, gallery: item })), total };
 }
 
 /** An object's like and favourite counts, as its discussion page shows them (0 when it has no counter). */

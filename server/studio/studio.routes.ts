@@ -24,6 +24,7 @@ import { createPost, deletePost, postView, updatePost } from '../posts/posts.stu
 import { profileView, updateProfile } from '../performers/profile.studio.js';
 import { createPromotion, endPromotionNow, listPromotions } from '../coupons/promotions.studio.js';
 import { promotionBody, promotionSchema } from '../../common/schemas/money.js';
+import { route } from '../http/route.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const uploadErrors = { ...errors, 413: apiErrorSchema };
@@ -103,7 +104,13 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
   for (const [url, table, schema, view, summary] of ownLists) {
     app.get(
       url,
-      { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary, querystring: ownListQuery, response: { 200: z.object({ items: z.array(schema), total: z.number().int() }), ...errors } } },
+      route({
+        access: { roles: ['performer', 'admin'] },
+        tags,
+        summary,
+        querystring: ownListQuery,
+        response: { 200: z.object({ items: z.array(schema), total: z.number().int() }), ...errors },
+      }),
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         return listOwn(db, actorOf(request, 'performer', 'admin'), table, request.query, view as (d: typeof db, id: string) => Promise<z.infer<typeof schema>>);
@@ -115,16 +122,14 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/assets/videos/upload',
-    {
-      config: { access: { roles: ['performer'] } },
-      schema: {
-        tags,
-        summary: 'Upload a video (performers): stored at once, processed in the background',
-        description: videoUploadDescription,
-        consumes: ['multipart/form-data'],
-        response: { 201: studioVideoSchema, ...uploadErrors },
-      },
-    },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: 'Upload a video (performers): stored at once, processed in the background',
+      description: videoUploadDescription,
+      consumes: ['multipart/form-data'],
+      response: { 201: studioVideoSchema, ...uploadErrors },
+    }),
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
       const id = await withForm(request, videoFiles, { multipartOnly: true }, (fields, uploads) =>
@@ -137,30 +142,26 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/performer/assets/videos/:id',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: 'Edit one of your videos: title, description, visibility, price, tags, categories, schedule, status',
-        params: idParams,
-        body: videoInput,
-        response: { 200: studioVideoSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Edit one of your videos: title, description, visibility, price, tags, categories, schedule, status',
+      params: idParams,
+      body: videoInput,
+      response: { 200: studioVideoSchema, ...errors },
+    }),
     async (request) => updateVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
   );
 
   app.delete(
     '/performer/assets/videos/:id',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: 'Delete one of your videos and its files (a video somebody bought is only hidden)',
-        params: idParams,
-        response: { 204: z.null(), ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Delete one of your videos and its files (a video somebody bought is only hidden)',
+      params: idParams,
+      response: { 204: z.null(), ...errors },
+    }),
     async (request, reply) => {
       await deleteVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -169,15 +170,13 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/assets/videos/:id/retry',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: 'Process a video whose processing failed again (409 unless it failed)',
-        params: idParams,
-        response: { 202: studioVideoSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Process a video whose processing failed again (409 unless it failed)',
+      params: idParams,
+      response: { 202: studioVideoSchema, ...errors },
+    }),
     async (request, reply) => {
       const video = await retryVideo(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       reply.status(202);
@@ -187,15 +186,13 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/performer/assets/videos/:id/processing',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: 'Processing state of one of your videos (for the studio to poll): status, error, attempts',
-        params: idParams,
-        response: { 200: processingStateSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Processing state of one of your videos (for the studio to poll): status, error, attempts',
+      params: idParams,
+      response: { 200: processingStateSchema, ...errors },
+    }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return videoProcessingState(deps, actorOf(request, 'performer', 'admin'), request.params.id);
@@ -206,15 +203,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/assets/galleries',
-    {
-      config: { access: { roles: ['performer'] } },
-      schema: {
-        tags,
-        summary: 'Create a gallery (then upload photos to it)',
-        body: galleryInput,
-        response: { 201: studioGallerySchema, ...errors },
-      },
-    },
+    route({ access: { roles: ['performer'] }, tags, summary: 'Create a gallery (then upload photos to it)', body: galleryInput, response: { 201: studioGallerySchema, ...errors } }),
     async (request, reply) => {
       const gallery = await createGallery(deps, actorOf(request, 'performer'), request.body);
       reply.status(201);
@@ -224,25 +213,26 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/performer/assets/galleries/:id',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: {
-        tags,
-        summary: 'Edit one of your galleries (changing between free and locked redoes the public thumbnails)',
-        params: idParams,
-        body: galleryInput,
-        response: { 200: studioGallerySchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Edit one of your galleries (changing between free and locked redoes the public thumbnails)',
+      params: idParams,
+      body: galleryInput,
+      response: { 200: studioGallerySchema, ...errors },
+    }),
     async (request) => updateGallery(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
   );
 
   app.delete(
     '/performer/assets/galleries/:id',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: { tags, summary: 'Delete one of your galleries with its photos (a bought gallery is only hidden)', params: idParams, response: { 204: z.null(), ...errors } },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Delete one of your galleries with its photos (a bought gallery is only hidden)',
+      params: idParams,
+      response: { 204: z.null(), ...errors },
+    }),
     async (request, reply) => {
       await deleteGallery(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -251,19 +241,17 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/assets/photos/upload',
-    {
-      config: { access: { roles: ['performer'] } },
-      schema: {
-        tags,
-        summary: 'Upload photos to one of your galleries',
-        description:
-          `multipart/form-data: galleryId (required), title (optional), and 1 to ${limits.photosPerRequest} pictures in "file" ` +
-          `(${formatBytes(limits.image)} each; JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF, sniffed from the bytes). Answers 201 ` +
-          'with the photos, processing; their thumbnails follow.',
-        consumes: ['multipart/form-data'],
-        response: { 201: uploadedPhotosSchema, ...uploadErrors },
-      },
-    },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: 'Upload photos to one of your galleries',
+      description:
+        `multipart/form-data: galleryId (required), title (optional), and 1 to ${limits.photosPerRequest} pictures in "file" ` +
+        `(${formatBytes(limits.image)} each; JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF, sniffed from the bytes). Answers 201 ` +
+        'with the photos, processing; their thumbnails follow.',
+      consumes: ['multipart/form-data'],
+      response: { 201: uploadedPhotosSchema, ...uploadErrors },
+    }),
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
       const ids = await withForm(request, photoFiles, { multipartOnly: true }, (fields, uploads) =>
@@ -276,16 +264,20 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/performer/assets/photos/:id',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: { tags, summary: 'Edit one of your photos: title, position, status', params: idParams, body: photoInput, response: { 200: studioPhotoSchema, ...errors } },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Edit one of your photos: title, position, status',
+      params: idParams,
+      body: photoInput,
+      response: { 200: studioPhotoSchema, ...errors },
+    }),
     async (request) => updatePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id, request.body),
   );
 
   app.delete(
     '/performer/assets/photos/:id',
-    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your photos', params: idParams, response: { 204: z.null(), ...errors } } },
+    route({ access: { roles: ['performer', 'admin'] }, tags, summary: 'Delete one of your photos', params: idParams, response: { 204: z.null(), ...errors } }),
     async (request, reply) => {
       await deletePhoto(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -301,10 +293,14 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/assets/products',
-    {
-      config: { access: { roles: ['performer'] } },
-      schema: { tags, summary: 'Create a product: physical with stock, or digital with its file', description: productDescription, consumes: ['multipart/form-data', 'application/json'], response: { 201: studioProductSchema, ...uploadErrors } },
-    },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: 'Create a product: physical with stock, or digital with its file',
+      description: productDescription,
+      consumes: ['multipart/form-data', 'application/json'],
+      response: { 201: studioProductSchema, ...uploadErrors },
+    }),
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
       const id = await withForm(request, productFiles, {}, (fields, uploads) => createProduct(deps, actor, parseInput(productInput, fields), uploads));
@@ -315,10 +311,15 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/performer/assets/products/:id',
-    {
-      config: { access: { roles: ['performer', 'admin'] } },
-      schema: { tags, summary: 'Edit one of your products (a new image or file replaces the old one)', description: productDescription, consumes: ['multipart/form-data', 'application/json'], params: idParams, response: { 200: studioProductSchema, ...uploadErrors } },
-    },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Edit one of your products (a new image or file replaces the old one)',
+      description: productDescription,
+      consumes: ['multipart/form-data', 'application/json'],
+      params: idParams,
+      response: { 200: studioProductSchema, ...uploadErrors },
+    }),
     async (request) => {
       const actor = actorOf(request, 'performer', 'admin');
       const id = await withForm(request, productFiles, {}, (fields, uploads) => updateProduct(deps, actor, request.params.id, parseInput(productInput, fields), uploads));
@@ -328,7 +329,13 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.delete(
     '/performer/assets/products/:id',
-    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your products (one that was ordered is only hidden)', params: idParams, response: { 204: z.null(), ...errors } } },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Delete one of your products (one that was ordered is only hidden)',
+      params: idParams,
+      response: { 204: z.null(), ...errors },
+    }),
     async (request, reply) => {
       await deleteProduct(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -348,7 +355,14 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/assets/posts',
-    { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Write a post', description: postDescription, consumes: ['multipart/form-data', 'application/json'], response: { 201: studioPostSchema, ...uploadErrors } } },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: 'Write a post',
+      description: postDescription,
+      consumes: ['multipart/form-data', 'application/json'],
+      response: { 201: studioPostSchema, ...uploadErrors },
+    }),
     async (request, reply) => {
       const actor = actorOf(request, 'performer');
       const id = await withForm(request, postFiles, {}, (fields, uploads) => createPost(deps, actor, parseInput(postInput, fields), uploads));
@@ -359,7 +373,15 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/performer/assets/posts/:id',
-    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Edit one of your posts', description: postDescription, consumes: ['multipart/form-data', 'application/json'], params: idParams, response: { 200: studioPostSchema, ...uploadErrors } } },
+    route({
+      access: { roles: ['performer', 'admin'] },
+      tags,
+      summary: 'Edit one of your posts',
+      description: postDescription,
+      consumes: ['multipart/form-data', 'application/json'],
+      params: idParams,
+      response: { 200: studioPostSchema, ...uploadErrors },
+    }),
     async (request) => {
       const actor = actorOf(request, 'performer', 'admin');
       const id = await withForm(request, postFiles, {}, (fields, uploads) => updatePost(deps, actor, request.params.id, parseInput(postInput, fields), uploads));
@@ -369,7 +391,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.delete(
     '/performer/assets/posts/:id',
-    { config: { access: { roles: ['performer', 'admin'] } }, schema: { tags, summary: 'Delete one of your posts', params: idParams, response: { 204: z.null(), ...errors } } },
+    route({ access: { roles: ['performer', 'admin'] }, tags, summary: 'Delete one of your posts', params: idParams, response: { 204: z.null(), ...errors } }),
     async (request, reply) => {
       await deletePost(deps, actorOf(request, 'performer', 'admin'), request.params.id);
       return reply.status(204).send(null);
@@ -380,7 +402,7 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/performer/profile',
-    { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Your performer profile as the studio edits it', response: { 200: studioProfileSchema, ...errors } } },
+    route({ access: { roles: ['performer'] }, tags, summary: 'Your performer profile as the studio edits it', response: { 200: studioProfileSchema, ...errors } }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return profileView(db, actorOf(request, 'performer').id);
@@ -389,15 +411,13 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/performer/profile',
-    {
-      config: { access: { roles: ['performer'] } },
-      schema: {
-        tags,
-        summary: 'Edit your performer profile: bio, monthly and yearly subscription prices (minor units), blocked countries (ISO codes)',
-        body: profileInput,
-        response: { 200: studioProfileSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: 'Edit your performer profile: bio, monthly and yearly subscription prices (minor units), blocked countries (ISO codes)',
+      body: profileInput,
+      response: { 200: studioProfileSchema, ...errors },
+    }),
     async (request) => updateProfile(deps, actorOf(request, 'performer'), request.body),
   );
 
@@ -405,7 +425,12 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/performer/promotions',
-    { config: { access: { roles: ['performer'] } }, schema: { tags, summary: 'Your promotions for new subscribers, latest first', response: { 200: z.object({ items: z.array(promotionSchema) }), ...errors } } },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: 'Your promotions for new subscribers, latest first',
+      response: { 200: z.object({ items: z.array(promotionSchema) }), ...errors },
+    }),
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return { items: await listPromotions(db, actorOf(request, 'performer').id) };
@@ -414,24 +439,25 @@ export async function studioRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/performer/promotions',
-    {
-      config: { access: { roles: ['performer'] } },
-      schema: {
-        tags,
-        summary: "Create a promotion: new subscribers' first period at a discount (basis points) between two times, optionally for at most maxUses of them",
-        body: promotionBody,
-        response: { 201: promotionSchema, ...errors },
-      },
-    },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: "Create a promotion: new subscribers' first period at a discount (basis points) between two times, optionally for at most maxUses of them",
+      body: promotionBody,
+      response: { 201: promotionSchema, ...errors },
+    }),
     async (request, reply) => reply.status(201).send(await createPromotion(db, actorOf(request, 'performer').id, request.body)),
   );
 
   app.post(
     '/performer/promotions/:id/end',
-    {
-      config: { access: { roles: ['performer'] } },
-      schema: { tags, summary: 'End one of your promotions now (checkouts already started keep their price)', params: idParams, response: { 200: promotionSchema, ...errors } },
-    },
+    route({
+      access: { roles: ['performer'] },
+      tags,
+      summary: 'End one of your promotions now (checkouts already started keep their price)',
+      params: idParams,
+      response: { 200: promotionSchema, ...errors },
+    }),
     async (request) => endPromotionNow(db, actorOf(request, 'performer').id, request.params.id),
   );
 }

@@ -15,6 +15,7 @@ import {
   updateProfile,
   type UserImageKind,
 } from './users.service.js';
+import { route } from '../http/route.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
 const uploadErrors = { ...errors, 413: apiErrorSchema };
@@ -31,14 +32,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/users/me',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['users'],
-        summary: 'The signed-in account; 401 without a valid session',
-        response: { 200: currentUserSchema, ...errors },
-      },
-    },
+    route({ access: 'session', tags: ['users'], summary: 'The signed-in account; 401 without a valid session', response: { 200: currentUserSchema, ...errors } }),
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'no-store');
@@ -48,17 +42,15 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
 
   app.put(
     '/users',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['users'],
-        summary: 'Update the signed-in account: name, username, bio, country (only the fields sent change)',
-        description:
-          'Usernames share one namespace with performers: a taken one answers 409. `country` is an ISO 3166-1 alpha-2 code (case-insensitive); "" or null clears `bio` and `country`. A performer account keeps its public name and handle in step.',
-        body: updateProfileBody,
-        response: { 200: currentUserSchema, ...errors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['users'],
+      summary: 'Update the signed-in account: name, username, bio, country (only the fields sent change)',
+      description:
+        'Usernames share one namespace with performers: a taken one answers 409. `country` is an ISO 3166-1 alpha-2 code (case-insensitive); "" or null clears `bio` and `country`. A performer account keeps its public name and handle in step.',
+      body: updateProfileBody,
+      response: { 200: currentUserSchema, ...errors },
+    }),
     async (request) => {
       const user = requireUser(request);
       return updateProfile(db, user.id, request.body);
@@ -67,15 +59,13 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/users/search',
-    {
-      config: { access: { roles: ['admin'] } },
-      schema: {
-        tags: ['users', 'admin'],
-        summary: 'Admin only: search accounts by name, username or email, filtered by role and status',
-        querystring: userSearchQuery,
-        response: { 200: listSchema(adminUserSchema), ...errors },
-      },
-    },
+    route({
+      access: { roles: ['admin'] },
+      tags: ['users', 'admin'],
+      summary: 'Admin only: search accounts by name, username or email, filtered by role and status',
+      querystring: userSearchQuery,
+      response: { 200: listSchema(adminUserSchema), ...errors },
+    }),
     async (request, reply) => {
       requireRole(request, 'admin');
       reply.header('cache-control', 'no-store');
@@ -85,15 +75,13 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
 
   app.get(
     '/users/view/:id',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['users'],
-        summary: 'Public profile of an account, by id or username; 404 for unknown or suspended accounts',
-        params: userRefParams,
-        response: { 200: publicUserSchema, ...errors },
-      },
-    },
+    route({
+      access: 'public',
+      tags: ['users'],
+      summary: 'Public profile of an account, by id or username; 404 for unknown or suspended accounts',
+      params: userRefParams,
+      response: { 200: publicUserSchema, ...errors },
+    }),
     async (request) => getPublicUser(db, request.params.id),
   );
 
@@ -102,47 +90,41 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/users/avatar/upload',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['users'],
-        summary: 'Upload the avatar of the signed-in account (resized to 256x256)',
-        description: uploadDescription,
-        consumes: ['multipart/form-data'],
-        response: { 200: currentUserSchema, ...uploadErrors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['users'],
+      summary: 'Upload the avatar of the signed-in account (resized to 256x256)',
+      description: uploadDescription,
+      consumes: ['multipart/form-data'],
+      response: { 200: currentUserSchema, ...uploadErrors },
+    }),
     async (request) => upload('avatar', request, requireUser(request).id),
   );
 
   app.post(
     '/users/cover/upload',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['users'],
-        summary: 'Upload the cover picture of the signed-in account (resized to 1500x500)',
-        description: uploadDescription,
-        consumes: ['multipart/form-data'],
-        response: { 200: currentUserSchema, ...uploadErrors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['users'],
+      summary: 'Upload the cover picture of the signed-in account (resized to 1500x500)',
+      description: uploadDescription,
+      consumes: ['multipart/form-data'],
+      response: { 200: currentUserSchema, ...uploadErrors },
+    }),
     async (request) => upload('cover', request, requireUser(request).id),
   );
 
   app.post(
     '/users/:id/avatar/upload',
-    {
-      config: { access: 'session' },
-      schema: {
-        tags: ['users'],
-        summary: "Upload an account's avatar: the account itself or an admin; answers that account",
-        description: uploadDescription,
-        consumes: ['multipart/form-data'],
-        params: userRefParams,
-        response: { 200: currentUserSchema, ...uploadErrors },
-      },
-    },
+    route({
+      access: 'session',
+      tags: ['users'],
+      summary: "Upload an account's avatar: the account itself or an admin; answers that account",
+      description: uploadDescription,
+      consumes: ['multipart/form-data'],
+      params: userRefParams,
+      response: { 200: currentUserSchema, ...uploadErrors },
+    }),
     async (request) => {
       const user = requireUser(request);
       if (user.id !== request.params.id && user.role !== 'admin') throw forbidden('You can only change your own avatar');

@@ -3,7 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import { checkCursor, countQuery, oneByIdOrSlug, inCategory, page, performerInFeedOf, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
-import { keywordFilter, keywordListQueries, listOrder } from '../catalogue/search.repository.js';
+import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
 
@@ -67,9 +67,7 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
     if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
     return base;
   };
-  if (f.q) return keywordListQueries(db, 'video', f.q, filter, (qb) => qb.select(videoColumns), sort, f);
-  const base = filter(db.selectFrom('videos'));
-  return { page: page(base.select(videoColumns), sort, 'videos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };
+  return listQueries(db, 'video', filter, (qb) => qb.select(videoColumns), sort, f);
 }
 
 export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {

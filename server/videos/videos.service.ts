@@ -1,7 +1,7 @@
 import { notFound } from '../http/errors.js';
-import { canManage, loadAccessView, videoSubject, type Viewer, mayFind } from '../access/access.service.js';
+import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/access.service.js';
 import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
-import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { foundItem, fullMedia, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
@@ -23,8 +23,7 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[]): P
 }
 
 export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters: VideoFilters): Promise<ListResult<VideoItem>> {
-  const { rows, total, nextCursor } = await listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country));
-  return { items: await toItems(deps, viewer, rows), total, nextCursor };
+  return itemPage(deps, viewer, await listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country)), toItems);
 }
 
 /**
@@ -32,10 +31,7 @@ export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters:
  * also get it while draft, scheduled or processing.
  */
 export async function getVideo(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<VideoItem> {
-  const row = await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country));
-  if (!row || !mayFind(viewer, row.visible, row.performerId)) throw notFound('Video');
-  const [item] = await toItems(deps, viewer, [row]);
-  return item!;
+  return foundItem(deps, viewer, await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country)), 'Video', toItems);
 }
 
 /** Performer studio: the performer's own video in any state (admins: any video). */

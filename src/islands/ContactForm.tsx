@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
 import { Captcha } from './shared/Captcha.js';
-import { Field, FieldError, FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { Field, FieldError, FormFooter } from './shared/Field.js';
 import { EmailField, NameField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
+import { useFormValues } from './shared/useFormValues.js';
 
 export interface ContactFormProps {
   captchaEnabled?: boolean;
@@ -16,7 +17,7 @@ export const CONTACT_SENT = 'Thank you, your message has been sent. We will answ
 
 /** The contact form (POST /contact). */
 export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '' }: ContactFormProps) {
-  const [values, setValues] = useState(EMPTY);
+  const { values, setValues, set } = useFormValues(EMPTY);
   const [requesting, setRequesting] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
   const [captchaToken, setCaptchaToken] = useState('');
@@ -27,7 +28,6 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
   const { fieldErrors, formError, clear, fail } = useFormErrors(FIELDS);
   const withCaptcha = captchaEnabled && Boolean(captchaSiteKey);
 
-  const set = (key: keyof typeof EMPTY) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -66,13 +66,9 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
       </Field>
       {withCaptcha && mounted ? <Captcha siteKey={captchaSiteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
       <FieldError message={fieldErrors.captchaToken} />
-      <FormAlert message={formError} />
-      <FormSuccess message={sent} />
-      <div className="form__actions">
-        <SubmitButton busy={requesting} busyLabel="Sending…" testId="contact-submit">
-          Send message
-        </SubmitButton>
-      </div>
+      <FormFooter error={formError} success={sent} busy={requesting} busyLabel="Sending…" testId="contact-submit">
+        Send message
+      </FormFooter>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { forgotPassword, forgotStatus } from '../lib/stores/auth.js';
-import { FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { FormSuccess, FormFooter } from './shared/Field.js';
 import { EmailField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 
@@ -37,13 +37,9 @@ export default function ForgotPasswordForm() {
   return (
     <form className="form" onSubmit={onSubmit} data-testid="forgot-form" aria-busy={requesting}>
       <EmailField error={fieldErrors.email} value={email} onChange={(e) => setEmail(e.target.value)} />
-      <FormAlert message={formError} />
-      <div className="form__actions">
-        <SubmitButton busy={requesting} busyLabel="Sending…" testId="forgot-submit">
-          Send reset link
-        </SubmitButton>
-        <a href="/auth/login">Back to log in</a>
-      </div>
+      <FormFooter error={formError} busy={requesting} busyLabel="Sending…" testId="forgot-submit" after={<a href="/auth/login">Back to log in</a>}>
+        Send reset link
+      </FormFooter>
     </form>
   );
 }

@@ -3,7 +3,8 @@ import { useStore } from '@nanostores/react';
 import { login, loginError, loginNeedsCaptcha, loginStatus } from '../lib/stores/auth.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
-import { Field, FormAlert, SubmitButton } from './shared/Field.js';
+import { Field, FormFooter } from './shared/Field.js';
+import { CurrentPasswordField } from './shared/account-fields.js';
 import { withNext } from '../../common/next-path.js';
 
 export interface LoginFormProps {
@@ -61,32 +62,15 @@ export default function LoginForm({ next = null }: LoginFormProps) {
           />
         )}
       </Field>
-      <Field label="Password">
-        {(p) => (
-          <input
-            {...p}
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={1024}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            data-testid="login-password"
-          />
-        )}
-      </Field>
+      <CurrentPasswordField label="Password" name="password" testId="login-password" value={password} onChange={(e) => setPassword(e.target.value)} />
       <label className="form__check">
         <input type="checkbox" name="remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
         Keep me logged in
       </label>
       {needsCaptcha && siteKey ? <Captcha siteKey={siteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
-      <FormAlert message={status === 'error' ? error : null} />
-      <div className="form__actions">
-        <SubmitButton busy={requesting} disabled={busy} busyLabel="Logging in…" testId="login-submit">
-          Log in
-        </SubmitButton>
-      </div>
+      <FormFooter error={status === 'error' ? error : null} busy={requesting} disabled={busy} busyLabel="Logging in…" testId="login-submit">
+        Log in
+      </FormFooter>
       <div className="form__links">
         <a href="/auth/forgot-password">Forgot your password?</a>
         <a href={withNext('/auth/register', next)} data-testid="login-register">

@@ -2,9 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { SignupRole } from '../../common/enums.js';
 import { updatePassword, updating } from '../lib/stores/user.js';
-import { Field, FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
-import { ConfirmPasswordField, NewPasswordField } from './shared/account-fields.js';
+import { FormFooter } from './shared/Field.js';
+import { ConfirmPasswordField, CurrentPasswordField, NewPasswordField } from './shared/account-fields.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
+import { useFormValues } from './shared/useFormValues.js';
 
 export interface PasswordFormProps {
   /** Which settings screen this is (the body's `source`). */
@@ -16,10 +17,9 @@ const FIELDS = ['currentPassword', 'password', 'confirm'] as const;
 /** Change the password of the signed-in account; other sessions are signed out by the server. */
 export default function PasswordForm({ source }: PasswordFormProps) {
   const busy = useStore(updating);
-  const [values, setValues] = useState({ currentPassword: '', password: '', confirm: '' });
+  const { values, setValues, set } = useFormValues({ currentPassword: '', password: '', confirm: '' });
   const [done, setDone] = useState<string | null>(null);
   const { fieldErrors, formError, setFieldErrors, clear, fail } = useFormErrors(FIELDS);
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -41,20 +41,12 @@ export default function PasswordForm({ source }: PasswordFormProps) {
 
   return (
     <form className="form" onSubmit={onSubmit} data-testid="password-form" aria-busy={busy}>
-      <Field label="Current password" error={fieldErrors.currentPassword}>
-        {(p) => (
-          <input {...p} name="currentPassword" type="password" autoComplete="current-password" required maxLength={1024} value={values.currentPassword} onChange={set('currentPassword')} />
-        )}
-      </Field>
+      <CurrentPasswordField error={fieldErrors.currentPassword} value={values.currentPassword} onChange={set('currentPassword')} />
       <NewPasswordField error={fieldErrors.password} value={values.password} onChange={set('password')} />
       <ConfirmPasswordField error={fieldErrors.confirm} value={values.confirm} onChange={set('confirm')} />
-      <FormAlert message={formError} />
-      <FormSuccess message={done} />
-      <div className="form__actions">
-        <SubmitButton busy={busy} busyLabel="Saving…" testId="password-submit">
-          Change password
-        </SubmitButton>
-      </div>
+      <FormFooter error={formError} success={done} busy={busy} busyLabel="Saving…" testId="password-submit">
+        Change password
+      </FormFooter>
     </form>
   );
 }

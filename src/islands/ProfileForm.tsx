@@ -7,9 +7,10 @@ import { BIO_MAX } from '../../common/account-limits.js';
 import { account } from '../lib/stores/account.js';
 import { toast } from '../lib/stores/toast.js';
 import { currentUser, setCurrentUser, updateProfile, updating } from '../lib/stores/user.js';
-import { Field, FormAlert, SubmitButton } from './shared/Field.js';
+import { Field, FormFooter } from './shared/Field.js';
 import { NameField, UsernameField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
+import { useFormValues } from './shared/useFormValues.js';
 
 export interface ProfileFormProps {
   initialUser: CurrentUser;
@@ -37,7 +38,7 @@ export function profileChanges(before: Values, after: Values): UpdateProfileRequ
 export default function ProfileForm({ initialUser }: ProfileFormProps) {
   const busy = useStore(updating);
   const [saved, setSaved] = useState<Values>(() => valuesOf(initialUser));
-  const [values, setValues] = useState<Values>(saved);
+  const { values, setValues, set } = useFormValues<Values>(saved);
   const [countries, setCountries] = useState<CountryItem[] | null>(null);
   const { fieldErrors, formError, clear, fail } = useFormErrors(FIELDS);
 
@@ -53,7 +54,6 @@ export default function ProfileForm({ initialUser }: ProfileFormProps) {
     };
   }, []);
 
-  const set = (key: keyof Values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -98,12 +98,9 @@ export default function ProfileForm({ initialUser }: ProfileFormProps) {
           </select>
         )}
       </Field>
-      <FormAlert message={formError} />
-      <div className="form__actions">
-        <SubmitButton busy={busy} busyLabel="Saving…" testId="profile-submit">
-          Save changes
-        </SubmitButton>
-      </div>
+      <FormFooter error={formError} busy={busy} busyLabel="Saving…" testId="profile-submit">
+        Save changes
+      </FormFooter>
     </form>
   );
 }

@@ -4,9 +4,10 @@ import { withNext } from '../../common/next-path.js';
 import { account } from '../lib/stores/account.js';
 import { getPublicSettings } from '../lib/runtime.js';
 import { Captcha } from './shared/Captcha.js';
-import { CheckField, FieldError, FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { FieldError, CheckField, FormFooter, DoneWithLink } from './shared/Field.js';
 import { ConfirmPasswordField, EmailField, NameField, NewPasswordField, UsernameField } from './shared/account-fields.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
+import { useFormValues } from './shared/useFormValues.js';
 
 export interface RegisterFormProps {
   initialRole?: SignupRole;
@@ -23,7 +24,7 @@ export const TERMS_REQUIRED = 'Please accept the terms to create an account';
 
 /** Sign-up as a fan or a performer, 18 or older, accepting the terms; the server mails a verification link. */
 export default function RegisterForm({ initialRole = 'user', next = null, termsHref = '/posts/terms' }: RegisterFormProps) {
-  const [values, setValues] = useState({ name: '', username: '', email: '', password: '', confirm: '' });
+  const { values, set } = useFormValues({ name: '', username: '', email: '', password: '', confirm: '' });
   const [adult, setAdult] = useState(false);
   const [terms, setTerms] = useState(false);
   const [role, setRole] = useState<SignupRole>(initialRole);
@@ -40,7 +41,6 @@ export default function RegisterForm({ initialRole = 'user', next = null, termsH
     if (s?.captchaEnabled && s.captchaSiteKey) setCaptcha({ siteKey: s.captchaSiteKey });
   }, []);
 
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -78,13 +78,9 @@ export default function RegisterForm({ initialRole = 'user', next = null, termsH
 
   if (done) {
     return (
-      <FormSuccess message={done}>
-        <p>
-          <a className="btn btn--primary" href={withNext('/auth/login', next)} data-testid="register-login">
-            Go to log in
-          </a>
-        </p>
-      </FormSuccess>
+      <DoneWithLink message={done} href={withNext('/auth/login', next)} testId="register-login">
+        Go to log in
+      </DoneWithLink>
     );
   }
 
@@ -120,15 +116,19 @@ export default function RegisterForm({ initialRole = 'user', next = null, termsH
       </div>
       {captcha ? <Captcha siteKey={captcha.siteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
       <FieldError message={fieldErrors.captchaToken} />
-      <FormAlert message={formError} />
-      <div className="form__actions">
-        <SubmitButton busy={requesting} busyLabel="Creating your account…" testId="register-submit">
-          Create account
-        </SubmitButton>
-        <span>
-          Already have an account? <a href={withNext('/auth/login', next)}>Log in</a>
-        </span>
-      </div>
+      <FormFooter
+        error={formError}
+        busy={requesting}
+        busyLabel="Creating your account…"
+        testId="register-submit"
+        after={
+          <span>
+            Already have an account? <a href={withNext('/auth/login', next)}>Log in</a>
+          </span>
+        }
+      >
+        Create account
+      </FormFooter>
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
-import { FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { FormAlert, FormFooter, DoneWithLink } from './shared/Field.js';
 import { ConfirmPasswordField, NewPasswordField } from './shared/account-fields.js';
 import { PASSWORD_MISMATCH, useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
@@ -46,13 +46,9 @@ export default function ResetPasswordForm({ token: tokenProp }: ResetPasswordFor
 
   if (done) {
     return (
-      <FormSuccess message={done}>
-        <p>
-          <a className="btn btn--primary" href="/auth/login">
-            Log in
-          </a>
-        </p>
-      </FormSuccess>
+      <DoneWithLink message={done} href="/auth/login">
+        Log in
+      </DoneWithLink>
     );
   }
 
@@ -66,11 +62,9 @@ export default function ResetPasswordForm({ token: tokenProp }: ResetPasswordFor
           <a href="/auth/forgot-password">Ask for a new link</a>
         </p>
       ) : null}
-      <div className="form__actions">
-        <SubmitButton busy={requesting} busyLabel="Saving…" testId="reset-password-submit">
-          Save new password
-        </SubmitButton>
-      </div>
+      <FormFooter busy={requesting} busyLabel="Saving…" testId="reset-password-submit">
+        Save new password
+      </FormFooter>
     </form>
   );
 }

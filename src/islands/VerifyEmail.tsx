@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { errorMessage } from '../lib/api/error.js';
 import { account } from '../lib/stores/account.js';
-import { FormAlert, FormSuccess, SubmitButton } from './shared/Field.js';
+import { FormSuccess, FormFooter } from './shared/Field.js';
 import { EmailField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 import { tokenFromUrl } from './shared/url-token.js';
@@ -93,12 +93,9 @@ function ResendForm() {
     <form className="form" onSubmit={onSubmit} data-testid="resend-verification-form" aria-busy={requesting}>
       <h2>Send a new verification link</h2>
       <EmailField error={fieldErrors.email} value={email} onChange={(e) => setEmail(e.target.value)} />
-      <FormAlert message={formError} />
-      <div className="form__actions">
-        <SubmitButton busy={requesting} busyLabel="Sending…" testId="resend-verification-submit">
-          Send link
-        </SubmitButton>
-      </div>
+      <FormFooter error={formError} busy={requesting} busyLabel="Sending…" testId="resend-verification-submit">
+        Send link
+      </FormFooter>
     </form>
   );
 }

@@ -118,3 +118,38 @@ export function FormSuccess({ message, children }: { message: string | null | un
     </div>
   );
 }
+
+export interface FormFooterProps extends SubmitButtonProps {
+  /** The form's error (FormAlert) and success message (FormSuccess), shown above the button when set. */
+  error?: string | null | undefined;
+  success?: string | null | undefined;
+  /** What stands beside the button (a link to another form). */
+  after?: ReactNode;
+}
+
+/** The end of an account form: its error and success messages, then the submit button and what stands beside it. */
+export function FormFooter({ error, success, after, ...submit }: FormFooterProps) {
+  return (
+    <>
+      <FormAlert message={error} />
+      <FormSuccess message={success} />
+      <div className="form__actions">
+        <SubmitButton {...submit} />
+        {after}
+      </div>
+    </>
+  );
+}
+
+/** What a form shows once it is done: its success message and a button onwards (to log in). */
+export function DoneWithLink({ message, href, testId, children }: { message: string; href: string; testId?: string; children: ReactNode }) {
+  return (
+    <FormSuccess message={message}>
+      <p>
+        <a className="btn btn--primary" href={href} data-testid={testId}>
+          {children}
+        </a>
+      </p>
+    </FormSuccess>
+  );
+}

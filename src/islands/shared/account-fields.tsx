@@ -66,3 +66,12 @@ export function ConfirmPasswordField({ label = 'Confirm new password', error, va
     </Field>
   );
 }
+
+/** The password the account has now (logging in, changing it). */
+export function CurrentPasswordField({ label = 'Current password', name = 'currentPassword', testId, error, value, onChange }: AccountFieldProps & { name?: string; testId?: string }) {
+  return (
+    <Field label={label} error={error}>
+      {(p) => <input {...p} name={name} type="password" autoComplete="current-password" required maxLength={1024} value={value} onChange={onChange} data-testid={testId} />}
+    </Field>
+  );
+}

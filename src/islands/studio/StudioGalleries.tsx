@@ -4,7 +4,7 @@ import type { StudioGallery } from '../../../common/schemas/studio.js';
 import { createGalleryStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
 import { STATUS_OPTIONS } from './ItemEditor.tsx';
-import { ActionsCell, EditorRow, accessFields } from './StudioRow.tsx';
+import { ActionsCell, ItemTable, accessFields } from './StudioRow.tsx';
 import { FieldError } from '../shared/Field.js';
 
 /** Performer studio: create galleries and upload photos to them (with a progress bar); calls go through its store. */
@@ -12,7 +12,6 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
   const [studio] = useState(() => createGalleryStudio(initial));
   const { items: galleries, upload: { progress, error } } = useStore(studio.store);
   const [visibility, setVisibility] = useState('subscribers');
-  const [editing, setEditing] = useState<string | null>(null);
   const [target, setTarget] = useState<string>(initial.items[0]?._id ?? '');
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
@@ -68,33 +67,28 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
         <FieldError message={error} />
         <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={progress !== null && progress < 1}>Upload</button></div>
       </form>
-      <table className="studio-table" data-testid="studio-galleries">
-        <thead><tr><th>Title</th><th>Access</th><th>Photos</th><th>Status</th><th></th></tr></thead>
-        <tbody>
-          {galleries.map((g) => [
-            <tr key={g._id} data-testid="studio-gallery" data-id={g._id}>
-              <td><a href={`/galleries/${g._id}`}>{g.title}</a></td><td>{g.visibility}</td><td>{g.photoCount}</td><td>{g.status}</td>
-              <ActionsCell confirm="Delete this gallery and its photos?" onDelete={() => studio.remove(g._id)} onEdit={() => setEditing(editing === g._id ? null : g._id)} editTestId="gallery-edit" />
-            </tr>,
-            editing === g._id ? (
-              <EditorRow
-                key={`${g._id}-edit`}
-                id={`ge-${g._id}`}
-                colSpan={5}
-                fields={[
-                  { name: 'title', label: 'Title', kind: 'text', value: g.title },
-                  { name: 'description', label: 'Description', kind: 'textarea', value: g.description },
-                  ...accessFields('Who can see', g.visibility, g.price, currencySymbol),
-                  { name: 'tags', label: 'Tags', kind: 'tags', value: g.tags, hint: 'Comma-separated.' },
-                  { name: 'status', label: 'Status', kind: 'select', value: g.status, options: STATUS_OPTIONS },
-                ]}
-                save={(changes) => studio.update(g._id, changes)}
-                onClose={() => setEditing(null)}
-              />
-            ) : null,
-          ])}
-        </tbody>
-      </table>
+      <ItemTable
+        testId="studio-galleries"
+        head={['Title', 'Access', 'Photos', 'Status', '']}
+        items={galleries}
+        row={(g, edit) => (
+          <tr data-testid="studio-gallery" data-id={g._id}>
+            <td><a href={`/galleries/${g._id}`}>{g.title}</a></td><td>{g.visibility}</td><td>{g.photoCount}</td><td>{g.status}</td>
+            <ActionsCell confirm="Delete this gallery and its photos?" onDelete={() => studio.remove(g._id)} onEdit={edit} editTestId="gallery-edit" />
+          </tr>
+        )}
+        editor={(g) => ({
+          id: `ge-${g._id}`,
+          fields: [
+            { name: 'title', label: 'Title', kind: 'text', value: g.title },
+            { name: 'description', label: 'Description', kind: 'textarea', value: g.description },
+            ...accessFields('Who can see', g.visibility, g.price, currencySymbol),
+            { name: 'tags', label: 'Tags', kind: 'tags', value: g.tags, hint: 'Comma-separated.' },
+            { name: 'status', label: 'Status', kind: 'select', value: g.status, options: STATUS_OPTIONS },
+          ],
+          save: (changes) => studio.update(g._id, changes),
+        })}
+      />
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { countOf } from '../../../common/plural.js';
 import type { StudioPost } from '../../../common/schemas/studio.js';
 import { createPostStudio, type PostStudio } from '../../lib/stores/studio.js';
 import { VISIBILITY_OPTIONS } from './ItemEditor.tsx';
-import { ActionsCell, EditorRow, accessFields } from './StudioRow.tsx';
+import { ActionsCell, ItemTable, accessFields } from './StudioRow.tsx';
 import { FieldError } from '../shared/Field.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
 
@@ -73,7 +73,6 @@ function PostMediaEditor({ post, studio }: { post: StudioPost; studio: PostStudi
 export default function StudioPosts({ initial, currencySymbol = '$' }: { initial: { items: StudioPost[]; total: number }; currencySymbol?: string }) {
   const [studio] = useState(() => createPostStudio(initial));
   const { items: posts, creating, upload: { progress, error, fieldErrors } } = useStore(studio.store);
-  const [editing, setEditing] = useState<string | null>(null);
   const [visibility, setVisibility] = useState('subscribers');
   const processing = posts.filter((p) => (p.media ?? []).some((m) => m.processingStatus === 'processing')).map((p) => p._id);
   const processingKey = processing.join(',');
@@ -147,40 +146,34 @@ export default function StudioPosts({ initial, currencySymbol = '$' }: { initial
         <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={sending} data-testid="post-save">Save post</button></div>
       </form>
       <div className="table-box">
-      <table className="studio-table" data-testid="studio-posts">
-        <thead><tr><th>Title</th><th>Access</th><th>Media</th><th>Status</th><th>Date</th><th></th></tr></thead>
-        <tbody>
-          {posts.map((p) => [
-            <tr key={p._id} data-testid="studio-post" data-id={p._id}>
-              <td><a href={`/posts/${p._id}`}>{p.title}</a></td>
-              <td>{ACCESS_LABEL[p.visibility ?? 'free']}{p.visibility === 'sale' && p.price ? ` · ${formatMoney(p.price, currencySymbol)}` : ''}</td>
-              <td data-testid="studio-post-media">{mediaSummary(p)}</td>
-              <td>{p.status}</td>
-              <td>{(p.publishedAt ?? p.createdAt).slice(0, 10)}</td>
-              <ActionsCell confirm="Delete this post?" onDelete={() => studio.remove(p._id)} onEdit={() => setEditing(editing === p._id ? null : p._id)} editTestId="post-edit" />
-            </tr>,
-            editing === p._id ? (
-              <EditorRow
-                key={`${p._id}-edit`}
-                id={`pe-${p._id}`}
-                colSpan={6}
-                fields={[
-                  { name: 'title', label: 'Title', kind: 'text', value: p.title },
-                  { name: 'excerpt', label: 'Teaser', kind: 'textarea', value: p.excerpt },
-                  { name: 'content', label: 'New text (leave empty to keep the current text)', kind: 'textarea', value: '', hint: 'Plain text; a blank line starts a paragraph.' },
-                  ...accessFields('Who can see it', p.visibility ?? 'free', p.price ?? 0, currencySymbol),
-                  { name: 'status', label: 'Status', kind: 'select', value: p.status, options: [['draft', 'Draft'], ['published', 'Published'], ['hidden', 'Hidden']] },
-                  { name: 'publishedAt', label: 'Publish date', kind: 'datetime', value: p.publishedAt },
-                ]}
-                save={(changes) => studio.update(p._id, changes)}
-                onClose={() => setEditing(null)}
-              >
-                <PostMediaEditor post={p} studio={studio} />
-              </EditorRow>
-            ) : null,
-          ])}
-        </tbody>
-      </table>
+      <ItemTable
+        testId="studio-posts"
+        head={['Title', 'Access', 'Media', 'Status', 'Date', '']}
+        items={posts}
+        row={(p, edit) => (
+          <tr data-testid="studio-post" data-id={p._id}>
+            <td><a href={`/posts/${p._id}`}>{p.title}</a></td>
+            <td>{ACCESS_LABEL[p.visibility ?? 'free']}{p.visibility === 'sale' && p.price ? ` · ${formatMoney(p.price, currencySymbol)}` : ''}</td>
+            <td data-testid="studio-post-media">{mediaSummary(p)}</td>
+            <td>{p.status}</td>
+            <td>{(p.publishedAt ?? p.createdAt).slice(0, 10)}</td>
+            <ActionsCell confirm="Delete this post?" onDelete={() => studio.remove(p._id)} onEdit={edit} editTestId="post-edit" />
+          </tr>
+        )}
+        editor={(p) => ({
+          id: `pe-${p._id}`,
+          fields: [
+            { name: 'title', label: 'Title', kind: 'text', value: p.title },
+            { name: 'excerpt', label: 'Teaser', kind: 'textarea', value: p.excerpt },
+            { name: 'content', label: 'New text (leave empty to keep the current text)', kind: 'textarea', value: '', hint: 'Plain text; a blank line starts a paragraph.' },
+            ...accessFields('Who can see it', p.visibility ?? 'free', p.price ?? 0, currencySymbol),
+            { name: 'status', label: 'Status', kind: 'select', value: p.status, options: [['draft', 'Draft'], ['published', 'Published'], ['hidden', 'Hidden']] },
+            { name: 'publishedAt', label: 'Publish date', kind: 'datetime', value: p.publishedAt },
+          ],
+          save: (changes) => studio.update(p._id, changes),
+          children: <PostMediaEditor post={p} studio={studio} />,
+        })}
+      />
       </div>
     </div>
   );

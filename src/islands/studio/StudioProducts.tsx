@@ -4,7 +4,7 @@ import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import { createProductStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { toMajor, toMinor } from './UploadProgress.tsx';
 import { STATUS_OPTIONS } from './ItemEditor.tsx';
-import { ActionsCell, EditorRow } from './StudioRow.tsx';
+import { ActionsCell, ItemTable } from './StudioRow.tsx';
 import { FieldError } from '../shared/Field.js';
 
 /** Performer studio: products, physical (with stock) or digital (with the file buyers download); calls go through its store. */
@@ -12,7 +12,6 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
   const [studio] = useState(() => createProductStudio(initial));
   const { items: products, upload: { progress, error } } = useStore(studio.store);
   const [type, setType] = useState<'physical' | 'digital'>('physical');
-  const [editing, setEditing] = useState<string | null>(null);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -57,33 +56,28 @@ export default function StudioProducts({ initial, currencySymbol }: { initial: {
         <FieldError message={error} />
         <div className="form__actions"><button className="btn btn--primary" type="submit" disabled={progress !== null && progress < 1}>Create product</button></div>
       </form>
-      <table className="studio-table" data-testid="studio-products">
-        <thead><tr><th>Name</th><th>Type</th><th>Price</th><th>Stock</th><th>Status</th><th></th></tr></thead>
-        <tbody>
-          {products.map((p) => [
-            <tr key={p._id} data-testid="studio-product" data-id={p._id}>
-              <td><a href={`/products/${p._id}`}>{p.name}</a></td><td>{p.type}</td><td>{currencySymbol}{toMajor(p.price)}</td><td>{p.stock ?? '—'}</td><td>{p.status}</td>
-              <ActionsCell confirm="Delete this product?" onDelete={() => studio.remove(p._id)} onEdit={() => setEditing(editing === p._id ? null : p._id)} editTestId="product-edit" />
-            </tr>,
-            editing === p._id ? (
-              <EditorRow
-                key={`${p._id}-edit`}
-                id={`pe-${p._id}`}
-                colSpan={6}
-                fields={[
-                  { name: 'name', label: 'Name', kind: 'text', value: p.name },
-                  { name: 'description', label: 'Description', kind: 'textarea', value: p.description },
-                  { name: 'price', label: `Price (${currencySymbol})`, kind: 'money', value: p.price },
-                  ...(p.type === 'physical' ? [{ name: 'stock', label: 'Stock', kind: 'int' as const, value: p.stock }] : []),
-                  { name: 'status', label: 'Status', kind: 'select', value: p.status, options: STATUS_OPTIONS },
-                ]}
-                save={(changes) => studio.update(p._id, changes)}
-                onClose={() => setEditing(null)}
-              />
-            ) : null,
-          ])}
-        </tbody>
-      </table>
+      <ItemTable
+        testId="studio-products"
+        head={['Name', 'Type', 'Price', 'Stock', 'Status', '']}
+        items={products}
+        row={(p, edit) => (
+          <tr data-testid="studio-product" data-id={p._id}>
+            <td><a href={`/products/${p._id}`}>{p.name}</a></td><td>{p.type}</td><td>{currencySymbol}{toMajor(p.price)}</td><td>{p.stock ?? '—'}</td><td>{p.status}</td>
+            <ActionsCell confirm="Delete this product?" onDelete={() => studio.remove(p._id)} onEdit={edit} editTestId="product-edit" />
+          </tr>
+        )}
+        editor={(p) => ({
+          id: `pe-${p._id}`,
+          fields: [
+            { name: 'name', label: 'Name', kind: 'text', value: p.name },
+            { name: 'description', label: 'Description', kind: 'textarea', value: p.description },
+            { name: 'price', label: `Price (${currencySymbol})`, kind: 'money', value: p.price },
+            ...(p.type === 'physical' ? [{ name: 'stock', label: 'Stock', kind: 'int' as const, value: p.stock }] : []),
+            { name: 'status', label: 'Status', kind: 'select', value: p.status, options: STATUS_OPTIONS },
+          ],
+          save: (changes) => studio.update(p._id, changes),
+        })}
+      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import type { SaveResult } from '../../lib/stores/studio.js';
 import ItemEditor, { VISIBILITY_OPTIONS, type EditField } from './ItemEditor.tsx';
 
@@ -59,4 +59,33 @@ export function accessFields(label: string, visibility: string, price: number, c
     { name: 'visibility', label, kind: 'select', value: visibility, options: VISIBILITY_OPTIONS },
     { name: 'price', label: `Sale price (${currencySymbol})`, kind: 'money', value: price, showIf: (f) => f.visibility === 'sale' },
   ];
+}
+
+export interface ItemTableProps<T extends { _id: string }> {
+  testId: string;
+  /** The column headings (the actions column's is empty); the editor spans them all. */
+  head: string[];
+  items: T[];
+  /** An item's row; `edit` opens its editor, or closes it when it is open. */
+  row: (item: T, edit: () => void) => ReactNode;
+  /** The item's inline editor: what EditorRow needs but its span and closing, which the table gives. */
+  editor: (item: T) => Omit<EditorRowProps<unknown>, 'colSpan' | 'onClose'>;
+}
+
+/** A studio table of one's own items: a row each and, under the one being edited (one at a time), its inline editor. */
+export function ItemTable<T extends { _id: string }>({ testId, head, items, row, editor }: ItemTableProps<T>) {
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <table className="studio-table" data-testid={testId}>
+      <thead><tr>{head.map((h, i) => <th key={i}>{h}</th>)}</tr></thead>
+      <tbody>
+        {items.map((item) => (
+          <Fragment key={item._id}>
+            {row(item, () => setEditing(editing === item._id ? null : item._id))}
+            {editing === item._id ? <EditorRow {...editor(item)} colSpan={head.length} onClose={() => setEditing(null)} /> : null}
+          </Fragment>
+        ))}
+      </tbody>
+    </table>
+  );
 }

@@ -5,7 +5,7 @@ import type { StudioVideo } from '../../../common/schemas/studio.js';
 import { createVideoStudio } from '../../lib/stores/studio.js';
 import UploadProgress, { StatusBadge, toMajor, toMinor } from './UploadProgress.tsx';
 import { STATUS_OPTIONS } from './ItemEditor.tsx';
-import { DeleteButton, EditButton, EditorRow, accessFields } from './StudioRow.tsx';
+import { DeleteButton, EditButton, ItemTable, accessFields } from './StudioRow.tsx';
 import { FieldError } from '../shared/Field.js';
 
 export interface StudioVideosProps {
@@ -22,7 +22,6 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
   const [studio] = useState(() => createVideoStudio(initial));
   const { items: videos, total, upload: { progress, error, fieldErrors } } = useStore(studio.store);
   const [visibility, setVisibility] = useState<Access>('subscribers');
-  const [editing, setEditing] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
 
   // Poll the videos that are still processing.
@@ -122,49 +121,44 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
       </form>
 
       <h2>Your videos ({total})</h2>
-      <table className="studio-table" data-testid="studio-videos">
-        <thead><tr><th></th><th>Title</th><th>Access</th><th>Status</th><th></th></tr></thead>
-        <tbody>
-          {videos.map((v) => [
-            <tr key={v._id} data-testid="studio-video" data-id={v._id}>
-              <td>{v.thumbnailUrl ? <img src={v.thumbnailUrl} alt="" /> : null}</td>
-              <td><a href={`/videos/${v._id}`}>{v.title}</a>{v.scheduledAt ? <div className="form__hint">Publishes {v.scheduledAt.slice(0, 16).replace('T', ' ')} UTC</div> : null}</td>
-              <td>{v.visibility === 'sale' ? `${currencySymbol}${toMajor(v.price)}` : v.visibility}</td>
-              <td>
-                <StatusBadge status={v.processingStatus} /> <span className="form__hint">{v.status}</span>
-                {v.processingStatus === 'failed' ? (
-                  <div>
-                    <span className="form__error">{v.processingError}</span>{' '}
-                    <button type="button" className="btn btn--link" onClick={() => void studio.retry(v._id)} data-testid="video-retry">Retry</button>
-                  </div>
-                ) : null}
-              </td>
-              <td>
-                <EditButton onClick={() => setEditing(editing === v._id ? null : v._id)} testId="video-edit" />{' '}
-                <DeleteButton confirm="Delete this video?" onDelete={() => studio.remove(v._id)} />
-              </td>
-            </tr>,
-            editing === v._id ? (
-              <EditorRow
-                key={`${v._id}-edit`}
-                testId="studio-video-editor"
-                id={`ve-${v._id}`}
-                colSpan={5}
-                fields={[
-                  { name: 'title', label: 'Title', kind: 'text', value: v.title },
-                  { name: 'description', label: 'Description', kind: 'textarea', value: v.description },
-                  ...accessFields('Who can watch', v.visibility, v.price, currencySymbol),
-                  { name: 'tags', label: 'Tags', kind: 'tags', value: v.tags, hint: 'Comma-separated.' },
-                  { name: 'scheduledAt', label: 'Publish at (empty: now)', kind: 'datetime', value: v.scheduledAt },
-                  { name: 'status', label: 'Status', kind: 'select', value: v.status, options: STATUS_OPTIONS },
-                ]}
-                save={(changes) => studio.update(v._id, changes)}
-                onClose={() => setEditing(null)}
-              />
-            ) : null,
-          ])}
-        </tbody>
-      </table>
+      <ItemTable
+        testId="studio-videos"
+        head={['', 'Title', 'Access', 'Status', '']}
+        items={videos}
+        row={(v, edit) => (
+          <tr data-testid="studio-video" data-id={v._id}>
+            <td>{v.thumbnailUrl ? <img src={v.thumbnailUrl} alt="" /> : null}</td>
+            <td><a href={`/videos/${v._id}`}>{v.title}</a>{v.scheduledAt ? <div className="form__hint">Publishes {v.scheduledAt.slice(0, 16).replace('T', ' ')} UTC</div> : null}</td>
+            <td>{v.visibility === 'sale' ? `${currencySymbol}${toMajor(v.price)}` : v.visibility}</td>
+            <td>
+              <StatusBadge status={v.processingStatus} /> <span className="form__hint">{v.status}</span>
+              {v.processingStatus === 'failed' ? (
+                <div>
+                  <span className="form__error">{v.processingError}</span>{' '}
+                  <button type="button" className="btn btn--link" onClick={() => void studio.retry(v._id)} data-testid="video-retry">Retry</button>
+                </div>
+              ) : null}
+            </td>
+            <td>
+              <EditButton onClick={edit} testId="video-edit" />{' '}
+              <DeleteButton confirm="Delete this video?" onDelete={() => studio.remove(v._id)} />
+            </td>
+          </tr>
+        )}
+        editor={(v) => ({
+          testId: 'studio-video-editor',
+          id: `ve-${v._id}`,
+          fields: [
+            { name: 'title', label: 'Title', kind: 'text', value: v.title },
+            { name: 'description', label: 'Description', kind: 'textarea', value: v.description },
+            ...accessFields('Who can watch', v.visibility, v.price, currencySymbol),
+            { name: 'tags', label: 'Tags', kind: 'tags', value: v.tags, hint: 'Comma-separated.' },
+            { name: 'scheduledAt', label: 'Publish at (empty: now)', kind: 'datetime', value: v.scheduledAt },
+            { name: 'status', label: 'Status', kind: 'select', value: v.status, options: STATUS_OPTIONS },
+          ],
+          save: (changes) => studio.update(v._id, changes),
+        })}
+      />
     </div>
   );
 }

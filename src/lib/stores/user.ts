@@ -39,35 +39,36 @@ export async function fetchCurrentUser(): Promise<KnownUser> {
   return me;
 }
 
-/** `PUT /users`; toasts the outcome and rethrows failures so the form can show field messages. */
-export async function updateProfile(changes: UpdateProfileRequest): Promise<KnownUser> {
+/** Runs a change of the account while `updating` is set; a failure is toasted and rethrown, so the form can show field messages. */
+async function changeAccount<T>(failure: string, change: () => Promise<T>): Promise<T> {
   updating.set(true);
   try {
-    const user = withDefaultAvatar(await call(({ auth }) => auth.updateProfile(changes)));
-    currentUser.set(user);
-    toast.success(PROFILE_UPDATED);
-    return user;
+    return await change();
   } catch (err) {
-    toast.error(errorMessage(err, 'Could not update your profile, please try again'));
+    toast.error(errorMessage(err, failure));
     throw err;
   } finally {
     updating.set(false);
   }
 }
 
+/** `PUT /users`; toasts the outcome and rethrows failures so the form can show field messages. */
+export async function updateProfile(changes: UpdateProfileRequest): Promise<KnownUser> {
+  return changeAccount('Could not update your profile, please try again', async () => {
+    const user = withDefaultAvatar(await call(({ auth }) => auth.updateProfile(changes)));
+    currentUser.set(user);
+    toast.success(PROFILE_UPDATED);
+    return user;
+  });
+}
+
 /** `PUT /auth/users/me/password`; resolves to the server's message. */
 export async function updatePassword(body: ChangePasswordRequest): Promise<string> {
-  updating.set(true);
-  try {
+  return changeAccount('Could not change your password, please try again', async () => {
     const { message } = await call(({ auth }) => auth.changePassword(body));
     toast.success(message);
     return message;
-  } catch (err) {
-    toast.error(errorMessage(err, 'Could not change your password, please try again'));
-    throw err;
-  } finally {
-    updating.set(false);
-  }
+  });
 }
 
 /** Multipart upload of the avatar or cover image; the answer is the updated user. */
