@@ -159,9 +159,7 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     expect(await page.getByTestId('performer-name').textContent()).toBeTruthy();
     expect(await page.getByTestId('performer-prices').textContent()).toContain('Monthly');
 
-    // Lazy images get their src 200 ms after they scroll into view (timing in tests/unit/lazy-image.test.tsx); the list
-    // itself hydrates when it comes into view (client:visible), below the profile's head.
-    await page.getByTestId('performer-videos').scrollIntoViewIfNeeded();
+    // Lazy images get their src 200 ms after they scroll into view (timing in tests/unit/lazy-image.test.tsx).
     await hydrated(page, 'LoadMoreList');
     await expect.poll(() => page.locator('[data-testid="performer-videos"] img[data-lazy="loaded"]').count(), { timeout: 5_000 }).toBeGreaterThan(0);
     await saveScreen(page, 'performer-profile-guest', { fullPage: true });
@@ -206,7 +204,6 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
   it("the demo performer's Posts tab holds a free post, one for subscribers and a pay-per-view one, with pictures", async () => {
     const { context, page } = await newPage();
     await page.goto(`${t.url}/performers/${performer.username}?tab=posts`);
-    await page.getByTestId('performer-posts').scrollIntoViewIfNeeded();
     await hydrated(page, 'LoadMoreList');
     const cards = page.getByTestId('post-card');
     expect(await cards.count()).toBe(3);

@@ -176,8 +176,17 @@ export async function saveScreen(page: Page, name: string, opts: { fullPage?: bo
   await page.screenshot({ path: path.join(screensDir, `${name}.png`), fullPage });
 }
 
-/** Waits until the first island of a component (matched in its component URL) has hydrated (no `ssr` attribute left). */
-export function waitForIsland(page: Page, island: string, timeout = 10_000) {
+/**
+ * Waits until the first island of a component (matched in its component URL) has hydrated (no `ssr` attribute left).
+ * An island below the fold hydrates when it comes into view (client:visible), so it is scrolled to first, as a
+ * visitor would; the page's layout above it then cannot decide whether the test passes.
+ */
+export async function waitForIsland(page: Page, island: string, timeout = 10_000) {
+  await page.evaluate((name) => {
+    const el = document.querySelector(`astro-island[component-url*="${name}"]`);
+    // The island element itself has no box (display: contents): its first rendered child is what comes into view.
+    if (el?.hasAttribute('ssr') && el.getAttribute('client') === 'visible') (el.firstElementChild ?? el).scrollIntoView({ block: 'nearest' });
+  }, island);
   return page.waitForFunction(
     (name) => {
       const el = document.querySelector(`astro-island[component-url*="${name}"]`);
