@@ -6,7 +6,7 @@ import {
 import { keyField, pageQuery } from './http.js';
 
 /**
- * The catalogue's read API (issue #4): performers, videos, galleries, photos, products, posts, categories; the
+ * The catalogue's read API: performers, videos, galleries, photos, products, posts, categories; the
  * routes are in server/<kind>/<kind>.routes.ts. What a viewer may open is decided by server/access; a locked item
  * carries its public parts (previews, price) and no signed file.
  */

@@ -4,7 +4,7 @@ import { COMMENT_MAX_LENGTH } from '../limits.js';
 import { listSchema, pageQuery } from './http.js';
 import { galleryItemSchema, videoItemSchema } from './catalogue.js';
 
-/** Engagement (issue #6): comments and reactions (server/comments, server/reactions). */
+/** Engagement: comments and reactions (server/comments, server/reactions). */
 
 export const objectTypeField = z.enum(engagementObjectTypeSchema.options, {
   error: `objectType must be one of ${engagementObjectTypeSchema.options.join(', ')}`,

@@ -12,7 +12,7 @@ import { MAX_PROMOTION_DAYS } from '../offers.js';
 import { DAY_MS } from '../time.js';
 
 /**
- * Money (issue #5): checkouts, subscriptions, coupons, orders, transactions, earnings, packages, and the payment
+ * Money: checkouts, subscriptions, coupons, orders, transactions, earnings, packages, and the payment
  * providers' webhooks and sandbox (server/payments, subscriptions, orders, coupons, earnings, packages). Amounts are
  * integer minor units (cents) in `currency`; rates are basis points (10 000 = 100 %).
  */

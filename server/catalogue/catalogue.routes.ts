@@ -6,7 +6,7 @@ import { postsRoutes } from '../posts/posts.routes.js';
 import { productsRoutes } from '../products/products.routes.js';
 import { videosRoutes } from '../videos/videos.routes.js';
 
-/** The catalogue's read API (issue #4); `GET /performers/*` lives in server/performers. */
+/** The catalogue's read API; `GET /performers/*` lives in server/performers. */
 export async function catalogueRoutes(app: ApiApp): Promise<void> {
   for (const routes of [categoriesRoutes, videosRoutes, galleriesRoutes, photosRoutes, productsRoutes, postsRoutes]) {
     await app.register(routes);

@@ -16,7 +16,7 @@ import { payoutsRoutes } from '../payouts/payouts.routes.js';
 const SWEEP_MS = 60_000;
 
 /**
- * Every money route group (issue #5): checkouts and transactions, webhooks, subscriptions, packages, coupons,
+ * Every money route group: checkouts and transactions, webhooks, subscriptions, packages, coupons,
  * orders, earnings, payouts. See server/payments/README.md.
  */
 export async function moneyRoutes(app: ApiApp): Promise<void> {

@@ -31,7 +31,7 @@ const uploadErrors = { ...errors, 413: apiErrorSchema };
 const tags = ['studio'];
 
 /**
- * Performer studio, write side (issue #4 part 5): uploads and edits of one's own videos, galleries,
+ * Performer studio, write side: uploads and edits of one's own videos, galleries,
  * photos, products and posts, and the performer profile. Uploads are multipart/form-data streamed to
  * storage (server/media/pipeline/upload.ts); processing runs in the job queue (server/jobs/).
  */

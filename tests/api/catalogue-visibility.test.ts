@@ -5,7 +5,7 @@ import { daysFromNow, makeGallery, makeProduct, makeVideo } from '../../server/s
 import { recordingClient } from '../helpers/api-calls.js';
 
 /**
- * Catalogue visibility fixes (issue #4): only approved performers are listed; performer_blocked_countries hides a
+ * Catalogue visibility fixes: only approved performers are listed; performer_blocked_countries hides a
  * performer and their content from visitors of those countries; GET /search/total counts with the lists' rules.
  */
 describe.each(engines)('catalogue visibility on %s', (engine) => {

@@ -10,7 +10,7 @@ import { probeFile } from '../../server/media/ffmpeg.js';
 import type { BuiltApp } from '../../server/app.js';
 
 /**
- * Media pipeline (issue #4 part 3): uploads streamed to storage with type sniffing and size limits,
+ * Media pipeline: uploads streamed to storage with type sniffing and size limits,
  * processing in the database job queue (poster, thumbnail, teaser, duration), retries and the retry
  * endpoint, restart survival through leases, two instances sharing one queue, clean shutdown.
  */

@@ -7,7 +7,7 @@ import { makeTestMedia, postForm, waitFor, type FilePart, type TestMedia } from 
 import { createUser, type TestUser } from '../helpers/sessions.js';
 
 /**
- * Performers' posts (issue #17, point 4): text with up to ten pictures or one video, free, for subscribers or pay-per-view,
+ * Performers' posts: text with up to ten pictures or one video, free, for subscribers or pay-per-view,
  * through the one upload pipeline, the one access rule (server/access) and the one checkout and settlement. A locked
  * post shows its title, teaser and blurred previews; its text and sharp media reach only those it is open to.
  */

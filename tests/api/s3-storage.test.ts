@@ -19,7 +19,7 @@ import { fileBytes, makeVideo, subscribe } from '../../server/seed/factories.js'
 import { makeTestMedia, postForm, waitFor, type TestMedia } from '../helpers/uploads.js';
 
 /**
- * The S3-compatible storage driver (issue #4 part 3), against a real S3 server: s3rver, in-process, on a random
+ * The S3-compatible storage driver, against a real S3 server: s3rver, in-process, on a random
  * port over a temporary directory. The same contract runs on LocalDiskStorage and S3Storage; then the whole app
  * runs with STORAGE_DRIVER=s3: avatar upload served publicly, a protected video with Range, and a studio video
  * upload processed by ffmpeg from a temporary download.

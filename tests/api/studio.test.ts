@@ -8,7 +8,7 @@ import { newId, nowIso } from '../../server/db/ids.js';
 import type { CategoryGroup } from '../../server/db/schema.js';
 
 /**
- * Performer studio, write side (issue #4 part 5): edit and delete only one's own items, validation of every
+ * Performer studio, write side: edit and delete only one's own items, validation of every
  * input, products physical/digital, posts, galleries and photos, the performer profile. The job worker is
  * off here (processing is covered by pipeline.test.ts), so uploads stay "processing".
  */

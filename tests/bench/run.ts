@@ -26,7 +26,7 @@ process.env.NODE_ENV = 'production';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Size of the generated catalogue (issue #4 part 7: at least 10k performers and 100k videos). */
+/** Size of the generated catalogue (at least 10k performers and 100k videos). */
 const performerCount = Number(process.env.BENCH_PERFORMERS ?? 10_000);
 const videoCount = Number(process.env.BENCH_VIDEOS ?? 100_000);
 /**

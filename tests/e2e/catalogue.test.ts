@@ -10,7 +10,7 @@ import { everyone } from '../../server/catalogue/catalogue.repository.js';
 import { nowIso } from '../../server/db/ids.js';
 
 /**
- * Catalogue journeys (issue #4 part 6) over the demo site: a visitor browses to a locked video, logs in as a
+ * Catalogue journeys over the demo site: a visitor browses to a locked video, logs in as a
  * subscriber and plays it in full; a performer uploads a video in the studio, sees it become ready and edits its
  * title and price. Plus the
  * SEO contract of every public page (title, description, og:title, JSON-LD) and the sitemap.

@@ -10,7 +10,7 @@ import { renderArt } from '../../server/media/images.js';
 import type { TestUser } from '../helpers/sessions.js';
 
 /**
- * Posts like fans expect (issue #17, point 4), in chromium on a desktop (1366x900) and a phone (390x844): a performer
+ * Posts like fans expect, in chromium on a desktop (1366x900) and a phone (390x844): a performer
  * writes posts with pictures in the studio (one for subscribers, one pay-per-view); a guest finds them locked on the
  * performer's Posts tab (teaser, blurred previews, the prices on the buttons); a fan buys one and subscribes for the
  * other through the sandbox payment page, and both open with their pictures.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Indexes behind the catalogue lists (issue #4): every list query of server/{videos,galleries,photos,products,
+ * Indexes behind the catalogue lists: every list query of server/{videos,galleries,photos,products,
  * posts,categories} is served by an index on both engines (tests/api/explain.test.ts checks it with EXPLAIN).
  * 0001 already has the "newest" and "by performer" indexes; this adds the other sort orders, slug lookups
  * (detail pages take an id or a slug) and the performer studio's own-items list.

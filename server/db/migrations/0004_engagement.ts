@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Engagement (issue #6): comments and reactions.
+ * Engagement: comments and reactions.
  *
  * 0001 already has the `comments` and `reactions` tables, the unique key of a reaction
  * (`reactions_unique` on user_id, object_type, action, object_id: one of each kind per user and object) and

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Money (issue #5): payments, webhooks, entitlements, orders, coupons and earnings. The tables exist since 0001;
+ * Money: payments, webhooks, entitlements, orders, coupons and earnings. The tables exist since 0001;
  * this adds what the settlement state machine needs and the unique keys that make idempotency structural
  * (server/payments/README.md):
  *

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Admin console (issue #7): payouts (a batch of earnings marked paid at once) and the indexes the console's
+ * Admin console: payouts (a batch of earnings marked paid at once) and the indexes the console's
  * lists read by: the audit log by actor and by target, unpaid earnings per performer.
  */
 export async function up(db: Kysely<any>): Promise<void> {

@@ -5,7 +5,7 @@ import type { ListResult } from '../../../common/schemas/http.js';
 import type { SearchTotals } from '../../../common/schemas/site.js';
 import { apiFetch, type ListQuery } from './transport.js';
 
-/** The catalogue (issue #4): the lists a load-more island pages through, by kind, and single items. */
+/** The catalogue: the lists a load-more island pages through, by kind, and single items. */
 export const catalogue = {
   videos: (q: ListQuery = {}) => apiFetch<ListResult<VideoItem>>('/user/assets/videos/search', { query: q }),
   video: (id: string) => apiFetch<VideoItem>(`/user/assets/videos/${encodeURIComponent(id)}`),

@@ -10,7 +10,7 @@ import { apiFetch } from './transport.js';
 type Page = { limit?: number; offset?: number };
 type Collected = Extract<ReactionAction, 'favourite' | 'watch_later'>;
 
-/** Engagement (issue #6): comments and reactions. */
+/** Engagement: comments and reactions. */
 export const engagement = {
   searchComments: (q: { objectType: EngagementObjectType; objectId: string; cursor?: string | null } & Page) =>
     apiFetch<CommentSearchResult>('/comments/search', { query: { ...q } }),

@@ -5,7 +5,7 @@ import type {
 } from '../../../common/schemas/money.js';
 import { apiFetch } from './transport.js';
 
-/** Money (issue #5): checkouts answer the provider's page to go to (`redirectUrl`); subscriptions, coupons, orders. */
+/** Money: checkouts answer the provider's page to go to (`redirectUrl`); subscriptions, coupons, orders. */
 export const money = {
   subscriptionPackages: () => apiFetch<ListResult<SubscriptionPackageItem>>('/package/subscription/search'),
   subscribe: (body: SubscribeRequest) => apiFetch<CheckoutResponse>('/payment/subscribe', { method: 'POST', body: { ...body } }),
