@@ -35,6 +35,22 @@ export async function bumpFollowerCount(db: DbOrTrx, performerId: string, by: 1 
     .execute();
 }
 
+/**
+ * The follow and its counter together, inside the caller's transaction: the counter moves only when a row was really
+ * inserted (true) or deleted. Every writer of follows (the service, the demo seed) goes through these two.
+ */
+export async function addFollow(trx: DbOrTrx, userId: string, performerId: string, at: string): Promise<boolean> {
+  const changed = await insertFollow(trx, userId, performerId, at);
+  if (changed) await bumpFollowerCount(trx, performerId, 1);
+  return changed;
+}
+
+export async function removeFollow(trx: DbOrTrx, userId: string, performerId: string): Promise<boolean> {
+  const changed = await deleteFollow(trx, userId, performerId);
+  if (changed) await bumpFollowerCount(trx, performerId, -1);
+  return changed;
+}
+
 export async function followerCountOf(db: DbOrTrx, performerId: string): Promise<number> {
   const row = await db.selectFrom('performers').select('followerCount').where('id', '=', performerId).executeTakeFirst();
   return Number(row?.followerCount ?? 0);

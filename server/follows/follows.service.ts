@@ -7,7 +7,7 @@ import { audienceOf } from '../catalogue/audience.js';
 import { toCard } from '../performers/performers.repository.js';
 import type { FollowedPerformer, FollowState } from '../../common/schemas/feed.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import { bumpFollowerCount, deleteFollow, findFollowTarget, followerCountOf, insertFollow, isFollowing, listFollowedPerformers } from './follows.repository.js';
+import { addFollow, findFollowTarget, followerCountOf, isFollowing, listFollowedPerformers, removeFollow } from './follows.repository.js';
 
 /**
  * Following (docs/product.md, Follows and the feed): any signed-in account follows a performer for free, not
@@ -31,8 +31,7 @@ async function target(db: DbOrTrx, user: Follower, key: string, country: string 
 export async function followPerformer(db: Db, user: Follower, key: string, country: string | null): Promise<FollowState> {
   const performerId = await target(db, user, key, country, true);
   return db.transaction().execute(async (trx) => {
-    const changed = await insertFollow(trx, user.id, performerId, nowIso());
-    if (changed) await bumpFollowerCount(trx, performerId, 1);
+    const changed = await addFollow(trx, user.id, performerId, nowIso());
     return { performerId, following: true, followerCount: await followerCountOf(trx, performerId), changed };
   });
 }
@@ -44,8 +43,7 @@ export async function followPerformer(db: Db, user: Follower, key: string, count
 export async function unfollowPerformer(db: Db, user: Follower, key: string, country: string | null): Promise<FollowState> {
   const performerId = await target(db, user, key, country, false);
   const state = await db.transaction().execute(async (trx) => {
-    const changed = await deleteFollow(trx, user.id, performerId);
-    if (changed) await bumpFollowerCount(trx, performerId, -1);
+    const changed = await removeFollow(trx, user.id, performerId);
     return { performerId, following: false, followerCount: await followerCountOf(trx, performerId), changed };
   });
   if (!state.changed) await target(db, user, key, country, true);

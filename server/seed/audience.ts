@@ -16,7 +16,7 @@ import { insertPayment, setCheckout } from '../payments/payments.repository.js';
 import { priceLines } from '../payments/pricing.js';
 import { SandboxGateway, sandboxWebhookSecret } from '../payments/sandbox.gateway.js';
 import { sandboxSubscriptionOfCharge } from '../payments/sandbox.repository.js';
-import { bumpFollowerCount, insertFollow } from '../follows/follows.repository.js';
+import { addFollow } from '../follows/follows.repository.js';
 import { applyGatewayEventIn } from '../payments/settlement.service.js';
 import { seededRandom } from '../../common/random.js';
 import { commentTexts, firstNames, lastNames, profileTexts } from './content.js';
@@ -162,9 +162,7 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
   };
   // -- Follows: every subscriber, and more fans who only follow (free), each row with its counter as the service does.
   const follow = async (fan: AudienceFan, performer: AudiencePerformer) => {
-    if (!(await insertFollow(trx, fan.id, performer.id, nowIso()))) return;
-    await bumpFollowerCount(trx, performer.id, 1);
-    counts.follows++;
+    if (await addFollow(trx, fan.id, performer.id, nowIso())) counts.follows++;
   };
   for (const fan of input.fans) {
     for (const performer of input.performers) {
