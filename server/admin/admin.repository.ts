@@ -168,6 +168,9 @@ export async function listPerformers(db: DbOrTrx, p: Page & { q?: string; status
 const contentTables = { video: 'videos', gallery: 'galleries', product: 'products', post: 'posts' } as const;
 const titleColumn = { video: 'title', gallery: 'title', product: 'name', post: 'title' } as const;
 
+/** Revenue is what the site kept of successful payments: their amounts less what partial refunds gave back. */
+const keptSum = () => sql<number | string | null>`sum(payments.amount - payments.refunded_amount)`;
+
 /** Sets the status of a video, gallery, product or post; the status it had, or undefined when there is no such item. */
 export async function setContentStatus(db: DbOrTrx, type: ContentType, id: string, status: string): Promise<string | undefined> {
   const t = db as unknown as Kysely<Record<string, { id: string; status: string; updatedAt: string }>>;
@@ -265,8 +268,7 @@ export async function searchPayments(db: DbOrTrx, f: PaymentSearch) {
       .offset(f.offset)
       .execute(),
     base.select(count.as('n')).executeTakeFirst(),
-    // What the site kept: a partial refund's part was given back.
-    base.where('payments.status', '=', 'success').select(sql<number | string | null>`sum(payments.amount - payments.refunded_amount)`.as('s')).executeTakeFirst(),
+    base.where('payments.status', '=', 'success').select(keptSum().as('s')).executeTakeFirst(),
   ]);
   // What was paid for, by name: the video, gallery or post bought, the products of an order (a subscription's item is
   // its performer).
@@ -386,8 +388,7 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
     db.selectFrom('users').select(count.as('n')).where('status', '=', 'suspended').executeTakeFirst().then(num),
     db.selectFrom('subscriptions').select(count.as('n')).where('status', 'in', ['active', 'cancelled']).where('expiresAt', '>', nowIso).executeTakeFirst().then(num),
     db.selectFrom('videos').select(count.as('n')).executeTakeFirst().then(num),
-    // Revenue is what was kept: a partial refund's part was given back.
-    db.selectFrom('payments').select(sql<number | string | null>`sum(amount - refunded_amount)`.as('n')).where('status', '=', 'success').executeTakeFirst().then((r) => Number(r?.n ?? 0)),
+    db.selectFrom('payments').select(keptSum().as('n')).where('status', '=', 'success').executeTakeFirst().then((r) => Number(r?.n ?? 0)),
     db.selectFrom('payments').select(count.as('n')).where('status', '=', 'success').executeTakeFirst().then(num),
     // Owed to performers: unpaid real earnings (test money from the sandbox is never owed).
     db.selectFrom('earnings').select(sql<number | string | null>`sum(net)`.as('n')).where('isPaid', '=', 0).where('testMoney', '=', 0).executeTakeFirst().then((r) => Number(r?.n ?? 0)),
@@ -399,7 +400,7 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
       .execute(),
     db
       .selectFrom('payments')
-      .select([sql<string>`substr(coalesce(paid_at, created_at), 1, 10)`.as('day'), sql<number | string | null>`sum(amount - refunded_amount)`.as('v')])
+      .select([sql<string>`substr(coalesce(paid_at, created_at), 1, 10)`.as('day'), keptSum().as('v')])
       .where('status', '=', 'success')
       .where(sql<string>`coalesce(paid_at, created_at)`, '>=', from)
       .groupBy(sql`substr(coalesce(paid_at, created_at), 1, 10)`)
