@@ -8,7 +8,6 @@ import { decodeCursor } from '../http/pagination.js';
 import { parseInput } from '../http/parse-input.js';
 import { limiter } from '../http/rate-limit.js';
 import { route } from '../http/route.js';
-import { mediaSigner } from '../media/signed-urls.js';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { blockedFans, blockFan, unblockFan } from '../blocks/blocks.service.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
@@ -18,7 +17,7 @@ import {
 } from '../../common/schemas/messages.js';
 import {
   getConversation, getMessagePolicy, listConversations, listMessages, markConversationRead, sendMessage, startConversation, unreadMessageCount,
-  updateMessagePolicy, type MessagesDeps,
+  messagesDeps, updateMessagePolicy, type MessagesDeps,
 } from './messages.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
@@ -29,8 +28,8 @@ const messageFields = z.object({ text: z.string().max(MESSAGE_MAX_CHARS * 4).opt
 
 /** Direct messages (server/messages/README.md) and a performer's blocks and messaging settings. */
 export async function messagesRoutes(app: ApiApp): Promise<void> {
-  const { db, realtime, storage, config } = app.ctx;
-  const deps: MessagesDeps = { db, realtime, signer: mediaSigner(config) };
+  const { db, storage, config } = app.ctx;
+  const deps: MessagesDeps = messagesDeps(app.ctx);
   const limits = config.pipeline.uploads;
   // Scoped to this plugin; per-request limits are set by receiveMultipart().
   await app.register(multipart, { throwFileSizeLimit: true });

@@ -4,7 +4,7 @@ import { AppError, badRequest, notFound } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
-import type { MediaUrlSigner } from '../media/signed-urls.js';
+import { mediaSigner, type MediaUrlSigner } from '../media/signed-urls.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
@@ -37,6 +37,11 @@ export interface MessagesDeps {
 }
 
 type Me = { id: string; role: Role; name?: string };
+
+/** The messages' dependencies from the app's context (routes and pages). */
+export function messagesDeps(ctx: { db: Db; realtime: RealtimeEmitter; config: { appSecret: string; mediaUrlTtlSec: number } }): MessagesDeps {
+  return { db: ctx.db, realtime: ctx.realtime, signer: mediaSigner(ctx.config) };
+}
 
 export const NOT_ALLOWED = 'MESSAGES_NOT_ALLOWED';
 const notAllowed = (message: string) => new AppError(403, NOT_ALLOWED, message);
@@ -303,4 +308,18 @@ export async function updateMessagePolicy(db: DbOrTrx, performerId: string, mess
   return { messagePolicy };
 }
 
-export type { DbOrTrx };
+/**
+ * What the messages pages render: the viewer's conversations and, for /messages/<id>, that conversation with its
+ * newest messages; null when the conversation is not the viewer's (the page answers 404).
+ */
+export async function inboxView(deps: MessagesDeps, me: Me, conversationId?: string) {
+  const conversations = await listConversations(deps, me, { limit: 30 });
+  if (!conversationId) return { conversations, active: null, messages: null };
+  try {
+    const active = await getConversation(deps, me, conversationId);
+    return { conversations, active, messages: await listMessages(deps, me, conversationId, { limit: 30 }) };
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 404) return null;
+    throw err;
+  }
+}

@@ -74,9 +74,13 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/account/favourites': SESSION,
   '/account/following': SESSION,
   '/account/watch-later': SESSION,
+  // Direct messages: the signed-in user's own conversations; a thread that is not theirs is a 404.
+  '/messages': SESSION,
+  '/messages/[id]': SESSION,
 
   '/studio': PERFORMER,
   '/studio/profile': PERFORMER,
+  '/studio/messages': PERFORMER,
   '/studio/videos': PERFORMER,
   '/studio/galleries': PERFORMER,
   '/studio/products': PERFORMER,
