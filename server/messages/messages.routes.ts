@@ -10,6 +10,7 @@ import { limiter } from '../http/rate-limit.js';
 import { route } from '../http/route.js';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { blockedFans, blockFan, unblockFan } from '../blocks/blocks.service.js';
+import { cleanAttachments } from './attachments.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import {
   blockBody, blockedFanSchema, blockParams, blockStateSchema, conversationParams, conversationSchema, conversationsQuery, MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS,
@@ -108,7 +109,9 @@ export async function messagesRoutes(app: ApiApp): Promise<void> {
         const form = await receiveMultipart(request, storage, attachmentSpecs, { maxFields: 5, maxFieldBytes: MESSAGE_MAX_CHARS * 4 });
         try {
           const { text } = parseInput(messageFields, { text: Array.isArray(form.fields.text) ? form.fields.text.join('\n') : form.fields.text });
-          message = await sendMessage(deps, user, request.params.id, { text, files: form.files.file ?? [] });
+          const files = form.files.file ?? [];
+          await cleanAttachments(storage, files);
+          message = await sendMessage(deps, user, request.params.id, { text, files });
         } catch (err) {
           await form.discard();
           throw err;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeTestMedia, postForm, type TestMedia } from '../helpers/uploads.js';
@@ -116,7 +117,8 @@ describe.each(engines)('messages on %s', (engine) => {
     const own = await fetchAs(fan, picture!.url);
     expect(own.status).toBe(200);
     expect(own.headers.get('cache-control')).toContain('private');
-    expect(Buffer.from(await own.arrayBuffer()).equals(media.png)).toBe(true);
+    const served = await sharp(Buffer.from(await own.arrayBuffer())).metadata();
+    expect([served.format, served.width, served.height]).toEqual(['png', 64, 48]);
     expect((await fetchAs(otherFan, picture!.url)).status).toBe(403);
     expect((await fetchAs(undefined, picture!.url)).status).toBe(403);
     // The performer and an admin get URLs of their own from the thread.
@@ -148,6 +150,14 @@ describe.each(engines)('messages on %s', (engine) => {
     const pdf = await postForm(t, `/messages/conversations/${conv}/messages`, { fields: { text: 'A document' }, files: [{ name: 'file', filename: 'doc.pdf', data: media.pdf }] }, { headers: fan.headers });
     expect([pdf.status, pdf.body.code]).toEqual([400, 'UNSUPPORTED_MEDIA']);
     expect(await db.selectFrom('files').select('id').execute()).toHaveLength(files.length);
+    // A picture keeps nothing its camera wrote (a phone's position, its make).
+    const tagged = await sharp(media.jpeg).withMetadata({ exif: { IFD0: { Copyright: 'Secret Beach 51.5N' } } }).jpeg().toBuffer();
+    expect(tagged.includes('Secret Beach')).toBe(true);
+    const withExif = await postForm(t, `/messages/conversations/${conv}/messages`, { files: [{ name: 'file', filename: 'beach.jpg', data: tagged, type: 'image/jpeg' }] }, { headers: fan.headers });
+    expect(withExif.status, JSON.stringify(withExif.body)).toBe(201);
+    const clean = Buffer.from(await (await fetchAs(fan, withExif.body.attachments[0].url)).arrayBuffer());
+    expect(clean.includes('Secret Beach')).toBe(false);
+    expect((await sharp(clean).metadata()).exif).toBeUndefined();
     // Text is plain: markup stays text, control characters go, limits hold.
     const markup = await send(fan, conv, '  <b>hi</b>\u0007 there  ');
     expect(markup.body.text).toBe('<b>hi</b> there');
