@@ -42,9 +42,12 @@ export async function blockFan(db: DbOrTrx, performerId: string, key: string): P
   return { userId: target.id, blocked: true };
 }
 
-/** Unblocks; idempotent (an unknown id answers blocked: false like any unblocked one). */
+/** Unblocks; idempotent for an account that exists, 404 for an id that names none. */
 export async function unblockFan(db: DbOrTrx, performerId: string, userId: string): Promise<BlockState> {
-  await deleteBlock(db, performerId, userId);
+  if (!(await deleteBlock(db, performerId, userId))) {
+    const target = await findBlockable(db, userId);
+    if (!target || target.id !== userId) throw notFound('User');
+  }
   return { userId, blocked: false };
 }
 
