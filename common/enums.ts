@@ -105,3 +105,6 @@ export type MessagePolicy = z.output<typeof messagePolicySchema>;
 /** The kinds of file a message may carry. */
 export const messageAttachmentKindSchema = z.enum(['image', 'video']);
 export type MessageAttachmentKind = z.output<typeof messageAttachmentKindSchema>;
+/** Who a performer's mass message goes to: live subscribers, or followers. */
+export const massAudienceSchema = z.enum(['subscribers', 'followers']);
+export type MassAudience = z.output<typeof massAudienceSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageAttachmentKindSchema, messagePolicySchema, roleSchema } from '../enums.js';
+import { massAudienceSchema, messageAttachmentKindSchema, messagePolicySchema, roleSchema } from '../enums.js';
 import { keyField } from './http.js';
 
 /**
@@ -89,6 +89,24 @@ export const blockBody = z.object({ userId: keyField });
 export const blockParams = z.object({ userId: keyField });
 export const blockStateSchema = z.object({ userId: z.string(), blocked: z.boolean() });
 export type BlockState = z.output<typeof blockStateSchema>;
+
+/** A performer's mass message and how far its delivery is. */
+export const massMessageSchema = z.object({
+  _id: z.string(),
+  audience: massAudienceSchema,
+  text: z.string(),
+  attachments: z.number().int(),
+  /** Recipients when it was sent (blocked fans left out). */
+  total: z.number().int(),
+  /** Copies delivered so far. */
+  delivered: z.number().int(),
+  status: z.enum(['sending', 'done']),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type MassMessage = z.output<typeof massMessageSchema>;
+export const massMessageFields = z.object({ text: z.string().max(MESSAGE_MAX_CHARS * 4).optional().default(''), audience: massAudienceSchema });
+export type MassMessageRequest = z.input<typeof massMessageFields>;
 
 /** Whether the viewer may start (or continue) a conversation with a performer, as the performer's page shows it. */
 export interface MessagingState {

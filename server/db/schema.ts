@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentStatus,
-  MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
+  MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
   SubscriptionType,
 } from '../../common/enums.js';
 
@@ -334,6 +334,21 @@ export interface PerformerBlocksTable {
   createdAt: string;
 }
 
+/** 0021: a performer's message to all live subscribers or all followers, delivered by the `messages.mass` job. */
+export interface MassMessagesTable {
+  id: string;
+  performerId: string;
+  audience: MassAudience;
+  body: Defaulted<string>;
+  /** JSON array of the `files` ids every delivered copy carries. */
+  fileIds: Defaulted<string>;
+  total: Defaulted<number>;
+  status: Defaulted<'sending' | 'done'>;
+  cursorUserId: Defaulted<string>;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
 /** 0019: an item whose `content/new` went out to its performer's followers and subscribers (once per item). */
 export interface ContentAnnouncementsTable {
   objectType: 'video' | 'gallery' | 'post';
@@ -654,6 +669,7 @@ export interface Database {
   messages: MessagesTable;
   messageAttachments: MessageAttachmentsTable;
   performerBlocks: PerformerBlocksTable;
+  massMessages: MassMessagesTable;
   contentAnnouncements: ContentAnnouncementsTable;
   videoViews: VideoViewsTable;
   subscriptionPackages: SubscriptionPackagesTable;

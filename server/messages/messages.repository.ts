@@ -1,7 +1,9 @@
+import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import type { MassMessagesTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import type { MessagePolicy } from '../../common/enums.js';
-import type { MessageAttachmentKind } from '../../common/enums.js';
+import type { MassAudience, MessageAttachmentKind } from '../../common/enums.js';
 
 /** SQL of conversations, messages and their attachments, and performers' message policy (migration 0021). */
 
@@ -174,4 +176,105 @@ export async function messagePolicyOf(db: DbOrTrx, performerId: string): Promise
 
 export async function setMessagePolicy(db: DbOrTrx, performerId: string, policy: MessagePolicy): Promise<void> {
   await db.updateTable('performers').set({ messagePolicy: policy }).where('id', '=', performerId).execute();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mass messages.
+
+export type MassMessageRow = Selectable<MassMessagesTable>;
+
+export async function insertMassMessage(db: DbOrTrx, row: Insertable<MassMessagesTable>): Promise<void> {
+  await db.insertInto('massMessages').values(row).execute();
+}
+
+export function findMassMessage(db: DbOrTrx, id: string): Promise<MassMessageRow | undefined> {
+  return db.selectFrom('massMessages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A performer's mass messages, newest first, with the copies delivered (messages_mass_recipient_uq). */
+export function massMessagesOf(db: DbOrTrx, performerId: string, limit: number) {
+  return db
+    .selectFrom('massMessages')
+    .selectAll('massMessages')
+    .select((eb) => eb.selectFrom('messages').select((e) => e.fn.countAll<number>().as('n')).whereRef('messages.massMessageId', '=', 'massMessages.id').as('delivered'))
+    .where('performerId', '=', performerId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The next recipients of a mass message after `afterUserId`, by id: the performer's live subscribers (subscriptions
+ * live at `now`) or followers, without the fans the performer blocked, nor the performer.
+ */
+export async function massAudiencePage(db: DbOrTrx, performerId: string, audience: MassAudience, now: string, afterUserId: string, limit: number): Promise<string[]> {
+  const rows =
+    audience === 'subscribers'
+      ? await db
+          .selectFrom('subscriptions')
+          .select('userId')
+          .distinct()
+          .where('performerId', '=', performerId)
+          .where('status', '=', 'active')
+          .where('expiresAt', '>', now)
+          .where('userId', '>', afterUserId)
+          .where('userId', '<>', performerId)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('performerBlocks').select('performerBlocks.userId').where('performerBlocks.performerId', '=', performerId).whereRef('performerBlocks.userId', '=', 'subscriptions.userId'))))
+          .orderBy('userId')
+          .limit(limit)
+          .execute()
+      : await db
+          .selectFrom('follows')
+          .select('userId')
+          .where('performerId', '=', performerId)
+          .where('userId', '>', afterUserId)
+          .where('userId', '<>', performerId)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('performerBlocks').select('performerBlocks.userId').where('performerBlocks.performerId', '=', performerId).whereRef('performerBlocks.userId', '=', 'follows.userId'))))
+          .orderBy('userId')
+          .limit(limit)
+          .execute();
+  return rows.map((r) => r.userId);
+}
+
+/** How many recipients a mass message has now (the same filter as massAudiencePage). */
+export async function massAudienceCount(db: DbOrTrx, performerId: string, audience: MassAudience, now: string): Promise<number> {
+  let total = 0;
+  let after = '';
+  // Counted a page at a time with the page query itself, so the number is exactly what the job will walk.
+  for (;;) {
+    const ids = await massAudiencePage(db, performerId, audience, now, after, 1000);
+    total += ids.length;
+    if (ids.length < 1000) return total;
+    after = ids.at(-1)!;
+  }
+}
+
+/** Inserts a mass message's copy for one recipient unless it exists (messages_mass_recipient_uq): whether it was inserted. */
+export async function insertMassCopy(db: DbOrTrx, row: NewMessage): Promise<boolean> {
+  const rows = await db
+    .insertInto('messages')
+    .values({ ...row, readAt: null })
+    .onConflict((oc) => oc.columns(['massMessageId', 'recipientId']).doNothing())
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+export async function advanceMassMessage(db: DbOrTrx, id: string, cursorUserId: string, finishedAt: string | null): Promise<void> {
+  await db
+    .updateTable('massMessages')
+    .set(finishedAt ? { cursorUserId, status: 'done', finishedAt } : { cursorUserId })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The files of these ids (a mass message's, for each copy's attachment rows). */
+export function filesByIds(db: DbOrTrx, ids: readonly string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('files').select(['id', 'kind']).where('id', 'in', ids).execute();
+}
+
+export async function performerNameOf(db: DbOrTrx, performerId: string): Promise<string | null> {
+  return (await db.selectFrom('performers').select('displayName').where('id', '=', performerId).executeTakeFirst())?.displayName ?? null;
 }

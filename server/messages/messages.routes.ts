@@ -11,10 +11,11 @@ import { route } from '../http/route.js';
 import { formatBytes, receiveMultipart, type FileFieldSpec } from '../media/pipeline/upload.js';
 import { blockedFans, blockFan, unblockFan } from '../blocks/blocks.service.js';
 import { cleanAttachments } from './attachments.js';
+import { listMassMessages, sendMassMessage } from './mass.service.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import {
   blockBody, blockedFanSchema, blockParams, blockStateSchema, conversationParams, conversationSchema, conversationsQuery, MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS,
-  messageItemSchema, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody, unreadCountSchema,
+  massMessageFields, massMessageSchema, messageItemSchema, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody, unreadCountSchema,
 } from '../../common/schemas/messages.js';
 import {
   getConversation, getMessagePolicy, listConversations, listMessages, markConversationRead, sendMessage, startConversation, unreadMessageCount,
@@ -31,6 +32,7 @@ const messageFields = z.object({ text: z.string().max(MESSAGE_MAX_CHARS * 4).opt
 export async function messagesRoutes(app: ApiApp): Promise<void> {
   const { db, storage, config } = app.ctx;
   const deps: MessagesDeps = messagesDeps(app.ctx);
+  const massDeps = { ...deps, jobs: app.ctx.jobs };
   const limits = config.pipeline.uploads;
   // Scoped to this plugin; per-request limits are set by receiveMultipart().
   await app.register(multipart, { throwFileSizeLimit: true });
@@ -167,6 +169,49 @@ export async function messagesRoutes(app: ApiApp): Promise<void> {
       response: { 200: blockStateSchema, ...errors },
     }),
     async (request) => blockFan(db, requireRole(request, ...performer.roles).id, request.body.userId),
+  );
+  app.get(
+    '/performer/mass-messages',
+    route({ access: { roles: ['performer'] }, tags, summary: 'Your mass messages, newest first, with how many copies were delivered of the total', response: { 200: z.object({ items: z.array(massMessageSchema) }), ...errors } }),
+    async (request) => ({ items: await listMassMessages(massDeps, requireRole(request, ...performer.roles).id) }),
+  );
+  app.post(
+    '/performer/mass-messages',
+    {
+      ...route({
+        access: { roles: ['performer'] },
+        tags,
+        summary: 'Send one message to all your live subscribers or all your followers',
+        description:
+          `JSON \`{ text, audience }\` or multipart/form-data with "text", "audience" (subscribers | followers) and up to ${MESSAGE_MAX_ATTACHMENTS} files in "file", ` +
+          'as for a message. Delivered by a paced job into each recipient\'s conversation, once per recipient; fans you blocked are left out. ' +
+          '400 NO_RECIPIENTS when the audience is empty.',
+        consumes: ['multipart/form-data', 'application/json'],
+        response: { 201: massMessageSchema, ...errors, 413: apiErrorSchema, 429: apiErrorSchema },
+      }),
+      onRequest: [perUser],
+    },
+    async (request, reply) => {
+      const user = requireRole(request, ...performer.roles);
+      const sender = { id: user.id, name: user.name };
+      let sent;
+      if (request.isMultipart()) {
+        const form = await receiveMultipart(request, storage, attachmentSpecs, { maxFields: 5, maxFieldBytes: MESSAGE_MAX_CHARS * 4 });
+        try {
+          const fields = parseInput(massMessageFields, { text: form.fields.text, audience: form.fields.audience });
+          const files = form.files.file ?? [];
+          await cleanAttachments(storage, files);
+          sent = await sendMassMessage(massDeps, sender, { ...fields, files });
+        } catch (err) {
+          await form.discard();
+          throw err;
+        }
+      } else {
+        sent = await sendMassMessage(massDeps, sender, { ...parseInput(massMessageFields, request.body ?? {}), files: [] });
+      }
+      reply.status(201);
+      return sent;
+    },
   );
   app.delete(
     '/performer/blocks/:userId',

@@ -190,7 +190,8 @@ function attachmentView(signer: MediaUrlSigner, viewerId: string, messageId: str
   return { _id: a.fileId, kind: a.kind, mime: a.mime, width: a.width, height: a.height, url: signer.sign({ objectType: 'message', objectId: messageId, fileId: a.fileId }, viewerId).url };
 }
 
-async function messageViews(deps: MessagesDeps, viewerId: string, rows: Array<{ id: string; conversationId: string; senderId: string; body: string; createdAt: string; readAt: string | null }>): Promise<MessageItem[]> {
+/** Messages shaped for one viewer, their files as URLs signed for that viewer. */
+export async function messageViews(deps: MessagesDeps, viewerId: string, rows: Array<{ id: string; conversationId: string; senderId: string; body: string; createdAt: string; readAt: string | null }>): Promise<MessageItem[]> {
   const files = await attachmentsOf(deps.db, rows.map((r) => r.id));
   return rows.map((r) => ({
     _id: r.id,
@@ -261,7 +262,7 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
 }
 
 /** Sends the user's unread message count to all of their sockets; best effort. */
-async function pushUnread(deps: MessagesDeps, userId: string): Promise<number> {
+export async function pushUnread(deps: MessagesDeps, userId: string): Promise<number> {
   try {
     const count = await unreadMessages(deps.db, userId);
     deps.realtime.emitToUser(userId, 'messages/unread', { count });

@@ -7,6 +7,9 @@ import { collect, nextEvent, sleep, socketsClosedAfterEach, startInstance, type 
 import { makeVideo, subscribe } from '../../server/seed/factories.js';
 import { mediaSigner } from '../../server/media/signed-urls.js';
 import { newId } from '../../server/db/ids.js';
+import { waitFor } from '../helpers/uploads.js';
+import { deliverMassBatch } from '../../server/messages/mass.service.js';
+import { messagesDeps } from '../../server/messages/messages.service.js';
 
 /**
  * Direct messages (docs/product.md, Messages): who may write first, blocks, keyset paging, attachments only for the
@@ -15,7 +18,7 @@ import { newId } from '../../server/db/ids.js';
 
 const open = socketsClosedAfterEach();
 /** A small budget so the limit is reached in a test; no other test sends this many as one user. */
-const env = { RATE_LIMIT_MESSAGES: '8/60' };
+const env = { RATE_LIMIT_MESSAGES: '8/60', JOBS_POLL_MS: '50', JOBS_BACKOFF_MS: '50', JOBS_BACKOFF_MAX_MS: '200' };
 
 describe.each(engines)('messages on %s', (engine) => {
   let t: TestApp;
@@ -297,6 +300,47 @@ describe.each(engines)('messages on %s', (engine) => {
     await cleared;
     await sleep(200);
     expect(strangerHeard).toEqual([]);
+  });
+
+  it('delivers a mass message once into each recipient\'s conversation, skipping blocked fans, with progress', async () => {
+    const db = t.ctx.db;
+    const perf = await createUser(db, 'performer', { name: 'Mass Sender' });
+    const [a, b, blocked, follower] = [await createUser(db), await createUser(db), await createUser(db), await createUser(db)];
+    for (const fan of [a, b, blocked]) await subscribe(db, fan.id, perf.id);
+    expect((await as(follower, 'POST', `/performers/${perf.id}/follow`)).status).toBe(200);
+    expect((await as(perf, 'POST', '/performer/blocks', { userId: blocked.id })).status).toBe(200);
+    // a already talks with the performer: the copy lands in that conversation.
+    const existing = (await start(a, perf)).body._id as string;
+    expect((await as(a, 'POST', '/performer/mass-messages', { text: 'x', audience: 'subscribers' })).status).toBe(403);
+    expect((await as(await createUser(db, 'performer'), 'POST', '/performer/mass-messages', { text: 'x', audience: 'subscribers' })).body.code).toBe('NO_RECIPIENTS');
+
+    const sent = await postForm(t, '/performer/mass-messages', { fields: { text: 'New set out tonight!', audience: 'subscribers' }, files: [{ name: 'file', filename: 'p.png', data: media.png, type: 'image/png' }] }, { headers: perf.headers });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body).toMatchObject({ total: 2, delivered: 0, status: 'sending', attachments: 1 });
+    const done = await waitFor(async () => {
+      const list = await as(perf, 'GET', '/performer/mass-messages');
+      const item = list.body.items.find((m: { _id: string }) => m._id === sent.body._id);
+      return item?.status === 'done' ? item : null;
+    }, 'the mass message to be delivered');
+    expect(done).toMatchObject({ total: 2, delivered: 2 });
+    const copies = await db.selectFrom('messages').select(['recipientId', 'conversationId']).where('massMessageId', '=', sent.body._id).execute();
+    expect(copies.map((c) => c.recipientId).sort()).toEqual([a.id, b.id].sort());
+    expect(copies.find((c) => c.recipientId === a.id)!.conversationId).toBe(existing);
+    // Each recipient reads it in their thread, with the picture signed for them; the blocked fan and the follower got nothing.
+    const thread = await as(b, 'GET', `/messages/conversations/${copies.find((c) => c.recipientId === b.id)!.conversationId}/messages`);
+    expect(thread.body.items[0]).toMatchObject({ text: 'New set out tonight!', senderId: perf.id });
+    expect((await fetch(`${t.url}${thread.body.items[0].attachments[0].url}`, { headers: b.headers })).status).toBe(200);
+    for (const nobody of [blocked, follower]) expect((await as(nobody, 'GET', '/messages/unread')).body).toEqual({ count: 0 });
+    expect((await as(b, 'GET', '/messages/unread')).body).toEqual({ count: 1 });
+
+    // A repeated delivery (a retried job) writes nothing twice, a batch at a time.
+    await db.updateTable('massMessages').set({ status: 'sending', cursorUserId: '', finishedAt: null }).where('id', '=', sent.body._id).execute();
+    const deps = messagesDeps(t.ctx);
+    expect(await deliverMassBatch(deps, sent.body._id, 1)).toBe(true);
+    expect(await deliverMassBatch(deps, sent.body._id, 1)).toBe(true);
+    expect(await deliverMassBatch(deps, sent.body._id, 1)).toBe(false);
+    expect(await db.selectFrom('messages').select('id').where('massMessageId', '=', sent.body._id).execute()).toHaveLength(2);
+    expect((await as(b, 'GET', '/messages/unread')).body).toEqual({ count: 1 });
   });
 
   it('limits how fast one user sends', async () => {

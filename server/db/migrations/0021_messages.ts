@@ -14,6 +14,9 @@ import type { Kysely } from 'kysely';
  * message_attachments: the files of a message (images and videos, stored private, served only through signed URLs
  * to the two participants and admins). A later price on a message locks them all at once.
  * performer_blocks: a fan a performer blocked: no messages, comments or new subscriptions to that performer.
+ * mass_messages: one message a performer sends to all live subscribers or all followers, delivered by a paced job
+ * into each recipient's conversation; `cursor_user_id` is where the job goes on, `total` the audience when it was
+ * sent. What was delivered is counted from messages (messages_mass_recipient_uq), never kept as a number.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('performers').addColumn('message_policy', 'text', (c) => c.notNull().defaultTo('subscribers')).execute();
@@ -58,9 +61,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('performer_blocks_pk', ['performer_id', 'user_id'])
     .execute();
+  await db.schema
+    .createTable('mass_messages')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('performer_id', 'text', (c) => c.notNull())
+    .addColumn('audience', 'text', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('file_ids', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('total', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('sending'))
+    .addColumn('cursor_user_id', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('finished_at', 'text')
+    .execute();
+  await db.schema.createIndex('mass_messages_performer_created').on('mass_messages').columns(['performer_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('mass_messages').ifExists().execute();
   await db.schema.dropTable('performer_blocks').ifExists().execute();
   await db.schema.dropTable('message_attachments').ifExists().execute();
   await db.schema.dropTable('messages').ifExists().execute();
