@@ -80,13 +80,13 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
 
   '/studio': PERFORMER,
   '/studio/profile': PERFORMER,
-  '/studio/messages': PERFORMER,
   '/studio/videos': PERFORMER,
   '/studio/galleries': PERFORMER,
   '/studio/products': PERFORMER,
   '/studio/posts': PERFORMER,
   '/studio/earnings': PERFORMER,
   '/studio/orders': PERFORMER,
+  '/studio/messages': PERFORMER,
 
   '/admin': ADMIN,
   '/admin/settings': ADMIN,

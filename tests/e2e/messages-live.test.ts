@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium)('messages in chromium', () => {
   const connected = (p: Page) => expect.poll(() => p.getByTestId('realtime-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('connected');
 
   beforeAll(async () => {
-    t = await startTestApp('sqlite', { web: true });
+    t = await startTestApp('sqlite', { web: true, env: { JOBS_POLL_MS: '100' } });
     performer = await createUser(t.ctx.db, 'performer', { name: 'Nova Notes' });
     fan = await createUser(t.ctx.db, 'user', { name: 'Chatty Fan' });
     stranger = await createUser(t.ctx.db, 'user', { name: 'Not Subscribed' });
@@ -119,5 +119,12 @@ describe.skipIf(!hasChromium)('messages in chromium', () => {
     await expect.poll(() => perfPage.getByTestId('blocked-fan').count()).toBe(0);
     await perfPage.getByTestId('message-policy-fans').check();
     await expect.poll(async () => (await t.ctx.db.selectFrom('performers').select('messagePolicy').where('id', '=', performer.id).executeTakeFirstOrThrow()).messagePolicy).toBe('fans');
+
+    // A message to all subscribers: the studio shows its progress, and it reaches the fan's open thread live.
+    await perfPage.getByTestId('mass-text').fill('New set out tonight, for all of you');
+    await perfPage.getByTestId('mass-send').click();
+    await expect.poll(() => perfPage.getByTestId('mass-progress').first().textContent(), { timeout: 15_000 }).toBe('Delivered to 1 of 1');
+    await expect.poll(() => fanPage.getByTestId('message').last().textContent(), { timeout: 15_000 }).toContain('New set out tonight');
+    await saveScreen(perfPage, 'studio-messages', { fullPage: true });
   }, 120_000);
 });

@@ -5,7 +5,7 @@ import type {
 } from '../../../common/schemas/engagement.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import type { FeedItem, FollowedPerformer, FollowState } from '../../../common/schemas/feed.js';
-import type { BlockedFan, BlockState, Conversation, MessageItem, MessageSettings, ReadState, UnreadCount } from '../../../common/schemas/messages.js';
+import type { BlockedFan, BlockState, Conversation, MassMessage, MessageItem, MessageSettings, ReadState, UnreadCount } from '../../../common/schemas/messages.js';
 import { apiFetch } from './transport.js';
 
 type Page = { limit?: number; offset?: number };
@@ -52,5 +52,13 @@ export const engagement = {
   block: (userId: string) => apiFetch<BlockState>('/performer/blocks', { method: 'POST', body: { userId } }),
   unblock: (userId: string) => apiFetch<BlockState>(`/performer/blocks/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
   blocked: () => apiFetch<{ items: BlockedFan[] }>('/performer/blocks'),
+  massMessages: () => apiFetch<{ items: MassMessage[] }>('/performer/mass-messages'),
+  sendMassMessage: (text: string, audience: MassMessage['audience'], files: readonly Blob[] = []) => {
+    const form = new FormData();
+    form.append('text', text);
+    form.append('audience', audience);
+    for (const f of files) form.append('file', f);
+    return apiFetch<MassMessage>('/performer/mass-messages', { method: 'POST', body: form });
+  },
   following: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FollowedPerformer>>('/following', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
 };

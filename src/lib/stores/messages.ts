@@ -1,7 +1,7 @@
 import { atom, map, type MapStore } from 'nanostores';
 import type { MessagePolicy } from '../../../common/enums.js';
 import type { ListResult } from '../../../common/schemas/http.js';
-import type { BlockedFan, Conversation, MessageItem } from '../../../common/schemas/messages.js';
+import type { BlockedFan, Conversation, MassMessage, MessageItem } from '../../../common/schemas/messages.js';
 import { errorMessage } from '../api/error.js';
 import { call } from './client.js';
 import { onRealtime } from './realtime-events.js';
@@ -191,14 +191,51 @@ export async function openConversationWith(userId: string): Promise<void> {
 export interface MessagingSettingsState {
   messagePolicy: MessagePolicy;
   blocked: BlockedFan[];
+  mass: MassMessage[];
   saving: boolean;
+  sendingMass: boolean;
+  massError: string | null;
 }
 
-/** The studio's messaging settings: who may write first, and the blocked fans with an Unblock each. */
-export function createMessagingSettings(initial: { messagePolicy: MessagePolicy; blocked: BlockedFan[] }) {
-  const store = map<MessagingSettingsState>({ ...initial, saving: false });
+/** While a mass message is being delivered, its progress is asked this often. */
+const MASS_POLL_MS = 2000;
+
+/** The studio's messaging settings: who may write first, the blocked fans with an Unblock each, and mass messages with their progress. */
+export function createMessagingSettings(initial: { messagePolicy: MessagePolicy; blocked: BlockedFan[]; mass: MassMessage[] }) {
+  const store = map<MessagingSettingsState>({ ...initial, saving: false, sendingMass: false, massError: null });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const poll = () => {
+    clearTimeout(timer);
+    if (!store.get().mass.some((m) => m.status === 'sending')) return;
+    timer = setTimeout(async () => {
+      try {
+        store.setKey('mass', (await call(({ engagement }) => engagement.massMessages())).items);
+      } catch {
+        // asked again at the next tick
+      }
+      poll();
+    }, MASS_POLL_MS);
+  };
   return {
     store,
+    /** Follows the progress of deliveries under way until the returned function is called. */
+    watchProgress() {
+      poll();
+      return () => clearTimeout(timer);
+    },
+    async sendMass(text: string, audience: MassMessage['audience'], files: File[]): Promise<boolean> {
+      store.set({ ...store.get(), sendingMass: true, massError: null });
+      try {
+        const sent = await call(({ engagement }) => engagement.sendMassMessage(text, audience, files));
+        store.set({ ...store.get(), mass: [sent, ...store.get().mass], sendingMass: false });
+        pushToast('success', `Sending to ${sent.total} ${sent.total === 1 ? 'fan' : 'fans'}`);
+        poll();
+        return true;
+      } catch (err) {
+        store.set({ ...store.get(), sendingMass: false, massError: errorMessage(err, 'The message was not sent, please try again') });
+        return false;
+      }
+    },
     async setPolicy(messagePolicy: MessagePolicy) {
       const before = store.get().messagePolicy;
       store.set({ ...store.get(), messagePolicy, saving: true });
