@@ -224,6 +224,9 @@ const TABLE: Record<string, Expectation> = {
   'GET /performer/blocks': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.blockedFan } },
   'POST /performer/blocks': { access: PERFORMER },
   'DELETE /performer/blocks/{userId}': { access: PERFORMER },
+  // A's message to its subscribers: in A's list only.
+  'GET /performer/mass-messages': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.massMessage } },
+  'POST /performer/mass-messages': { access: PERFORMER },
 
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
@@ -379,12 +382,15 @@ async function buildFixtures(t: TestApp) {
   expect(message.status, JSON.stringify(message.body)).toBe(201);
   const blockedFan = (await makeUser(t.ctx.db, { name: 'Blocked By A' })).id;
   expect((await api('/performer/blocks', w.perf, { userId: blockedFan })).status).toBe(200);
+  const mass = await api('/performer/mass-messages', w.perf, { text: 'To all my subscribers', audience: 'subscribers' });
+  expect(mass.status, JSON.stringify(mass.body)).toBe(201);
+  const massMessage: string = mass.body._id;
 
   return {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
-    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan,
+    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage,
   };
 }
 

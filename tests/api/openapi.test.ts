@@ -130,6 +130,8 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /performer/blocks': 'getPerformerBlocks',
   'POST /performer/blocks': 'postPerformerBlocks',
   'DELETE /performer/blocks/{userId}': 'deletePerformerBlocksByUserId',
+  'GET /performer/mass-messages': 'getPerformerMassMessages',
+  'POST /performer/mass-messages': 'postPerformerMassMessages',
   'GET /languages/list': 'getLanguagesList',
   'GET /orders/details/search': 'getOrdersDetailsSearch',
   'GET /orders/details/{id}': 'getOrdersDetailsById',
