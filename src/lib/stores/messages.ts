@@ -77,7 +77,13 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
     const found = list.find((c) => c._id === conversationId);
     const active = store.get().active;
     const base = found ?? (active?._id === conversationId ? active : null);
-    if (!base) return;
+    if (!base) {
+      // A conversation this page did not list yet (someone wrote first): the list's first page again.
+      void call(({ engagement }) => engagement.conversations())
+        .then((page) => store.setKey('conversations', page.items))
+        .catch(() => {});
+      return;
+    }
     const updated: Conversation = {
       ...base,
       lastMessage: { text: message.text, senderId: message.senderId, createdAt: message.createdAt, attachments: message.attachments.length },
