@@ -126,5 +126,17 @@ describe.skipIf(!hasChromium)('messages in chromium', () => {
     await expect.poll(() => perfPage.getByTestId('mass-progress').first().textContent(), { timeout: 15_000 }).toBe('Delivered to 1 of 1');
     await expect.poll(() => fanPage.getByTestId('message').last().textContent(), { timeout: 15_000 }).toContain('New set out tonight');
     await saveScreen(perfPage, 'studio-messages', { fullPage: true });
+
+    // Someone new writes first (the performer now takes messages from any fan): the open list shows it live, unread.
+    await perfPage.goto(`${t.url}/messages`);
+    await waitForIsland(perfPage, 'Inbox');
+    await connected(perfPage);
+    const opened = await t.api('/messages/conversations', { method: 'POST', headers: stranger.headers, json: { userId: performer.id } });
+    expect(opened.status).toBe(200);
+    expect((await t.api(`/messages/conversations/${opened.body._id}/messages`, { method: 'POST', headers: stranger.headers, json: { text: 'Hi from a new fan' } })).status).toBe(201);
+    const fresh = perfPage.locator(`[data-testid="conversation-item"][data-conversation-id="${opened.body._id}"]`);
+    await expect.poll(() => fresh.getByTestId('conversation-unread').textContent(), { timeout: 15_000 }).toBe('1');
+    expect(await perfPage.getByTestId('conversation-item').first().getAttribute('data-conversation-id')).toBe(opened.body._id);
+    await expect.poll(() => perfPage.getByTestId('messages-badge').textContent(), { timeout: 15_000 }).toBe('1');
   }, 120_000);
 });
