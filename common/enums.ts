@@ -98,3 +98,13 @@ export const OPEN_PAYOUT_STATUSES = ['requested', 'approved'] as const satisfies
 /** How a performer is paid: a bank transfer or PayPal. */
 export const payoutMethodSchema = z.enum(['bank', 'paypal']);
 export type PayoutMethod = z.output<typeof payoutMethodSchema>;
+
+/** Who may write to a performer first (docs/product.md, Messages): live subscribers, any signed-in account, nobody. */
+export const messagePolicySchema = z.enum(['subscribers', 'fans', 'nobody']);
+export type MessagePolicy = z.output<typeof messagePolicySchema>;
+/** The kinds of file a message may carry. */
+export const messageAttachmentKindSchema = z.enum(['image', 'video']);
+export type MessageAttachmentKind = z.output<typeof messageAttachmentKindSchema>;
+/** Who a performer's mass message goes to: live subscribers, or followers. */
+export const massAudienceSchema = z.enum(['subscribers', 'followers']);
+export type MassAudience = z.output<typeof massAudienceSchema>;

@@ -1,5 +1,6 @@
 import type { EngagementObjectType, ReactionAction } from './enums.js';
 import type { CommentItem } from './schemas/engagement.js';
+import type { MessageItem } from './schemas/messages.js';
 
 /** The realtime connection (socket.io, server/realtime/README.md): its status, rooms and events; not part of the HTTP API. */
 
@@ -15,7 +16,7 @@ export interface ObjectRef {
 /**
  * Events the server sends (socket.io). Emitted through `ctx.realtime` (server/realtime/README.md):
  * to an object room: comment/*, reaction/count; to a user room: notification/count, payment/success,
- * subscription/success, content/new.
+ * subscription/success, content/new, message/created, message/read, messages/unread.
  */
 export interface ServerToClientEvents {
   'comment/created': (payload: { comment: CommentItem; commentCount: number }) => void;
@@ -30,6 +31,15 @@ export interface ServerToClientEvents {
    * user room). Ids and time only: the feed is then asked over HTTP, which applies the access and country rules.
    */
   'content/new': (payload: NewContent) => void;
+  /**
+   * A direct message, to both participants' user rooms (the sender's other tabs too); each gets attachments signed
+   * for themself. server/messages/README.md.
+   */
+  'message/created': (payload: { conversationId: string; message: MessageItem }) => void;
+  /** A participant saw the conversation up to `readAt` (to both participants). */
+  'message/read': (payload: { conversationId: string; readerId: string; readAt: string }) => void;
+  /** The user's unread direct messages over all conversations (the header's badge). */
+  'messages/unread': (payload: { count: number }) => void;
 }
 
 /** `content/new`: what was published, by whom, when. No title or picture: a performer's country block is decided per visitor, by HTTP. */

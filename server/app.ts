@@ -24,6 +24,8 @@ import { JobQueue } from './jobs/queue.js';
 import { scheduleOrphanSweep } from './media/orphans.js';
 import { registerMediaJobs } from './media/pipeline/processors.js';
 import { registerAnnounceJob } from './follows/announce.js';
+import { registerMassMessageJob } from './messages/mass.service.js';
+import { messagesDeps } from './messages/messages.service.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
@@ -93,6 +95,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     realtime: new RealtimeHub(),
   };
   registerAnnounceJob(jobs, { db: database.db, realtime: ctx.realtime, logger: logger.child({ module: 'feed' }) });
+  registerMassMessageJob(jobs, messagesDeps(ctx));
 
   // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.
   const trust = proxyTrust(config.trustProxy);

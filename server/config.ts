@@ -87,6 +87,8 @@ export interface AppConfig {
   /** From address of every mail, e.g. `Fanstage <no-reply@example.com>`. */
   mailFrom: string;
   /** Prefixed to every Redis key the app writes (rate limits, login failures), so several sites or test runs can share one Redis. */
+  /** Direct messages one user may send (server/messages/README.md), RATE_LIMIT_MESSAGES, default 30 a minute. */
+  messageSendLimit: Limit;
   redisKeyPrefix: string;
   /** Abuse limits of the account endpoints (see server/auth/README.md). */
   authLimits: AuthLimits;
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',
+    messageSendLimit: parseLimit(env.RATE_LIMIT_MESSAGES, '30/60', 'RATE_LIMIT_MESSAGES'),
     authLimits: {
       loginPerIp: parseLimit(env.RATE_LIMIT_LOGIN_IP, '30/900', 'RATE_LIMIT_LOGIN_IP'),
       loginPerAccount: parseLimit(env.RATE_LIMIT_LOGIN_ACCOUNT, '15/900', 'RATE_LIMIT_LOGIN_ACCOUNT'),

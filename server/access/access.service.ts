@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
+import { findAttachmentFile } from '../messages/messages.repository.js';
 import type { Access, ObjectType } from '../db/schema.js';
 import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
@@ -165,6 +166,13 @@ export async function openProtectedFile(
 ): Promise<ProtectedFileCheck> {
   const at = audienceOf(viewer, country, now.toISOString());
   const gone: ProtectedFileCheck = { ok: false, status: 404, code: 'NOT_FOUND', message: 'File not found' };
+  if (grant.objectType === 'message') {
+    // A message's file opens for the conversation's two participants and admins, nobody else, whatever else they hold.
+    const m = await findAttachmentFile(db, grant.objectId, grant.fileId);
+    const party = viewer && (viewer.role === 'admin' || viewer.id === m?.fanId || viewer.id === m?.performerId);
+    if (!m || !party || !m.storageKey || m.fileStatus !== 'ready') return gone;
+    return { ok: true, storageKey: m.storageKey, fileName: m.originalName, download: false };
+  }
   let subject: AccessSubject;
   let row: { visible: unknown; storageKey: string | null; fileStatus: string | null; originalName: string | null };
   if (grant.objectType === 'video') {

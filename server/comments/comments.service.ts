@@ -11,6 +11,7 @@ import type { SessionUser } from '../auth/auth.service.js';
 import { canManage, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { requireDiscussion } from './discussion.js';
+import { assertNotBlocked } from '../blocks/blocks.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
 import { adjustCounter, findTarget, readCounter, type Target } from '../reactions/targets.repository.js';
@@ -108,6 +109,7 @@ export async function createComment(
 ): Promise<CommentItem & { commentCount: number }> {
   const { db, realtime } = deps;
   const target = await requireDiscussion(db, user, country, input.objectType, input.objectId);
+  await assertNotBlocked(db, target.performerId, user.id, 'comment');
   const now = nowIso();
   const id = newId();
   const notifyPerformer = target.performerId && target.performerId !== user.id ? target.performerId : null;

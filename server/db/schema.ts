@@ -1,7 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentStatus,
-  PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
+  MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
   SubscriptionType,
 } from '../../common/enums.js';
 
@@ -87,6 +87,8 @@ export interface PerformersTable extends Timestamps {
   viewCount: Defaulted<number>;
   gender: string | null;
   country: string | null;
+  /** 0021: who may write to the performer first (common/messages.ts). */
+  messagePolicy: Defaulted<MessagePolicy>;
 }
 
 export interface PerformerBlockedCountriesTable {
@@ -293,6 +295,58 @@ export interface FollowsTable {
   userId: string;
   performerId: string;
   createdAt: string;
+}
+
+/** 0021: one fan and one performer's conversation (server/messages/README.md). */
+export interface ConversationsTable {
+  id: string;
+  fanId: string;
+  performerId: string;
+  createdAt: string;
+  lastMessageAt: string;
+  lastMessageId: string | null;
+}
+
+/** 0021: a direct message; `readAt` is when its recipient saw it. */
+export interface MessagesTable {
+  id: string;
+  conversationId: string;
+  senderId: string;
+  recipientId: string;
+  body: Defaulted<string>;
+  massMessageId: string | null;
+  createdAt: string;
+  readAt: string | null;
+}
+
+/** 0021: a file (image or video) of a message, private to its two participants and admins. */
+export interface MessageAttachmentsTable {
+  messageId: string;
+  fileId: string;
+  kind: MessageAttachmentKind;
+  position: Defaulted<number>;
+}
+
+/** 0021: a fan a performer blocked (no messages, comments or new subscriptions to that performer). */
+export interface PerformerBlocksTable {
+  performerId: string;
+  userId: string;
+  createdAt: string;
+}
+
+/** 0021: a performer's message to all live subscribers or all followers, delivered by the `messages.mass` job. */
+export interface MassMessagesTable {
+  id: string;
+  performerId: string;
+  audience: MassAudience;
+  body: Defaulted<string>;
+  /** JSON array of the `files` ids every delivered copy carries. */
+  fileIds: Defaulted<string>;
+  total: Defaulted<number>;
+  status: Defaulted<'sending' | 'done'>;
+  cursorUserId: Defaulted<string>;
+  createdAt: string;
+  finishedAt: string | null;
 }
 
 /** 0019: an item whose `content/new` went out to its performer's followers and subscribers (once per item). */
@@ -611,6 +665,11 @@ export interface Database {
   comments: CommentsTable;
   reactions: ReactionsTable;
   follows: FollowsTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  messageAttachments: MessageAttachmentsTable;
+  performerBlocks: PerformerBlocksTable;
+  massMessages: MassMessagesTable;
   contentAnnouncements: ContentAnnouncementsTable;
   videoViews: VideoViewsTable;
   subscriptionPackages: SubscriptionPackagesTable;

@@ -15,6 +15,7 @@ import {
   ensureSubscriptionRow, everSubscribed, findPerformerForSale, findSubscription, holdSubscriptionRow, isLive, packageOfType,
 } from '../subscriptions/subscriptions.repository.js';
 import { listPrices, subscriptionPrice } from '../subscriptions/subscriptions.service.js';
+import { assertNotBlocked } from '../blocks/blocks.service.js';
 import { betterDiscount, firstPeriod, planTerms, type PlanTerms } from '../subscriptions/offers.js';
 import type { BundleMonths } from '../../common/offers.js';
 import type { Money } from './money.js';
@@ -270,6 +271,8 @@ export async function checkoutSubscription(
   if (!performer || performer.status !== 'active' || Number(performer.openToBuyer) !== 1) throw notFound('Performer');
   if (performer.approved !== 1) throw notApproved();
   if (performer.id === user.id) throw badRequest('You cannot subscribe to yourself');
+  // A fan the performer blocked starts no new subscription; one already running is left alone.
+  await assertNotBlocked(db, performer.id, user.id, 'subscribe');
   const current = await findSubscription(db, user.id, performer.id);
   if (current && isLive(current)) {
     throw new AppError(409, 'ALREADY_SUBSCRIBED', `You are already subscribed until ${current.expiresAt!.slice(0, 10)}`, { subscriptionId: current.id });

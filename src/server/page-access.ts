@@ -74,6 +74,9 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/account/favourites': SESSION,
   '/account/following': SESSION,
   '/account/watch-later': SESSION,
+  // Direct messages: the signed-in user's own conversations; a thread that is not theirs is a 404.
+  '/messages': SESSION,
+  '/messages/[id]': SESSION,
 
   '/studio': PERFORMER,
   '/studio/profile': PERFORMER,
@@ -83,6 +86,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/studio/posts': PERFORMER,
   '/studio/earnings': PERFORMER,
   '/studio/orders': PERFORMER,
+  '/studio/messages': PERFORMER,
 
   '/admin': ADMIN,
   '/admin/settings': ADMIN,

@@ -4,7 +4,7 @@ import type { Role } from '../../common/enums.js';
 import { registeredRoutes, type RouteAccess } from '../../server/http/access.js';
 import { PUBLIC_CACHE_ROUTES } from '../../server/routes.js';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { makeGallery, makePhoto, makePost, makeProduct, makeVideo, subscribe } from '../../server/seed/factories.js';
+import { makeGallery, makePhoto, makePost, makeProduct, makeUser, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createSession, type TestUser } from '../helpers/sessions.js';
 import { postForm } from '../helpers/uploads.js';
@@ -203,6 +203,31 @@ const TABLE: Record<string, Expectation> = {
   'GET /following': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.w.perf2.id } },
   'GET /feed': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.followedVideo } },
 
+  // -- direct messages: the fan's conversation with A --------------------------------------------------------------------
+  // Only its two participants (and admins, read-only) find it; another fan or performer gets nothing, not even a 403.
+  'GET /messages/conversations': { access: SESSION, ok: ['owner'], hide: { from: ['fan2', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.conversation } },
+  // fan and fan2 subscribe to A, who lets subscribers write first; A, B (performers) and an admin open nothing with A.
+  'POST /messages/conversations': { access: SESSION, deny: ['owner', 'other', 'admin'], ok: ['fan', 'fan2'], req: (fx) => ({ path: '/messages/conversations', json: { userId: fx.w.perf.id } }) },
+  'GET /messages/conversations/{id}': { access: SESSION, deny: ['fan2', 'other'], ok: ['fan', 'owner', 'admin'], req: (fx) => ({ path: `/messages/conversations/${fx.conversation}` }) },
+  'GET /messages/conversations/{id}/messages': { access: SESSION, deny: ['fan2', 'other'], ok: ['fan', 'owner', 'admin'], req: (fx) => ({ path: `/messages/conversations/${fx.conversation}/messages` }) },
+  'POST /messages/conversations/{id}/messages': {
+    access: SESSION,
+    deny: ['fan2', 'other', 'admin'],
+    ok: ['fan', 'owner'],
+    req: (fx) => ({ path: `/messages/conversations/${fx.conversation}/messages`, json: { text: 'From the matrix' } }),
+  },
+  'POST /messages/conversations/{id}/read': { access: SESSION, deny: ['fan2', 'other', 'admin'], ok: ['fan', 'owner'], req: (fx) => ({ path: `/messages/conversations/${fx.conversation}/read` }) },
+  'GET /messages/unread': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
+  'GET /performer/message-settings': { access: PERFORMER, ok: ['owner', 'other'] },
+  'PUT /performer/message-settings': { access: PERFORMER },
+  // A blocked a fan of its own: only A's list names them.
+  'GET /performer/blocks': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.blockedFan } },
+  'POST /performer/blocks': { access: PERFORMER },
+  'DELETE /performer/blocks/{userId}': { access: PERFORMER },
+  // A's message to its subscribers: in A's list only.
+  'GET /performer/mass-messages': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.massMessage } },
+  'POST /performer/mass-messages': { access: PERFORMER },
+
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
   'POST /payment/purchase-video/{id}': { access: SESSION },
@@ -349,12 +374,23 @@ async function buildFixtures(t: TestApp) {
   const followedVideo = (await makeVideo(ctx, w.perf2.id, { title: 'B video for followers', withFiles: false })).id;
   expect((await t.api(`/performers/${w.perf2.id}/follow`, { method: 'POST', headers: w.fan.headers })).status).toBe(200);
   const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+  // The fan (a subscriber of A) writes to A with a picture; A blocked another account.
+  const opened = await api('/messages/conversations', w.fan, { userId: A });
+  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+  const conversation: string = opened.body._id;
+  const message = await postForm(t, `/messages/conversations/${conversation}/messages`, { fields: { text: 'Hello A' }, files: [{ name: 'file', filename: 'p.png', data: png, type: 'image/png' }] }, { headers: w.fan.headers });
+  expect(message.status, JSON.stringify(message.body)).toBe(201);
+  const blockedFan = (await makeUser(t.ctx.db, { name: 'Blocked By A' })).id;
+  expect((await api('/performer/blocks', w.perf, { userId: blockedFan })).status).toBe(200);
+  const mass = await api('/performer/mass-messages', w.perf, { text: 'To all my subscribers', audience: 'subscribers' });
+  expect(mass.status, JSON.stringify(mass.body)).toBe(201);
+  const massMessage: string = mass.body._id;
 
   return {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
-    payoutId: payout.body._id as string, followedVideo,
+    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage,
   };
 }
 

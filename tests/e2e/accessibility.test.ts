@@ -51,8 +51,9 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     home: () => '/home', profile: () => '/account/profile', password: () => '/account/password',
     subscriptions: () => '/account/subscriptions', orders: () => '/account/orders', transactions: () => '/account/transactions',
     favourites: () => '/account/favourites', 'watch later': () => '/account/watch-later', 'video for sale': () => `/videos/${c.videos.sale.id}`,
+    messages: () => '/messages',
   };
-  const studioPages = ['/studio', '/studio/profile', '/studio/videos', '/studio/galleries', '/studio/products', '/studio/posts', '/studio/earnings', '/studio/orders'];
+  const studioPages = ['/studio', '/studio/profile', '/studio/videos', '/studio/galleries', '/studio/products', '/studio/posts', '/studio/earnings', '/studio/orders', '/studio/messages'];
   const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/payouts', '/admin/coupons', '/admin/orders', '/admin/audit'];
 
   it.each(Object.entries(guestPages))('a guest: %s', (_name, path) => check(null, path()));

@@ -168,6 +168,10 @@ describe.each(engines)('page access matrix on %s', (engine) => {
     const { orderNumber } = await t.ctx.db.selectFrom('orders').select('orderNumber').where('id', '=', orderId).executeTakeFirstOrThrow();
 
     const mona = (marker: string) => ({ who: 'performer' as const, marker });
+    // The fan writes to Mona, who lets any fan write first: their conversation is theirs (and the admin's) only.
+    expect((await t.api('/performer/message-settings', { method: 'PUT', headers: w.perf.headers, json: { messagePolicy: 'fans' } })).status).toBe(200);
+    const conversation = (await t.api('/messages/conversations', { method: 'POST', headers: w.fan.headers, json: { userId: w.perf.id } })).body._id as string;
+    expect((await t.api(`/messages/conversations/${conversation}/messages`, { method: 'POST', headers: w.fan.headers, json: { text: 'Matrix message to Mona' } })).status).toBe(201);
     cases = {
       '/': { path: '/', expect: everyone(200) },
       '/performers': { path: '/performers', expect: everyone(200) },
@@ -209,6 +213,10 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/account/favourites': { path: '/account/favourites', expect: signedIn },
       '/account/following': { path: '/account/following', expect: signedIn },
       '/account/watch-later': { path: '/account/watch-later', expect: signedIn },
+      // The list says "You: …" before one's own last message: only the fan's list says it of this one.
+      '/messages': { path: '/messages', expect: signedIn, own: { who: 'fan', marker: 'You: Matrix message to Mona' } },
+      '/messages/[id]': { path: `/messages/${conversation}`, expect: { guest: 'login', fan: 200, performer: 200, otherPerformer: 404, admin: 200 } },
+      '/studio/messages': { path: '/studio/messages', expect: performers },
 
       '/studio': { path: '/studio', expect: performers, own: mona(`@${w.perf.username}`) },
       '/studio/profile': { path: '/studio/profile', expect: performers, own: mona(w.perf.username) },

@@ -94,10 +94,18 @@ export const accepts = {
   image: (type: SniffedType | null) => type?.kind === 'image',
   /** Digital products: documents, archives, pictures, audio and video; executables and unknown formats are refused. */
   digital: (type: SniffedType | null) => type !== null,
+  /**
+   * A direct message's attachment, kept as sent and shown as it is: pictures every browser shows (no HEIC, AVIF or
+   * TIFF), or a video as above.
+   */
+  media: (type: SniffedType | null) => (type?.kind === 'image' && WEB_IMAGE_MIMES.has(type.mime)) || (type?.kind === 'video' && VIDEO_MIMES.has(type.mime)),
 };
+
+const WEB_IMAGE_MIMES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
 
 export const acceptedLabels = {
   video: 'MP4, MOV, 3GP, WebM or MKV',
   image: 'JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF',
   digital: 'PDF, EPUB, ZIP, 7z, RAR, a picture, audio or video',
+  media: 'a JPEG, PNG, WebP or GIF picture, or an MP4, MOV, 3GP, WebM or MKV video',
 };

@@ -197,7 +197,7 @@ async function storePart(part: MultipartFile, field: string, spec: FileFieldSpec
   await storage.put(storageKey, Readable.from(body()));
   const file: ReceivedFile = { field, id, storageKey, size, type, originalName: part.filename ? cleanName(part.filename) : null, width: null, height: null };
 
-  if (spec.accept === 'video') await checkVideoUpload(storage, storageKey, spec, part.filename);
+  if (spec.accept === 'video' || (spec.accept === 'media' && type.kind === 'video')) await checkVideoUpload(storage, storageKey, spec, part.filename);
   if (type.kind === 'image') {
     try {
       const meta = await withLocalFile(storage, storageKey, (p) => sharp(p).metadata());

@@ -5,6 +5,7 @@ import type {
 } from '../../../common/schemas/engagement.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import type { FeedItem, FollowedPerformer, FollowState } from '../../../common/schemas/feed.js';
+import type { BlockedFan, BlockState, Conversation, MassMessage, MessageItem, MessageSettings, ReadState, UnreadCount } from '../../../common/schemas/messages.js';
 import { apiFetch } from './transport.js';
 
 type Page = { limit?: number; offset?: number };
@@ -33,5 +34,31 @@ export const engagement = {
   follow: (performerId: string) => apiFetch<FollowState>(`/performers/${encodeURIComponent(performerId)}/follow`, { method: 'POST' }),
   unfollow: (performerId: string) => apiFetch<FollowState>(`/performers/${encodeURIComponent(performerId)}/follow`, { method: 'DELETE' }),
   feed: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FeedItem>>('/feed', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
+  conversations: (q: { limit?: number; cursor?: string | null } = {}) =>
+    apiFetch<ListResult<Conversation>>('/messages/conversations', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
+  startConversation: (userId: string) => apiFetch<Conversation>('/messages/conversations', { method: 'POST', body: { userId } }),
+  messages: (conversationId: string, q: { limit?: number; cursor?: string | null } = {}) =>
+    apiFetch<ListResult<MessageItem>>(`/messages/conversations/${encodeURIComponent(conversationId)}/messages`, { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
+  /** Text and up to four pictures or videos, as multipart. */
+  sendMessage: (conversationId: string, text: string, files: readonly Blob[] = []) => {
+    const form = new FormData();
+    form.append('text', text);
+    for (const f of files) form.append('file', f);
+    return apiFetch<MessageItem>(`/messages/conversations/${encodeURIComponent(conversationId)}/messages`, { method: 'POST', body: form });
+  },
+  markRead: (conversationId: string) => apiFetch<ReadState>(`/messages/conversations/${encodeURIComponent(conversationId)}/read`, { method: 'POST' }),
+  unreadMessages: () => apiFetch<UnreadCount>('/messages/unread'),
+  messageSettings: (messagePolicy: MessageSettings['messagePolicy']) => apiFetch<MessageSettings>('/performer/message-settings', { method: 'PUT', body: { messagePolicy } }),
+  block: (userId: string) => apiFetch<BlockState>('/performer/blocks', { method: 'POST', body: { userId } }),
+  unblock: (userId: string) => apiFetch<BlockState>(`/performer/blocks/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
+  blocked: () => apiFetch<{ items: BlockedFan[] }>('/performer/blocks'),
+  massMessages: () => apiFetch<{ items: MassMessage[] }>('/performer/mass-messages'),
+  sendMassMessage: (text: string, audience: MassMessage['audience'], files: readonly Blob[] = []) => {
+    const form = new FormData();
+    form.append('text', text);
+    form.append('audience', audience);
+    for (const f of files) form.append('file', f);
+    return apiFetch<MassMessage>('/performer/mass-messages', { method: 'POST', body: form });
+  },
   following: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FollowedPerformer>>('/following', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
 };

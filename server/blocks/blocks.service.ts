@@ -1,0 +1,57 @@
+import type { DbOrTrx } from '../db/database.js';
+import { nowIso } from '../db/ids.js';
+import { AppError, badRequest, notFound } from '../http/errors.js';
+import { publicMediaUrl } from '../media/storage.js';
+import { DEFAULT_AVATAR } from '../../common/avatar.js';
+import type { BlockedFan, BlockState } from '../../common/schemas/messages.js';
+import { deleteBlock, findBlock, findBlockable, insertBlock, listBlockedFans } from './blocks.repository.js';
+
+/**
+ * A performer's blocks (docs/product.md, Messages): a blocked fan cannot message the performer, comment on the
+ * performer's items, or start a new subscription to them. Subscriptions already running are left as they are (the
+ * fan paid for the period). `assertNotBlocked` is the one check the messages, the comments and the checkout call.
+ */
+
+/** What a blocked fan tried, for the refusal's words. */
+export type BlockedAction = 'message' | 'comment' | 'subscribe';
+
+const wording: Record<BlockedAction, string> = {
+  message: 'This performer does not accept messages from you',
+  comment: 'This performer does not accept comments from you',
+  subscribe: 'This performer does not accept new subscriptions from you',
+};
+
+export const BLOCKED_CODE = 'BLOCKED_BY_PERFORMER';
+
+export function isBlocked(db: DbOrTrx, performerId: string, userId: string): Promise<boolean> {
+  return findBlock(db, performerId, userId);
+}
+
+/** 403 BLOCKED_BY_PERFORMER when the performer blocked the user; nothing for oneself or an unblocked user. */
+export async function assertNotBlocked(db: DbOrTrx, performerId: string | null | undefined, userId: string, action: BlockedAction): Promise<void> {
+  if (!performerId || performerId === userId) return;
+  if (await findBlock(db, performerId, userId)) throw new AppError(403, BLOCKED_CODE, wording[action]);
+}
+
+/** Blocks an account (by id or username); idempotent. 400 for oneself, 404 for no such account. */
+export async function blockFan(db: DbOrTrx, performerId: string, key: string): Promise<BlockState> {
+  const target = await findBlockable(db, key);
+  if (!target) throw notFound('User');
+  if (target.id === performerId) throw badRequest('You cannot block yourself');
+  await insertBlock(db, performerId, target.id, nowIso());
+  return { userId: target.id, blocked: true };
+}
+
+/** Unblocks; idempotent for an account that exists, 404 for an id that names none. */
+export async function unblockFan(db: DbOrTrx, performerId: string, userId: string): Promise<BlockState> {
+  if (!(await deleteBlock(db, performerId, userId))) {
+    const target = await findBlockable(db, userId);
+    if (!target || target.id !== userId) throw notFound('User');
+  }
+  return { userId, blocked: false };
+}
+
+export async function blockedFans(db: DbOrTrx, performerId: string): Promise<BlockedFan[]> {
+  const rows = await listBlockedFans(db, performerId, 500);
+  return rows.map((r) => ({ _id: r.id, name: r.name, username: r.username, avatar: publicMediaUrl(r.avatarPath) ?? DEFAULT_AVATAR, blockedAt: r.createdAt }));
+}

@@ -1,0 +1,280 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { MassMessagesTable } from '../db/schema.js';
+import type { Cursor } from '../http/pagination.js';
+import type { MessagePolicy } from '../../common/enums.js';
+import type { MassAudience, MessageAttachmentKind } from '../../common/enums.js';
+
+/** SQL of conversations, messages and their attachments, and performers' message policy (migration 0021). */
+
+export type ConversationRow = { id: string; fanId: string; performerId: string; createdAt: string; lastMessageAt: string; lastMessageId: string | null };
+
+export function findConversation(db: DbOrTrx, id: string): Promise<ConversationRow | undefined> {
+  return db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findConversationOf(db: DbOrTrx, fanId: string, performerId: string): Promise<ConversationRow | undefined> {
+  return db.selectFrom('conversations').selectAll().where('fanId', '=', fanId).where('performerId', '=', performerId).executeTakeFirst();
+}
+
+/** Inserts the pair's conversation unless one exists (conversations_pair_uq, both engines); answers the pair's row. */
+export async function ensureConversation(db: DbOrTrx, row: ConversationRow): Promise<ConversationRow> {
+  await db
+    .insertInto('conversations')
+    .values(row)
+    .onConflict((oc) => oc.columns(['fanId', 'performerId']).doNothing())
+    .execute();
+  return (await findConversationOf(db, row.fanId, row.performerId))!;
+}
+
+/** An account by id or username with what messaging needs: its role and status, and a performer's policy and standing. */
+export function findCorrespondent(db: DbOrTrx, key: string) {
+  return db
+    .selectFrom('users')
+    .leftJoin('performers', 'performers.id', 'users.id')
+    .select([
+      'users.id', 'users.role', 'users.status', 'users.name', 'users.username', 'users.avatarPath',
+      'performers.messagePolicy', 'performers.status as performerStatus', 'performers.approved',
+    ])
+    .where((eb) => eb.or([eb('users.id', '=', key), eb('users.username', '=', key.toLowerCase())]))
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Whether `senderId` has sent anything in the conversation. */
+export async function hasSent(db: DbOrTrx, conversationId: string, senderId: string): Promise<boolean> {
+  const row = await db.selectFrom('messages').select('id').where('conversationId', '=', conversationId).where('senderId', '=', senderId).limit(1).executeTakeFirst();
+  return Boolean(row);
+}
+
+export type NewMessage = { id: string; conversationId: string; senderId: string; recipientId: string; body: string; massMessageId: string | null; createdAt: string };
+
+export async function insertMessage(db: DbOrTrx, row: NewMessage): Promise<void> {
+  await db.insertInto('messages').values({ ...row, readAt: null }).execute();
+}
+
+export async function insertAttachments(db: DbOrTrx, rows: Array<{ messageId: string; fileId: string; kind: MessageAttachmentKind; position: number }>): Promise<void> {
+  if (rows.length) await db.insertInto('messageAttachments').values(rows).execute();
+}
+
+/** Moves the conversation's last message forward (never back: a slower concurrent send keeps the newer one). */
+export async function touchConversation(db: DbOrTrx, id: string, lastMessageId: string, lastMessageAt: string): Promise<void> {
+  await db
+    .updateTable('conversations')
+    .set({ lastMessageId, lastMessageAt })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('lastMessageId', 'is', null), eb('lastMessageAt', '<', lastMessageAt), eb.and([eb('lastMessageAt', '=', lastMessageAt), eb('lastMessageId', '<', lastMessageId)])]))
+    .execute();
+}
+
+/** A thread's page, newest first by (created_at, id) on messages_conversation_created; `cursor` is the last row's. */
+export function messagesPage(db: DbOrTrx, conversationId: string, limit: number, cursor?: Cursor) {
+  let q = db.selectFrom('messages').selectAll().where('conversationId', '=', conversationId);
+  if (cursor) {
+    const v = String(cursor.v);
+    q = q.where((eb) => eb.or([eb('createdAt', '<', v), eb.and([eb('createdAt', '=', v), eb('id', '<', cursor.id)])]));
+  }
+  return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+}
+
+export function findMessage(db: DbOrTrx, id: string) {
+  return db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The attachments of these messages with their files, in position order. */
+export function attachmentsOf(db: DbOrTrx, messageIds: readonly string[]) {
+  if (!messageIds.length) return Promise.resolve([]);
+  return db
+    .selectFrom('messageAttachments')
+    .innerJoin('files', 'files.id', 'messageAttachments.fileId')
+    .select(['messageAttachments.messageId', 'messageAttachments.fileId', 'messageAttachments.kind', 'messageAttachments.position', 'files.mime', 'files.width', 'files.height'])
+    .where('messageAttachments.messageId', 'in', messageIds)
+    .orderBy('messageAttachments.messageId')
+    .orderBy('messageAttachments.position')
+    .execute();
+}
+
+/**
+ * A user's conversations that hold a message, newest activity first by (last_message_at, id), with the other
+ * participant, the last message and the user's unread count in each. `side` is the user's column.
+ */
+export function conversationsPage(db: DbOrTrx, userId: string, side: 'fanId' | 'performerId', limit: number, cursor?: Cursor, onlyId?: string) {
+  const otherSide = side === 'fanId' ? 'conversations.performerId' : 'conversations.fanId';
+  let q = db
+    .selectFrom('conversations')
+    .innerJoin('users as other', 'other.id', otherSide)
+    .leftJoin('messages as last', 'last.id', 'conversations.lastMessageId')
+    .select((eb) => [
+      'conversations.id', 'conversations.fanId', 'conversations.performerId', 'conversations.lastMessageAt',
+      'other.id as otherId', 'other.name as otherName', 'other.username as otherUsername', 'other.avatarPath as otherAvatarPath', 'other.role as otherRole',
+      'last.body as lastBody', 'last.senderId as lastSenderId', 'last.createdAt as lastCreatedAt',
+      eb.selectFrom('messageAttachments').select((e) => e.fn.countAll<number>().as('n')).whereRef('messageAttachments.messageId', '=', 'conversations.lastMessageId').as('lastAttachments'),
+      eb
+        .selectFrom('messages as unread')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('unread.conversationId', '=', 'conversations.id')
+        .where('unread.recipientId', '=', userId)
+        .where('unread.readAt', 'is', null)
+        .as('unreadCount'),
+      eb.selectFrom('performerBlocks').select('performerBlocks.userId').whereRef('performerBlocks.performerId', '=', 'conversations.performerId').whereRef('performerBlocks.userId', '=', 'conversations.fanId').as('blockedFan'),
+    ])
+    .where(`conversations.${side}`, '=', userId)
+    .where('conversations.lastMessageId', 'is not', null);
+  if (onlyId) q = q.where('conversations.id', '=', onlyId);
+  if (cursor) {
+    const v = String(cursor.v);
+    q = q.where((eb) => eb.or([eb('conversations.lastMessageAt', '<', v), eb.and([eb('conversations.lastMessageAt', '=', v), eb('conversations.id', '<', cursor.id)])]));
+  }
+  return q.orderBy('conversations.lastMessageAt', 'desc').orderBy('conversations.id', 'desc').limit(limit + 1).execute();
+}
+
+export async function countConversations(db: DbOrTrx, userId: string, side: 'fanId' | 'performerId'): Promise<number> {
+  const row = await db
+    .selectFrom('conversations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(side, '=', userId)
+    .where('lastMessageId', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The user's unread messages over all conversations (messages_unread). */
+export async function unreadMessages(db: DbOrTrx, userId: string): Promise<number> {
+  const row = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('recipientId', '=', userId).where('readAt', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Marks every message to `userId` in the conversation read at `at`: how many were unread. */
+export async function markRead(db: DbOrTrx, conversationId: string, userId: string, at: string): Promise<number> {
+  const result = await db
+    .updateTable('messages')
+    .set({ readAt: at })
+    .where('conversationId', '=', conversationId)
+    .where('recipientId', '=', userId)
+    .where('readAt', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** A message's attachment with its conversation's participants and its file: the protected media route's check. */
+export function findAttachmentFile(db: DbOrTrx, messageId: string, fileId: string) {
+  return db
+    .selectFrom('messageAttachments')
+    .innerJoin('messages', 'messages.id', 'messageAttachments.messageId')
+    .innerJoin('conversations', 'conversations.id', 'messages.conversationId')
+    .innerJoin('files', 'files.id', 'messageAttachments.fileId')
+    .select(['conversations.fanId', 'conversations.performerId', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .where('messageAttachments.messageId', '=', messageId)
+    .where('messageAttachments.fileId', '=', fileId)
+    .executeTakeFirst();
+}
+
+export async function messagePolicyOf(db: DbOrTrx, performerId: string): Promise<MessagePolicy | undefined> {
+  const row = await db.selectFrom('performers').select('messagePolicy').where('id', '=', performerId).executeTakeFirst();
+  return row?.messagePolicy;
+}
+
+export async function setMessagePolicy(db: DbOrTrx, performerId: string, policy: MessagePolicy): Promise<void> {
+  await db.updateTable('performers').set({ messagePolicy: policy }).where('id', '=', performerId).execute();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mass messages.
+
+export type MassMessageRow = Selectable<MassMessagesTable>;
+
+export async function insertMassMessage(db: DbOrTrx, row: Insertable<MassMessagesTable>): Promise<void> {
+  await db.insertInto('massMessages').values(row).execute();
+}
+
+export function findMassMessage(db: DbOrTrx, id: string): Promise<MassMessageRow | undefined> {
+  return db.selectFrom('massMessages').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A performer's mass messages, newest first, with the copies delivered (messages_mass_recipient_uq). */
+export function massMessagesOf(db: DbOrTrx, performerId: string, limit: number) {
+  return db
+    .selectFrom('massMessages')
+    .selectAll('massMessages')
+    .select((eb) => eb.selectFrom('messages').select((e) => e.fn.countAll<number>().as('n')).whereRef('messages.massMessageId', '=', 'massMessages.id').as('delivered'))
+    .where('performerId', '=', performerId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The next recipients of a mass message after `afterUserId`, by id: the performer's live subscribers (subscriptions
+ * live at `now`) or followers, without the fans the performer blocked, nor the performer.
+ */
+export async function massAudiencePage(db: DbOrTrx, performerId: string, audience: MassAudience, now: string, afterUserId: string, limit: number): Promise<string[]> {
+  const rows =
+    audience === 'subscribers'
+      ? await db
+          .selectFrom('subscriptions')
+          .select('userId')
+          .distinct()
+          .where('performerId', '=', performerId)
+          .where('status', '=', 'active')
+          .where('expiresAt', '>', now)
+          .where('userId', '>', afterUserId)
+          .where('userId', '<>', performerId)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('performerBlocks').select('performerBlocks.userId').where('performerBlocks.performerId', '=', performerId).whereRef('performerBlocks.userId', '=', 'subscriptions.userId'))))
+          .orderBy('userId')
+          .limit(limit)
+          .execute()
+      : await db
+          .selectFrom('follows')
+          .select('userId')
+          .where('performerId', '=', performerId)
+          .where('userId', '>', afterUserId)
+          .where('userId', '<>', performerId)
+          .where((eb) => eb.not(eb.exists(eb.selectFrom('performerBlocks').select('performerBlocks.userId').where('performerBlocks.performerId', '=', performerId).whereRef('performerBlocks.userId', '=', 'follows.userId'))))
+          .orderBy('userId')
+          .limit(limit)
+          .execute();
+  return rows.map((r) => r.userId);
+}
+
+/** How many recipients a mass message has now (the same filter as massAudiencePage). */
+export async function massAudienceCount(db: DbOrTrx, performerId: string, audience: MassAudience, now: string): Promise<number> {
+  let total = 0;
+  let after = '';
+  // Counted a page at a time with the page query itself, so the number is exactly what the job will walk.
+  for (;;) {
+    const ids = await massAudiencePage(db, performerId, audience, now, after, 1000);
+    total += ids.length;
+    if (ids.length < 1000) return total;
+    after = ids.at(-1)!;
+  }
+}
+
+/** Inserts a mass message's copy for one recipient unless it exists (messages_mass_recipient_uq): whether it was inserted. */
+export async function insertMassCopy(db: DbOrTrx, row: NewMessage): Promise<boolean> {
+  const rows = await db
+    .insertInto('messages')
+    .values({ ...row, readAt: null })
+    .onConflict((oc) => oc.columns(['massMessageId', 'recipientId']).doNothing())
+    .returning('id')
+    .execute();
+  return rows.length > 0;
+}
+
+export async function advanceMassMessage(db: DbOrTrx, id: string, cursorUserId: string, finishedAt: string | null): Promise<void> {
+  await db
+    .updateTable('massMessages')
+    .set(finishedAt ? { cursorUserId, status: 'done', finishedAt } : { cursorUserId })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The files of these ids (a mass message's, for each copy's attachment rows). */
+export function filesByIds(db: DbOrTrx, ids: readonly string[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('files').select(['id', 'kind']).where('id', 'in', ids).execute();
+}
+
+export async function performerNameOf(db: DbOrTrx, performerId: string): Promise<string | null> {
+  return (await db.selectFrom('performers').select('displayName').where('id', '=', performerId).executeTakeFirst())?.displayName ?? null;
+}
