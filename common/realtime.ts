@@ -1,4 +1,4 @@
-import type { EngagementObjectType, ReactionAction } from './enums.js';
+import type { EngagementObjectType, ReactionAction, TipContextType } from './enums.js';
 import type { CommentItem } from './schemas/engagement.js';
 
 /** The realtime connection (socket.io, server/realtime/README.md): its status, rooms and events; not part of the HTTP API. */
@@ -15,7 +15,7 @@ export interface ObjectRef {
 /**
  * Events the server sends (socket.io). Emitted through `ctx.realtime` (server/realtime/README.md):
  * to an object room: comment/*, reaction/count; to a user room: notification/count, payment/success,
- * subscription/success, content/new.
+ * subscription/success, content/new, tip/received.
  */
 export interface ServerToClientEvents {
   'comment/created': (payload: { comment: CommentItem; commentCount: number }) => void;
@@ -30,6 +30,21 @@ export interface ServerToClientEvents {
    * user room). Ids and time only: the feed is then asked over HTTP, which applies the access and country rules.
    */
   'content/new': (payload: NewContent) => void;
+  /** A fan's tip to this performer was paid (to the performer's user room, after the settlement committed). */
+  'tip/received': (payload: TipReceived) => void;
+}
+
+/** `tip/received`: how much, from whom (their display name), where it was given, and where the performer sees it. */
+export interface TipReceived {
+  tipId: string;
+  paymentId: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  actorName: string | null;
+  contextType: TipContextType | null;
+  contextId: string | null;
+  url: string;
 }
 
 /** `content/new`: what was published, by whom, when. No title or picture: a performer's country block is decided per visitor, by HTTP. */
