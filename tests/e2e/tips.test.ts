@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
+import { createUser } from '../helpers/sessions.js';
+
+/**
+ * Tips in chromium (server/payments/README.md, "Tips"): a guest's Tip is a link to log in and come back; a fan on a
+ * phone tips a performer on their page (a preset or a custom amount, a note) through the sandbox payment page; the
+ * performer's open page shows the live notice, and their earnings list the tip with its note.
+ */
+describe.skipIf(!hasChromium)('tips in chromium', () => {
+  let t: TestApp;
+  let w: MoneyWorld;
+  const chromium = useBrowser(() => t.url);
+  const noSideScroll = (p: Page) => p.evaluate((width) => document.documentElement.scrollWidth <= width, p.viewportSize()!.width);
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { web: true });
+    w = await buildMoneyWorld(t.ctx);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a guest is sent to log in and back; the performer has no Tip on their own page', async () => {
+    const guest = await chromium.page({ as: null });
+    await guest.goto(`${t.url}/performers/${w.perf.username}`);
+    expect(await guest.getByTestId('tip-login').getAttribute('href')).toBe(`/auth/login?next=${encodeURIComponent(`/performers/${w.perf.username}`)}`);
+    const own = await chromium.page({ as: w.perf });
+    await own.goto(`${t.url}/performers/${w.perf.username}`);
+    expect(await own.getByTestId('performer-name').count()).toBe(1);
+    expect(await own.getByTestId('tip').count() + (await own.getByTestId('tip-login').count())).toBe(0);
+  });
+
+  it('a fan tips on a phone through the sandbox page; the performer is told live and sees it in their earnings', async () => {
+    const fan = await createUser(t.ctx.db, 'user', { name: 'Phone Fan' });
+    // The performer has their earnings page open, connected.
+    const studio = await chromium.page({ as: w.perf, viewport: { width: 1280, height: 900 } });
+    await studio.goto(`${t.url}/studio/earnings`);
+    await expect.poll(() => studio.getByTestId('realtime-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('connected');
+    // Every toast the page shows, kept (a toast leaves after a few seconds).
+    await studio.evaluate(() => {
+      const seen: string[] = ((window as unknown as { seenToasts: string[] }).seenToasts = []);
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[data-testid="toast"] .toast__message')) if (!seen.includes(el.textContent ?? '')) seen.push(el.textContent ?? '');
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+
+    const page = await chromium.page({ as: fan, viewport: { width: 390, height: 844 } });
+    await page.goto(`${t.url}/performers/${w.perf.username}`);
+    await page.getByTestId('tip-button').scrollIntoViewIfNeeded();
+    await waitForIsland(page, 'TipButton');
+    await page.getByTestId('tip-button').click();
+    const dialog = page.getByTestId('tip-dialog');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('heading').textContent()).toBe('Tip Mona Money');
+    expect(await dialog.getByTestId('tip-preset').allTextContents()).toEqual(['$5.00', '$10.00', '$20.00', '$50.00']);
+    expect(await noSideScroll(page)).toBe(true);
+
+    // Over the limit: said at once, nothing sent.
+    await dialog.getByLabel('Custom amount').fill('600');
+    await dialog.getByTestId('tip-send').click();
+    expect(await dialog.getByRole('alert').textContent()).toContain('The largest tip is $500.00');
+    await dialog.getByLabel('Custom amount').fill('7.50');
+    await dialog.getByLabel('Note (optional)').fill('For the sunset video');
+    expect(await dialog.getByTestId('tip-send').textContent()).toBe('Send tip · $7.50');
+    await saveScreen(page, 'tip-dialog-phone');
+    await dialog.getByTestId('tip-send').click();
+
+    await page.waitForURL('**/payments/sandbox/**');
+    expect(await page.getByTestId('sandbox-amount').textContent()).toBe('$7.50');
+    await waitForIsland(page, 'SandboxPay');
+    await page.getByTestId('sandbox-approve').click();
+    await page.waitForURL('**/payments/result/**');
+    await expect.poll(() => page.getByTestId('payment-result').getAttribute('data-status')).toBe('success');
+
+    // The performer's open page: a toast, without a reload.
+    await expect.poll(() => studio.evaluate(() => (window as unknown as { seenToasts: string[] }).seenToasts), { timeout: 10_000 }).toContain('Phone Fan tipped you $7.50!');
+    await studio.reload();
+    const row = studio.getByTestId('earning-row').filter({ has: studio.getByTestId('earning-tip') }).first();
+    expect(await row.getByTestId('earning-tip-note').textContent()).toBe('For the sunset video');
+    expect(await row.textContent()).toContain('Phone Fan');
+    expect(await row.textContent()).toContain('$7.50');
+
+    // The fan's transactions name it.
+    await page.goto(`${t.url}/account/transactions`);
+    expect(await page.locator('body').textContent()).toContain('Tip to Mona Money');
+    expect(await noSideScroll(page)).toBe(true);
+  }, 90_000);
+});
