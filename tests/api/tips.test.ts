@@ -5,6 +5,7 @@ import { createUser, type TestUser } from '../helpers/sessions.js';
 import { buildMoneyWorld, chargeOf, ledger, payWithSandbox, postWebhook, sandboxEvent, type MoneyWorld } from '../helpers/money-fixture.js';
 import { collect, nextEvent, sleep, socketsClosedAfterEach, type TestSocket } from '../helpers/realtime-client.js';
 import { makePost } from '../../server/seed/factories.js';
+import { MailCatcher } from '../helpers/mail-catcher.js';
 
 /**
  * Tips (server/payments/README.md, "Tips"), on every engine, through the real checkout, the sandbox provider's page and
@@ -13,6 +14,13 @@ import { makePost } from '../../server/seed/factories.js';
  * performer's notification and live notice exactly once.
  */
 const open = socketsClosedAfterEach();
+const catcher = new MailCatcher();
+beforeAll(async () => {
+  await catcher.start();
+});
+afterAll(async () => {
+  await catcher.stop();
+});
 
 describe.each(engines)('tips on %s', (engine) => {
   let t: TestApp;
@@ -42,7 +50,7 @@ describe.each(engines)('tips on %s', (engine) => {
   }
 
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    t = await startTestApp(engine, { env: { SMTP_URL: catcher.smtpUrl } });
     w = await buildMoneyWorld(t.ctx);
   }, 60_000);
   afterAll(async () => {
@@ -96,6 +104,8 @@ describe.each(engines)('tips on %s', (engine) => {
 
   it('pays a tip through the sandbox: a tip item, the earning with the commission, and what fan, performer and admin see', async () => {
     const fan = await createUser(t.ctx.db, 'user', { name: 'Tipping Tina' });
+    await t.ctx.mailer.flush();
+    const since = catcher.mark();
     const { paymentId } = await tipAndPay(fan, { performerId: w.perf.id, amount: 1234, note: '  Loved it!  ', context: { type: 'video', id: w.videos.freeVideo.id } });
     expect(await paymentRow(paymentId)).toEqual({ status: 'success', type: 'tip', amount: 1234, refundedAmount: 0, performerId: w.perf.id });
     const items = await t.ctx.db.selectFrom('paymentItems').selectAll().where('paymentId', '=', paymentId).execute();
@@ -127,6 +137,14 @@ describe.each(engines)('tips on %s', (engine) => {
     expect(console.status, JSON.stringify(console.body)).toBe(200);
     expect(console.body.items.map((p: { _id: string }) => p._id)).toContain(paymentId);
 
+    // The fan's receipt, by the money mails, as for any payment.
+    await t.ctx.mailer.flush();
+    const receipts = catcher.find(fan.email, /receipt/i, since);
+    expect(receipts.map((m) => m.subject)).toEqual(['Your Fanstage receipt: Tip to Mona Money', 'Your Fanstage receipt: Tip to Otto Other']);
+    expect(receipts[0]!.text).toContain('Tip to Mona Money: $12.34');
+    expect(receipts[0]!.text).toContain('Total paid: $12.34');
+    expect(receipts[0]!.text).toContain(`Payment id: ${paymentId}`);
+
     const notes = await tipNotifications(w.perf.id, paymentId);
     expect(notes).toEqual([
       { tipId: tipRow.id, paymentId, amount: 1234, actorId: fan.id, actorName: 'Tipping Tina', objectType: 'video', objectId: w.videos.freeVideo.id, url: '/studio/earnings' },
@@ -134,6 +152,8 @@ describe.each(engines)('tips on %s', (engine) => {
   });
 
   it('counts a tip once under duplicate, concurrent and reordered webhooks, and notifies the performer live once', async () => {
+    await t.ctx.mailer.flush();
+    const since = catcher.mark();
     const onPerformer: TestSocket = await open(t.url, { token: w.perf.token });
     const live = collect(onPerformer, 'tip/received');
     const counts = collect(onPerformer, 'notification/count');
@@ -153,6 +173,8 @@ describe.each(engines)('tips on %s', (engine) => {
     expect(counts.length).toBeGreaterThanOrEqual(1);
     expect(await earnings(paymentId)).toHaveLength(1);
     expect(await tipNotifications(w.perf.id, paymentId)).toHaveLength(1);
+    await t.ctx.mailer.flush();
+    expect(catcher.find(w.fan.email, /receipt/i, since)).toHaveLength(1);
     await exact();
 
     // Reordered: the refund arrives before the payment. It ends refunded with a credit and its reversal, and the
