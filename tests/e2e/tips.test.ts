@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createUser } from '../helpers/sessions.js';
 
@@ -32,6 +32,20 @@ describe.skipIf(!hasChromium)('tips in chromium', () => {
     await own.goto(`${t.url}/performers/${w.perf.username}`);
     expect(await own.getByTestId('performer-name').count()).toBe(1);
     expect(await own.getByTestId('tip').count() + (await own.getByTestId('tip-login').count())).toBe(0);
+  });
+
+  it('the open dialog passes the accessibility audit on a phone, and Escape closes it', async () => {
+    const fan = await createUser(t.ctx.db, 'user');
+    // The site's CSP refuses inline scripts, axe's included: only this test's browser bypasses it.
+    const page = await chromium.page({ as: fan, viewport: { width: 390, height: 844 }, bypassCSP: true });
+    await page.goto(`${t.url}/videos/${w.videos.freeVideo.id}`);
+    await page.getByTestId('tip-button').scrollIntoViewIfNeeded();
+    await waitForIsland(page, 'TipButton');
+    await page.getByTestId('tip-button').click();
+    await expect.poll(() => page.getByTestId('tip-dialog').isVisible()).toBe(true);
+    expect((await axeProblems(page)).map((v) => `${v.rule}: ${v.help} at ${v.targets.join(' | ')}`)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('tip-dialog').isVisible()).toBe(false);
   });
 
   it('a fan tips on a phone through the sandbox page; the performer is told live and sees it in their earnings', async () => {
