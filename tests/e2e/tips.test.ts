@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createUser } from '../helpers/sessions.js';
+import { makePost } from '../../server/seed/factories.js';
 
 /**
  * Tips in chromium (server/payments/README.md, "Tips"): a guest's Tip is a link to log in and come back; a fan on a
@@ -46,6 +47,36 @@ describe.skipIf(!hasChromium)('tips in chromium', () => {
     expect((await axeProblems(page)).map((v) => `${v.rule}: ${v.help} at ${v.targets.join(' | ')}`)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('tip-dialog').isVisible()).toBe(false);
+  });
+
+  it('the admin sets the tip limits in the console in money, and the dialog offers what fits them', async () => {
+    const admin = await chromium.page({ as: w.admin, viewport: { width: 1280, height: 900 } });
+    await admin.goto(`${t.url}/admin/settings`);
+    await admin.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="payment-form"]')?.closest('astro-island');
+      return !!el && !el.hasAttribute('ssr');
+    });
+    const form = admin.getByTestId('payment-form');
+    await form.getByLabel('Smallest tip a fan may give').fill('8');
+    await form.getByLabel('Largest tip a fan may give').fill('30');
+    await Promise.all([admin.waitForEvent('load'), admin.getByTestId('payment-form-submit').click()]);
+    expect(await t.ctx.settings.get('tipMinimum')).toBe(800);
+    expect(await t.ctx.settings.get('tipMaximum')).toBe(3000);
+    try {
+      const fan = await createUser(t.ctx.db, 'user');
+      const page = await chromium.page({ as: fan, viewport: { width: 390, height: 844 } });
+      const post = await makePost(t.ctx, { title: 'Tip on a post', performerId: w.perf.id, authorId: w.perf.id });
+      await page.goto(`${t.url}/posts/${post.id}`);
+      await page.getByTestId('tip-button').scrollIntoViewIfNeeded();
+      await waitForIsland(page, 'TipButton');
+      await page.getByTestId('tip-button').click();
+      const dialog = page.getByTestId('tip-dialog');
+      expect(await dialog.getByTestId('tip-preset').allTextContents()).toEqual(['$10.00', '$20.00']);
+      expect(await dialog.textContent()).toContain('From $8.00 to $30.00');
+    } finally {
+      await t.ctx.settings.set('tipMinimum', 100);
+      await t.ctx.settings.set('tipMaximum', 50_000);
+    }
   });
 
   it('a fan tips on a phone through the sandbox page; the performer is told live and sees it in their earnings', async () => {
