@@ -45,9 +45,10 @@ function cleanNote(note: string | undefined): string | null {
  * Where the tip was given, checked against what the fan may see: the performer's page (the default), or one of the
  * performer's posts or videos that is public to this fan. Anything else answers 404 as if it did not exist.
  */
-async function tipContext(db: DbOrTrx, buyer: Audience, performerId: string, context: TipRequest['context']): Promise<{ type: TipContextType; id: string }> {
+async function tipContext(db: DbOrTrx, buyer: Audience, performer: { id: string; username: string }, context: TipRequest['context']): Promise<{ type: TipContextType; id: string }> {
+  const performerId = performer.id;
   if (!context || context.type === 'performer') {
-    if (context && context.id !== performerId) throw new AppError(400, 'TIP_CONTEXT_MISMATCH', 'The tip is given on another performer\'s page');
+    if (context && context.id !== performer.id && context.id !== performer.username) throw new AppError(400, 'TIP_CONTEXT_MISMATCH', 'The tip is given on another performer\'s page');
     return { type: 'performer', id: performerId };
   }
   const item = context.type === 'video' ? await findVideoByKey(db, context.id, buyer) : await findPostByKey(db, context.id, buyer);
@@ -102,7 +103,7 @@ export async function checkoutTip(money: Money, user: SessionUser, buyer: Audien
   if (performer.approved !== 1) throw new AppError(403, 'PERFORMER_NOT_APPROVED', 'This performer is not approved yet: they cannot be tipped');
   if (performer.id === user.id) throw new AppError(400, 'CANNOT_TIP_SELF', 'You cannot tip yourself');
   if (await performerBlocksFan(db, performer.id, user.id)) throw new AppError(403, 'TIP_BLOCKED', 'You cannot tip this performer');
-  const context = await tipContext(db, buyer, performer.id, input.context);
+  const context = await tipContext(db, buyer, performer, input.context);
   const draft = tipDraft({ tipId: newId(), userId: user.id, performer, amount: input.amount, context, note: cleanNote(input.note) });
   return checkout(money, user, draft, siteUrl);
 }

@@ -201,7 +201,8 @@ describe.each(engines)('tips on %s', (engine) => {
     expect(await tipNotifications(w.perf.id, whole.paymentId)).toHaveLength(1);
     await exact();
 
-    const part = await tipAndPay(w.fan2, { performerId: w.perf.id, amount: 1000, context: { type: 'performer', id: w.perf.id } });
+    const part = await tipAndPay(w.fan2, { performerId: w.perf.id, amount: 1000, context: { type: 'performer', id: w.perf.username } });
+    expect((await t.ctx.db.selectFrom('tips').select(['contextType', 'contextId']).where('paymentId', '=', part.paymentId).executeTakeFirstOrThrow())).toEqual({ contextType: 'performer', contextId: w.perf.id });
     expect((await refund(part.paymentId, 300)).status).toBe(200);
     expect(await paymentRow(part.paymentId)).toMatchObject({ status: 'success', refundedAmount: 300 });
     expect((await earnings(part.paymentId)).map((e) => [e.entry, e.gross, e.commission, e.net])).toEqual([['credit', 1000, 200, 800], ['partial_refund', -300, -60, -240]]);
