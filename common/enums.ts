@@ -58,6 +58,18 @@ export type CategoryGroup = z.output<typeof categoryGroupSchema>;
 /** Everything tags, categories, comments and reactions point at (their `object_type` column). */
 export const objectTypeSchema = z.enum(['performer', 'video', 'gallery', 'photo', 'product', 'post', 'comment']);
 export type ObjectType = z.output<typeof objectTypeSchema>;
+/**
+ * What a payment item pays for: an object (a performer's subscription, a video, a gallery, a post, a product), or a
+ * tip (its `tips` row: server/payments/README.md, "Tips").
+ */
+export const paymentItemObjectTypeSchema = z.enum([...objectTypeSchema.options, 'tip']);
+export type PaymentItemObjectType = z.output<typeof paymentItemObjectTypeSchema>;
+/**
+ * Where a tip was given: on the performer's page, on one of their posts or videos. A tip in a message or a
+ * conversation will be one more value here (the tip API takes the context as a type and an id).
+ */
+export const tipContextTypeSchema = z.enum(['performer', 'post', 'video']);
+export type TipContextType = z.output<typeof tipContextTypeSchema>;
 /** `watch_later` is for videos and galleries only; `like` and `favourite` for every engagement object type. */
 export const reactionActionSchema = z.enum(['like', 'favourite', 'watch_later']);
 export type ReactionAction = z.output<typeof reactionActionSchema>;
@@ -70,7 +82,7 @@ export const subscriptionStatusSchema = z.enum(['pending', 'active', 'cancelled'
 export type SubscriptionStatus = z.output<typeof subscriptionStatusSchema>;
 export const paymentStatusSchema = z.enum(['pending', 'success', 'failed', 'cancelled', 'refunded', 'chargeback']);
 export type PaymentStatus = z.output<typeof paymentStatusSchema>;
-export const paymentTypeSchema = z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post']);
+export const paymentTypeSchema = z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post', 'tip']);
 export type PaymentType = z.output<typeof paymentTypeSchema>;
 export const gatewaySchema = z.enum(['sandbox', 'stripe', 'ccbill']);
 export type GatewayName = z.output<typeof gatewaySchema>;
@@ -84,7 +96,7 @@ export type DeliveryStatus = z.output<typeof deliveryStatusSchema>;
  */
 export const earningEntrySchema = z.enum(['credit', 'reversal', 'partial_refund']);
 export type EarningEntry = z.output<typeof earningEntrySchema>;
-export const earningSourceSchema = z.enum(['subscription', 'video', 'product', 'gallery', 'post']);
+export const earningSourceSchema = z.enum(['subscription', 'video', 'product', 'gallery', 'post', 'tip']);
 export type EarningSource = z.output<typeof earningSourceSchema>;
 /**
  * A payout: `requested` by the performer (its earnings are claimed), `approved` by an admin, then `paid` (with the

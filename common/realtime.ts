@@ -1,4 +1,4 @@
-import type { EngagementObjectType, ReactionAction } from './enums.js';
+import type { EngagementObjectType, ReactionAction, TipContextType } from './enums.js';
 import type { CommentItem } from './schemas/engagement.js';
 import type { MessageItem } from './schemas/messages.js';
 
@@ -16,7 +16,7 @@ export interface ObjectRef {
 /**
  * Events the server sends (socket.io). Emitted through `ctx.realtime` (server/realtime/README.md):
  * to an object room: comment/*, reaction/count; to a user room: notification/count, payment/success,
- * subscription/success, content/new, message/created, message/read, messages/unread.
+ * subscription/success, content/new, message/created, message/read, messages/unread, tip/received.
  */
 export interface ServerToClientEvents {
   'comment/created': (payload: { comment: CommentItem; commentCount: number }) => void;
@@ -40,6 +40,21 @@ export interface ServerToClientEvents {
   'message/read': (payload: { conversationId: string; readerId: string; readAt: string }) => void;
   /** The user's unread direct messages over all conversations (the header's badge). */
   'messages/unread': (payload: { count: number }) => void;
+  /** A fan's tip to this performer was paid (to the performer's user room, after the settlement committed). */
+  'tip/received': (payload: TipReceived) => void;
+}
+
+/** `tip/received`: how much, from whom (their display name), where it was given, and where the performer sees it. */
+export interface TipReceived {
+  tipId: string;
+  paymentId: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  actorName: string | null;
+  contextType: TipContextType | null;
+  contextId: string | null;
+  url: string;
 }
 
 /** `content/new`: what was published, by whom, when. No title or picture: a performer's country block is decided per visitor, by HTTP. */

@@ -87,6 +87,8 @@ export const paymentSettingsBody = z
     renewalReminderDays: z.number().int().min(0).max(60),
     payoutHoldDays: z.number().int('Whole days only').min(0, 'The hold cannot be negative').max(90, 'At most 90 days'),
     payoutMinimum: z.number().int('Minor units (cents)').min(100, 'The minimum payout is at least 1.00').max(MAX_PRICE_MINOR, 'The minimum payout is too large'),
+    tipMinimum: z.number().int('Minor units (cents)').min(1, 'The smallest tip is at least 0.01').max(MAX_PRICE_MINOR, 'The smallest tip is too large'),
+    tipMaximum: z.number().int('Minor units (cents)').min(1, 'The largest tip is at least 0.01').max(MAX_PRICE_MINOR, 'The largest tip is too large'),
   })
   .partial()
   .strict()
@@ -363,6 +365,9 @@ export const paymentView = z.object({
   payoutHoldDays: z.number(),
   /** The smallest payout a performer may request, in minor units. */
   payoutMinimum: z.number(),
+  /** The smallest and largest tip, in minor units. */
+  tipMinimum: z.number(),
+  tipMaximum: z.number(),
   stripeSecretKey: secretState,
   stripeWebhookSecret: secretState,
   ccbillAccount: z.string(),

@@ -2,8 +2,9 @@ import { countries } from 'countries-list';
 import { z } from 'zod';
 import {
   deliveryStatusSchema, earningEntrySchema, earningSourceSchema, gatewaySchema, orderStatusSchema, paymentStatusSchema, paymentTypeSchema,
-  payoutMethodSchema, payoutStatusSchema, productTypeSchema, subscriptionStatusSchema, subscriptionTypeSchema,
+  payoutMethodSchema, payoutStatusSchema, productTypeSchema, subscriptionStatusSchema, subscriptionTypeSchema, tipContextTypeSchema,
 } from '../enums.js';
+import { TIP_NOTE_MAX } from '../tips.js';
 import { bankDetailsProblems, compactAccount } from '../payout-details.js';
 import { emailField } from './auth.js';
 import { keyField, pageQuery } from './http.js';
@@ -65,6 +66,21 @@ export type SubscribeRequest = z.input<typeof subscribeBody>;
 /** `POST /payment/purchase-video/{id}`, `-gallery/{id}`, `-post/{id}` */
 export const purchaseVideoBody = z.object({ couponCode: couponCodeField.optional() }).default({});
 export type PurchaseRequest = z.input<typeof purchaseVideoBody>;
+
+/**
+ * `POST /payment/tip`: an amount of the fan's choosing (whole minor units; the site's limits are checked by the
+ * server), an optional note, and where it was given (default: the performer's page). The context is a type and an
+ * id so that a tip in a message or a conversation is one more type.
+ */
+export const tipBody = z
+  .object({
+    performerId: keyField,
+    amount: z.number().int('A tip is a whole number of cents').positive('A tip is more than nothing'),
+    note: z.string().trim().max(TIP_NOTE_MAX, `At most ${TIP_NOTE_MAX} characters`).optional(),
+    context: z.object({ type: tipContextTypeSchema, id: keyField }).strict().optional(),
+  })
+  .strict();
+export type TipRequest = z.input<typeof tipBody>;
 
 const cartLine = z
   .object({
@@ -307,6 +323,11 @@ export const earningSchema = z.object({
   isPaid: z.boolean(),
   /** Credited by the sandbox gateway: test money, never paid out. */
   test: z.boolean(),
+  /** A tip's earning: where it was given (its title and page when a post or a video) and the fan's note. */
+  tip: z
+    .object({ note: z.string().nullable(), contextType: tipContextTypeSchema.nullable(), contextId: z.string().nullable(), contextTitle: z.string().nullable(), contextUrl: z.string().nullable() })
+    .nullable()
+    .optional(),
   createdAt: z.string(),
 });
 export type EarningItem = z.output<typeof earningSchema>;

@@ -1,6 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 import type { ApiApp } from '../http/types.js';
 import { newId } from '../db/ids.js';
+import { AppError } from '../http/errors.js';
 import { upsertSetting } from '../settings/settings.repository.js';
 import { settingDefs, type SettingKey } from '../settings/settings.defaults.js';
 import { publicMediaUrl } from '../media/storage.js';
@@ -80,6 +81,14 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
       const body = request.body;
       // On a live site the sandbox would let buyers approve their own payments.
       if (body.paymentGateway === 'sandbox' && !sandboxEnabled(ctx.config)) throw sandboxDisabled(400);
+      // The tip limits are checked together, with the stored one when only the other is sent.
+      if (body.tipMinimum !== undefined || body.tipMaximum !== undefined) {
+        const min = body.tipMinimum ?? Number(await ctx.settings.get('tipMinimum'));
+        const max = body.tipMaximum ?? Number(await ctx.settings.get('tipMaximum'));
+        if (min > max) {
+          throw new AppError(400, 'VALIDATION_FAILED', 'The smallest tip cannot be larger than the largest', [{ path: 'body.tipMinimum', message: 'Larger than the largest tip' }]);
+        }
+      }
       await adminTx(db, request, async (trx, audit) => {
         const changed: string[] = [];
         if (body.paymentGateway !== undefined) await put(trx, 'paymentGateway', body.paymentGateway), changed.push('paymentGateway');
@@ -89,6 +98,8 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
         if (body.renewalReminderDays !== undefined) await put(trx, 'renewalReminderDays', body.renewalReminderDays), changed.push('renewalReminderDays');
         if (body.payoutHoldDays !== undefined) await put(trx, 'payoutHoldDays', body.payoutHoldDays), changed.push('payoutHoldDays');
         if (body.payoutMinimum !== undefined) await put(trx, 'payoutMinimum', body.payoutMinimum), changed.push('payoutMinimum');
+        if (body.tipMinimum !== undefined) await put(trx, 'tipMinimum', body.tipMinimum), changed.push('tipMinimum');
+        if (body.tipMaximum !== undefined) await put(trx, 'tipMaximum', body.tipMaximum), changed.push('tipMaximum');
         for (const key of ['ccbillAccount', 'ccbillSubaccount', 'ccbillFlexFormId', 'ccbillDatalinkUser', 'ccbillWebhookIps'] as const) {
           const value = body[key];
           if (value === undefined) continue;
@@ -105,6 +116,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
         await audit('settings.payment.update', 'settings', null, {
           keys: changed, paymentGateway: body.paymentGateway, checkoutExpiryMinutes: body.checkoutExpiryMinutes, stockHoldMaxPerBuyer: body.stockHoldMaxPerBuyer,
           renewalGraceDays: body.renewalGraceDays, renewalReminderDays: body.renewalReminderDays, payoutHoldDays: body.payoutHoldDays, payoutMinimum: body.payoutMinimum,
+          tipMinimum: body.tipMinimum, tipMaximum: body.tipMaximum,
         });
       });
       announceSettingsChange(ctx);

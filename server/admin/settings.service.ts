@@ -25,6 +25,8 @@ export async function paymentSettingsView(ctx: Pick<AppContext, 'settings' | 'co
     renewalReminderDays: Number(await ctx.settings.get('renewalReminderDays')),
     payoutHoldDays: Number(await ctx.settings.get('payoutHoldDays')),
     payoutMinimum: Number(await ctx.settings.get('payoutMinimum')),
+    tipMinimum: Number(await ctx.settings.get('tipMinimum')),
+    tipMaximum: Number(await ctx.settings.get('tipMaximum')),
     stripeSecretKey: await state('stripeSecretKey'),
     stripeWebhookSecret: await state('stripeWebhookSecret'),
     ccbillAccount: await text('ccbillAccount'),

@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018_offers.js';
 import * as m0019 from './migrations/0019_follows.js';
 import * as m0020 from './migrations/0020_partial_refunds.js';
 import * as m0021 from './migrations/0021_messages.js';
+import * as m0022 from './migrations/0022_tips.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0019_follows': m0019,
   '0020_partial_refunds': m0020,
   '0021_messages': m0021,
+  '0022_tips': m0022,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type {
-  Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentStatus,
+  Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
-  SubscriptionType,
+  SubscriptionType, TipContextType,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -349,6 +349,19 @@ export interface MassMessagesTable {
   finishedAt: string | null;
 }
 
+/** 0022: a fan's tip to a performer: where it was given and the fan's note (its money is the payment's). */
+export interface TipsTable {
+  id: string;
+  paymentId: string;
+  userId: string;
+  performerId: string;
+  amount: number;
+  contextType: TipContextType | null;
+  contextId: string | null;
+  note: string | null;
+  createdAt: string;
+}
+
 /** 0019: an item whose `content/new` went out to its performer's followers and subscribers (once per item). */
 export interface ContentAnnouncementsTable {
   objectType: 'video' | 'gallery' | 'post';
@@ -437,7 +450,8 @@ export interface PaymentsTable extends Timestamps {
 export interface PaymentItemsTable {
   id: string;
   paymentId: string;
-  objectType: ObjectType;
+  /** 0022: 'tip' for a tip, whose `object_id` is its `tips` row. */
+  objectType: PaymentItemObjectType;
   objectId: string;
   performerId: string | null;
   quantity: Defaulted<number>;
@@ -670,6 +684,7 @@ export interface Database {
   messageAttachments: MessageAttachmentsTable;
   performerBlocks: PerformerBlocksTable;
   massMessages: MassMessagesTable;
+  tips: TipsTable;
   contentAnnouncements: ContentAnnouncementsTable;
   videoViews: VideoViewsTable;
   subscriptionPackages: SubscriptionPackagesTable;

@@ -2,6 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { EarningItem, EarningStats } from '../../common/schemas/money.js';
 import { loadUserSummaries } from '../payments/summaries.repository.js';
+import { tipsByPayment } from '../tips/tips.service.js';
 import { earningStats, listEarnings, type EarningFilters } from './earnings.repository.js';
 import { DAY_MS } from '../../common/time.js';
 
@@ -12,10 +13,11 @@ const n = (v: unknown) => Number(v ?? 0);
 export async function searchEarnings(db: DbOrTrx, f: EarningFilters): Promise<ListResult<EarningItem>> {
   const { rows, total } = await listEarnings(db, f);
   const users = await loadUserSummaries(db, rows.map((r) => r.userId));
+  const tips = await tipsByPayment(db, rows.filter((r) => r.sourceType === 'tip').map((r) => r.paymentId));
   return {
     items: rows.map((e) => ({
       _id: e.id, paymentId: e.paymentId, performerId: e.performerId, user: users.get(e.userId) ?? null, sourceType: e.sourceType, entry: e.entry ?? 'credit',
-      gross: e.gross, commission: e.commission, net: e.net, commissionBps: e.commissionBps, isPaid: e.isPaid === 1, test: e.testMoney === 1, createdAt: e.createdAt,
+      gross: e.gross, commission: e.commission, net: e.net, commissionBps: e.commissionBps, isPaid: e.isPaid === 1, test: e.testMoney === 1, tip: tips.get(e.paymentId) ?? null, createdAt: e.createdAt,
     })),
     total,
   };

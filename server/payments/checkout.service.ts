@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Insertable, Transaction } from 'kysely';
 import { newId, nowIso } from '../db/ids.js';
-import type { Database, ObjectType, OrderItemsTable, PaymentItemsTable, PaymentsTable } from '../db/schema.js';
+import type { Database, OrderItemsTable, PaymentItemsTable, PaymentsTable } from '../db/schema.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import { couponMessages, validCoupon } from '../coupons/coupons.service.js';
@@ -27,7 +27,7 @@ import { applyInternal, inTransaction, takeAllStock } from './settlement.service
 import { sweepExpiredCheckouts } from './maintenance.service.js';
 import { assertSandboxEnabled } from './gateways.js';
 import type { CheckoutResponse } from '../../common/schemas/money.js';
-import type { ProductType, SubscriptionType } from '../../common/enums.js';
+import type { PaymentItemObjectType, ProductType, SubscriptionType } from '../../common/enums.js';
 
 /**
  * Checkout: validate and price what is bought, then in ONE transaction create the pending payment, its items,
@@ -40,7 +40,7 @@ import type { ProductType, SubscriptionType } from '../../common/enums.js';
 type Trx = Transaction<Database>;
 
 export interface DraftLine {
-  objectType: ObjectType;
+  objectType: PaymentItemObjectType;
   objectId: string;
   performerId: string;
   unitPrice: number;
@@ -124,7 +124,7 @@ export function checkoutRows(p: {
  * visitor's host when it names this machine). The provider sends the buyer back there, so they arrive on the origin
  * their session cookie belongs to.
  */
-async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: string): Promise<CheckoutResponse> {
+export async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: string): Promise<CheckoutResponse> {
   const { db, settings, config } = money.ctx;
   const gatewayName = await money.activeGatewayName();
   // A buyer must not be able to approve their own payment on a live site: refused before anything is written.
@@ -234,7 +234,7 @@ async function checkout(money: Money, user: SessionUser, draft: Draft, siteUrl: 
  * on the shelf, before anything is checked against the stock (a hold ends with its hold time, not when the next
  * sweep happens to run).
  */
-async function beforeCheckout(money: Money): Promise<void> {
+export async function beforeCheckout(money: Money): Promise<void> {
   if ((await money.activeGatewayName()) === 'sandbox') assertSandboxEnabled(money.ctx.config);
   await sweepExpiredCheckouts(money, { limit: 50 }).catch((err) => money.ctx.logger.warn({ err: (err as Error).message }, 'checkout sweep failed'));
 }

@@ -4,6 +4,7 @@ import { activeGatewayName, gatewayFor, sandboxGateway, type GatewayDeps } from 
 import type { Deliver, SandboxGateway } from './sandbox.gateway.js';
 import { applyGatewayEvent, type Effects, type SettlementDeps } from './settlement.service.js';
 import { sendMoneyMails } from './money-mail.js';
+import { pushNotificationCount } from '../realtime/notifications.js';
 
 /**
  * What the money use cases need, built from the app context: the database, settings, the gateways and what to do
@@ -56,11 +57,13 @@ export function createMoney(ctx: Money['ctx'], opts: { deliver?: Deliver } = {})
       for (const n of effects.notifications) {
         try {
           if (n.event === 'payment/success') ctx.realtime?.emitToUser(n.userId, 'payment/success', n.payload);
+          else if (n.event === 'tip/received') ctx.realtime?.emitToUser(n.userId, 'tip/received', n.payload);
           else ctx.realtime?.emitToUser(n.userId, 'subscription/success', n.payload);
         } catch (err) {
           ctx.logger.warn({ err: (err as Error).message, event: n.event }, 'realtime emit failed');
         }
       }
+      if (ctx.realtime) for (const userId of new Set(effects.notified)) await pushNotificationCount(ctx.db, ctx.realtime, userId);
       await sendMoneyMails(ctx, effects.mails);
       for (const p of effects.refundsDue) {
         try {

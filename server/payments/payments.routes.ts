@@ -10,8 +10,9 @@ import { buyersSandboxCheckout, paymentStatus, userTransactions } from './transa
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import {
   checkoutSchema, purchaseProductsBody, purchaseVideoBody, sandboxCompleteBody, sandboxCompleteSchema, sandboxReverseBody, sandboxReverseSchema,
-  subscribeBody, transactionQuery, transactionSchema,
+  subscribeBody, tipBody, transactionQuery, transactionSchema,
 } from '../../common/schemas/money.js';
+import { checkoutTip } from '../tips/tips.service.js';
 import { route } from '../http/route.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema, 502: apiErrorSchema };
@@ -117,6 +118,26 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
         shippingAddress: body.shippingAddress,
         couponCode: body.couponCode,
       }, siteUrl(request));
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.post(
+    '/payment/tip',
+    {
+      ...route({
+        access: 'session',
+        tags,
+        summary: 'Tip a performer an amount within the site\'s limits, with an optional note, on their page, a post or a video: creates a pending payment and the hosted checkout',
+        description:
+          'The amount is whole minor units between the settings tipMinimum and tipMaximum (400 TIP_TOO_SMALL / TIP_TOO_LARGE). 400 CANNOT_TIP_SELF for oneself, 404 for a performer or a context the caller cannot see, 403 PERFORMER_NOT_APPROVED, 403 BLOCKED_BY_PERFORMER when the performer blocked the caller, 400 TIP_CONTEXT_MISMATCH for a post or video of another performer. Settled like any payment (server/payments/README.md, "Tips").',
+        body: tipBody,
+        response: { 201: checkoutSchema, ...errors },
+      }),
+      preHandler: perUser,
+    },
+    async (request, reply) => {
+      const result = await checkoutTip(money, requireUser(request), audienceOf(request.user, request.country), request.body, siteUrl(request));
       return reply.status(201).send(result);
     },
   );

@@ -10,6 +10,8 @@ import { addPaidPeriod, findSubscription as subscriptionOf, recountSubscribers, 
 import { commissionRatesOf } from '../performers/performers.repository.js';
 import { isSubscriptionAction, type GatewayEvent, type GatewayName, type SettlementAction } from './gateway.js';
 import { applySubscriptionEvent } from './renewals.js';
+import { tipPaid } from '../tips/tip-paid.js';
+import type { TipReceived } from '../../common/realtime.js';
 import type { MoneyMail } from './money-mail.js';
 import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
 import {
@@ -45,7 +47,8 @@ type Trx = Transaction<Database>;
 /** Pushed to the buyer's browsers after the commit (ServerToClientEvents in common/realtime.ts). */
 export type Notification =
   | { userId: string; event: 'payment/success'; payload: { paymentId: string; type: string; targetId: string | null; amount: number; currency: string } }
-  | { userId: string; event: 'subscription/success'; payload: { subscriptionId: string; performerId: string; paymentId: string; expiresAt: string | null } };
+  | { userId: string; event: 'subscription/success'; payload: { subscriptionId: string; performerId: string; paymentId: string; expiresAt: string | null } }
+  | { userId: string; event: 'tip/received'; payload: TipReceived };
 
 /** What a transition leaves for after the commit. */
 export interface Effects {
@@ -59,6 +62,8 @@ export interface Effects {
    * it read and wrote; sent after the commit (money-mail.ts). A duplicate event leaves none.
    */
   mails: MoneyMail[];
+  /** Users given a notification row in this transaction: their unread count is pushed after the commit. */
+  notified: string[];
 }
 
 /** The settings a settlement reads, once per event. */
@@ -227,7 +232,8 @@ async function grantAll(tc: TransitionContext, p: PaymentRow, items: PaymentItem
   for (const item of items) {
     const opens =
       item.objectType === 'video' || item.objectType === 'gallery' || item.objectType === 'post' || (item.objectType === 'product' && products.get(item.objectId)?.type === 'digital');
-    if (opens) await grantEntitlement(tc.trx, p.userId, item.objectType, item.objectId, p.id);
+    // A tip opens nothing: it is money given, not an object bought.
+    if (opens && item.objectType !== 'tip') await grantEntitlement(tc.trx, p.userId, item.objectType, item.objectId, p.id);
   }
 }
 
@@ -302,6 +308,13 @@ const settlePaid: Transition = async (tc, p, extra) => {
   await markOrdersPaid(tc.trx, p.id);
   await creditEarnings(tc, paid, items);
   if (isSubscriptionPayment(p) && p.performerId) await recountSubscribers(tc.trx, p.performerId);
+  // A tip tells its performer, here where it is paid (so once, whatever the provider repeats); not one whose refund
+  // or chargeback came first: that money is already back with the fan.
+  if (p.type === 'tip' && !p.deferredReversal) {
+    const pushes = await tipPaid(tc.trx, p);
+    tc.effects.notifications.push(...pushes);
+    tc.effects.notified.push(...pushes.map((n) => n.userId));
+  }
 
   tc.effects.notifications.push({
     userId: p.userId, event: 'payment/success', payload: { paymentId: p.id, type: p.type, targetId: p.targetId, amount: p.amount, currency: p.currency },
@@ -407,7 +420,7 @@ export async function inTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>, att
   }
 }
 
-const noEffects = (): Effects => ({ notifications: [], refundsDue: [], recurringToCancel: [], mails: [] });
+const noEffects = (): Effects => ({ notifications: [], refundsDue: [], recurringToCancel: [], mails: [], notified: [] });
 
 /**
  * A verified provider event: recorded under its unique (gateway, event id) first, then applied, all in one

@@ -11,7 +11,8 @@ import { addNotification } from '../realtime/notifications.js';
 import { insertViewsAndRecount, type ViewRow } from '../videos/views.repository.js';
 import { viewerKey } from '../videos/views.service.js';
 import { packageOfType } from '../subscriptions/subscriptions.repository.js';
-import { checkoutRows, subscriptionDraft } from '../payments/checkout.service.js';
+import { checkoutRows, subscriptionDraft, type Draft } from '../payments/checkout.service.js';
+import { tipDraft } from '../tips/tips.service.js';
 import { insertPayment, setCheckout } from '../payments/payments.repository.js';
 import { priceLines } from '../payments/pricing.js';
 import { SandboxGateway, sandboxWebhookSecret } from '../payments/sandbox.gateway.js';
@@ -19,7 +20,7 @@ import { sandboxSubscriptionOfCharge } from '../payments/sandbox.repository.js';
 import { addFollow } from '../follows/follows.repository.js';
 import { applyGatewayEventIn } from '../payments/settlement.service.js';
 import { seededRandom } from '../../common/random.js';
-import { commentTexts, firstNames, lastNames, profileTexts } from './content.js';
+import { commentTexts, firstNames, lastNames, profileTexts, tipNotes } from './content.js';
 import { DAY_MS } from '../../common/time.js';
 
 /**
@@ -89,6 +90,7 @@ export interface AudienceInput {
 
 export interface AudienceCounts {
   subscriptions: number;
+  tips: number;
   follows: number;
   reactions: number;
   comments: number;
@@ -122,7 +124,7 @@ export function demoFanNames(count: number, seed = 'demo-fans'): Array<{ name: s
 export async function seedAudience(trx: Trx, input: AudienceInput): Promise<AudienceCounts> {
   const rnd = seededRandom('demo-audience');
   const chance = (p: number) => rnd() < p;
-  const counts: AudienceCounts = { subscriptions: 0, follows: 0, reactions: 0, comments: 0, views: 0 };
+  const counts: AudienceCounts = { subscriptions: 0, tips: 0, follows: 0, reactions: 0, comments: 0, views: 0 };
   /** A moment after every one of `afterIsos` and before the seed's clock, as ISO text. */
   const someTimeAfter = (...afterIsos: string[]) => {
     const from = Math.max(...afterIsos.map((t) => Date.parse(t)));
@@ -133,10 +135,10 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
   // -- Subscriptions, through the checkout's rows and the provider's settlement. ------------------------------------
   const gateway = new SandboxGateway({ db: trx, secret: sandboxWebhookSecret(input.appSecret) });
   const packages = { monthly: await packageOfType(trx, 'monthly'), yearly: await packageOfType(trx, 'yearly') };
-  const subscribe = async (fan: AudienceFan, performer: AudiencePerformer, type: 'monthly' | 'yearly') => {
-    const draft = subscriptionDraft(performer, fan.id, type, packages[type]);
+  /** A checkout of `draft` by the fan, approved at the sandbox and settled by its event: answers whether it was paid. */
+  const pay = async (fan: AudienceFan, draft: Draft, what: string) => {
     const priced = priceLines(draft.lines, 0);
-    if (priced.amount < 1) return;
+    if (priced.amount < 1) return false;
     const paymentId = newId();
     const now = nowIso();
     const expiresAt = new Date(Date.parse(now) + input.checkoutExpiryMinutes * 60_000).toISOString();
@@ -157,19 +159,41 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
     const event = await gateway.parseWebhook(Buffer.from(sent.body), sent.headers);
     // Its effects are left unrun on purpose: demo fans get no receipts, performers no new-subscriber mails, nobody a push.
     const result = await applyGatewayEventIn(trx, { commissionBps: input.commissionBps, graceDays: 3 }, 'sandbox', event, sent.body);
-    if (result.outcome !== 'paid') throw new Error(`demo subscription of ${fan.email} to ${performer.displayName} was not paid: ${result.outcome}`);
-    counts.subscriptions++;
+    if (result.outcome !== 'paid') throw new Error(`demo ${what} of ${fan.email} was not paid: ${result.outcome}`);
+    return true;
+  };
+  const subscribe = async (fan: AudienceFan, performer: AudiencePerformer, type: 'monthly' | 'yearly') => {
+    if (await pay(fan, subscriptionDraft(performer, fan.id, type, packages[type]), `subscription to ${performer.displayName}`)) counts.subscriptions++;
   };
   // -- Follows: every subscriber, and more fans who only follow (free), each row with its counter as the service does.
   const follow = async (fan: AudienceFan, performer: AudiencePerformer) => {
     if (await addFollow(trx, fan.id, performer.id, nowIso())) counts.follows++;
   };
+  const subscribers: Array<[AudienceFan, AudiencePerformer]> = [];
   for (const fan of input.fans) {
     for (const performer of input.performers) {
       const subscribes = chance(performer.featured ? 0.25 : 0.07);
       if (subscribes) await subscribe(fan, performer, chance(0.2) ? 'yearly' : 'monthly');
+      if (subscribes) subscribers.push([fan, performer]);
       if (subscribes || chance(performer.featured ? 0.3 : 0.1)) await follow(fan, performer);
     }
+  }
+
+  // -- Tips: a few subscribers tip, on the performer's page or one of their free posts or videos, through the same
+  // checkout rows and settlement (earning, commission, the performer's notification). Their own generator, so the
+  // choices above stay what they were.
+  const tipRnd = seededRandom('demo-tips');
+  const pick = <T>(list: readonly T[]) => list[Math.floor(tipRnd() * list.length)]!;
+  for (const [fan, performer] of subscribers) {
+    if (tipRnd() >= 0.2) continue;
+    const places = input.items.filter((i) => i.performerId === performer.id && i.access === 'free' && (i.objectType === 'video' || i.objectType === 'post'));
+    const on = places.length && tipRnd() < 0.6 ? pick(places) : null;
+    const draft = tipDraft({
+      tipId: newId(), userId: fan.id, performer, amount: pick([300, 500, 1000, 2000, 2500]),
+      context: on ? { type: on.objectType as 'video' | 'post', id: on.id } : { type: 'performer', id: performer.id },
+      note: tipRnd() < 0.7 ? pick(tipNotes) : null,
+    });
+    if (await pay(fan, draft, `tip to ${performer.displayName}`)) counts.tips++;
   }
 
   // -- What each fan may open now (the access rules, read back from the rows just written). -------------------------

@@ -371,3 +371,13 @@ export const commentTexts = [
   'Any tips for a complete beginner?',
 ];
 export const profileTexts = ['So glad I found your page!', 'Your posts always make my week better.', 'Keep doing what you do.', 'Subscribed after the first video, no regrets.'];
+
+/** What demo fans write with a tip. */
+export const tipNotes = [
+  'Thank you for this!',
+  'Made my day',
+  'Coffee is on me',
+  'Keep them coming!',
+  'Loved the last one',
+  'For the next shoot',
+];

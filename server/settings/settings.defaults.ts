@@ -66,6 +66,9 @@ export const settingDefs = {
   // (minor units: 5000 = 50.00 in the site currency), so that small transfers do not eat the money in fees.
   payoutHoldDays: { default: 7, group: 'payment', public: false },
   payoutMinimum: { default: 5000, group: 'payment', public: false },
+  // Tips (server/payments/README.md, "Tips"): the smallest and largest amount a fan may tip, minor units (100 = 1.00).
+  tipMinimum: { default: 100, group: 'payment', public: false },
+  tipMaximum: { default: 50000, group: 'payment', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;

@@ -4,6 +4,7 @@ import type { RealtimeStatus as Status } from '../../common/realtime.js';
 import { realtimeStatus } from '../lib/stores/realtime.js';
 import { loggedIn as loggedInStore } from '../lib/stores/auth.js';
 import RealtimeConnection from './RealtimeConnection.js';
+import { listenForTips } from '../lib/stores/tips.js';
 import '../styles/engagement.css';
 
 const LABELS: Record<Status, string> = {
@@ -35,5 +36,7 @@ export function StatusIndicator() {
 
 export default function RealtimeStatus({ loggedIn }: RealtimeStatusProps) {
   const signedIn = useStore(loggedInStore);
+  // A performer's open pages say when a tip arrives (only performers are sent `tip/received`).
+  useEffect(() => listenForTips(), []);
   return <RealtimeConnection loggedIn={loggedIn}>{loggedIn || signedIn ? <StatusIndicator /> : null}</RealtimeConnection>;
 }

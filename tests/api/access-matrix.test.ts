@@ -234,6 +234,8 @@ const TABLE: Record<string, Expectation> = {
   // A's pay-per-view post: anyone signed in may start a checkout of it, except A (400: not your own), who passes the gate.
   'POST /payment/purchase-post/{id}': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: `/payment/purchase-post/${fx.salePost.id}`, json: {} }) },
   'POST /payment/purchase-gallery/{id}': { access: SESSION },
+  // Anyone signed in may start a tip to A, except A (400: not oneself), who passes the gate.
+  'POST /payment/tip': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: '/payment/tip', json: { performerId: fx.w.perf.id, amount: 500 } }) },
   'POST /payment/purchase-products': { access: SESSION },
   'GET /payment/transactions': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.paymentId } },
   'GET /transactions/user/search': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.paymentId } },

@@ -168,7 +168,7 @@ describe.each(engines)('messages on %s', (engine) => {
     expect((await send(fan, conv, 'x'.repeat(2001))).body.code).toBe('MESSAGE_TOO_LONG');
   }, 60_000);
 
-  it('blocks a fan from messages, comments and new subscriptions, in one place, until unblocked', async () => {
+  it('blocks a fan from messages, comments, tips and new subscriptions, in one place, until unblocked', async () => {
     const db = t.ctx.db;
     const perf = await createUser(db, 'performer', { performer: { messagePolicy: 'fans', monthlyPrice: 999 } });
     const fan = await createUser(db, 'user', { name: 'Blocked Fan' });
@@ -193,6 +193,8 @@ describe.each(engines)('messages on %s', (engine) => {
     expect([comment.status, comment.body.code]).toEqual([403, 'BLOCKED_BY_PERFORMER']);
     const checkout = await as(fan, 'POST', '/payment/subscribe', { performerId: perf.id, type: 'monthly' });
     expect([checkout.status, checkout.body.code]).toEqual([403, 'BLOCKED_BY_PERFORMER']);
+    const tip = await as(fan, 'POST', '/payment/tip', { performerId: perf.id, amount: 500 });
+    expect([tip.status, tip.body.code]).toEqual([403, 'BLOCKED_BY_PERFORMER']);
     expect(await db.selectFrom('payments').select('id').where('userId', '=', fan.id).execute()).toEqual([]);
     // A running subscription is left as it is.
     const sub = await db.selectFrom('subscriptions').select(['status', 'expiresAt']).where('userId', '=', running.id).executeTakeFirstOrThrow();

@@ -141,6 +141,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /package/subscription/search': 'getPackageSubscriptionSearch',
   'POST /payment/purchase-gallery/{id}': 'postPaymentPurchaseGalleryById',
   'POST /payment/purchase-post/{id}': 'postPaymentPurchasePostById',
+  'POST /payment/tip': 'postPaymentTip',
   'POST /payment/purchase-products': 'postPaymentPurchaseProducts',
   'POST /payment/purchase-video/{id}': 'postPaymentPurchaseVideoById',
   'POST /payment/sandbox/{id}/complete': 'postPaymentSandboxByIdComplete',

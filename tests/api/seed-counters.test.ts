@@ -118,6 +118,23 @@ describe.each(engines)('the demo site counts its rows on %s', (engine) => {
     }
   });
 
+  it("the demo's tips are paid payments of type 'tip' with a tip item, a tip row, a test-money earning and the performer's notification", async () => {
+    const tips = await t.ctx.db
+      .selectFrom('tips')
+      .innerJoin('payments', 'payments.id', 'tips.paymentId')
+      .innerJoin('paymentItems', 'paymentItems.paymentId', 'payments.id')
+      .innerJoin('earnings', 'earnings.paymentItemId', 'paymentItems.id')
+      .select(['payments.status', 'payments.type', 'payments.amount', 'tips.amount as tipAmount', 'tips.id as tipId', 'paymentItems.objectType', 'paymentItems.objectId', 'earnings.sourceType', 'earnings.gross', 'earnings.testMoney', 'tips.performerId'])
+      .execute();
+    expect(tips.length).toBe(seeded.counts?.tips);
+    expect(tips.length).toBeGreaterThan(0);
+    for (const tip of tips) {
+      expect(tip).toMatchObject({ status: 'success', type: 'tip', objectType: 'tip', objectId: tip.tipId, sourceType: 'tip', gross: tip.amount, tipAmount: tip.amount, testMoney: 1 });
+    }
+    const notified = await t.ctx.db.selectFrom('notifications').select('userId').where('type', '=', 'tip').execute();
+    expect(notified.length).toBe(tips.length);
+  });
+
   it('what the API hands the pages is the rows counted: profiles, videos', async () => {
     const performers = await t.ctx.db.selectFrom('performers').select(['id', 'username']).execute();
     for (const p of performers) {

@@ -20,7 +20,7 @@ import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
  */
 
 const DAY = 86_400_000;
-const noEffects = { notifications: [], refundsDue: [], recurringToCancel: [], mails: [] };
+const noEffects = { notifications: [], refundsDue: [], recurringToCancel: [], mails: [], notified: [] };
 
 describe.each(engines)('settlement rules on %s', (engine) => {
   let t: TestApp;

@@ -52,6 +52,8 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     subscriptions: () => '/account/subscriptions', orders: () => '/account/orders', transactions: () => '/account/transactions',
     favourites: () => '/account/favourites', 'watch later': () => '/account/watch-later', 'video for sale': () => `/videos/${c.videos.sale.id}`,
     messages: () => '/messages',
+    // With the Tip button (its dialog is audited open in tests/e2e/tips.test.ts).
+    performer: () => '/performers/alice', post: () => `/posts/${c.posts.byAlice.id}`,
   };
   const studioPages = ['/studio', '/studio/profile', '/studio/videos', '/studio/galleries', '/studio/products', '/studio/posts', '/studio/earnings', '/studio/orders', '/studio/messages'];
   const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/payouts', '/admin/coupons', '/admin/orders', '/admin/audit'];

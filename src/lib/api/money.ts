@@ -1,7 +1,7 @@
 import type { ListResult } from '../../../common/schemas/http.js';
 import type {
   ApplyCouponRequest, ApplyCouponResponse, CheckoutResponse, OrderView, PurchaseProductsRequest, PurchaseRequest, SandboxCompleteResponse,
-  SandboxOutcome, SubscribeRequest, SubscriptionItem, SubscriptionPackageItem, TransactionItem, UpdateOrderRequest,
+  SandboxOutcome, SubscribeRequest, SubscriptionItem, SubscriptionPackageItem, TipRequest, TransactionItem, UpdateOrderRequest,
 } from '../../../common/schemas/money.js';
 import { apiFetch } from './transport.js';
 
@@ -15,6 +15,7 @@ export const money = {
     apiFetch<CheckoutResponse>(`/payment/purchase-post/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   purchaseGallery: (id: string, body: PurchaseRequest = {}) =>
     apiFetch<CheckoutResponse>(`/payment/purchase-gallery/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
+  tip: (body: TipRequest) => apiFetch<CheckoutResponse>('/payment/tip', { method: 'POST', body: { ...body } }),
   purchaseProducts: (body: PurchaseProductsRequest) => apiFetch<CheckoutResponse>('/payment/purchase-products', { method: 'POST', body: { ...body } }),
   applyCoupon: (code: string, body: NonNullable<ApplyCouponRequest> = {}) =>
     apiFetch<ApplyCouponResponse>(`/coupons/${encodeURIComponent(code)}/apply-coupon`, { method: 'POST', body: { ...body } }),

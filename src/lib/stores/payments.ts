@@ -1,5 +1,5 @@
 import { atom, map } from 'nanostores';
-import type { OrderView, SubscriptionItem } from '../../../common/schemas/money.js';
+import type { OrderView, SubscriptionItem, TipRequest } from '../../../common/schemas/money.js';
 import type { DeliveryStatus, PaymentStatus } from '../../../common/enums.js';
 import { ApiError, errorMessage } from '../api/error.js';
 import { call, via } from './client.js';
@@ -21,6 +21,7 @@ export const pending = map<Record<string, string>>({});
 
 export const SUBSCRIBE_ERROR = 'Could not start the subscription, please try again';
 export const PURCHASE_ERROR = 'Could not start the purchase, please try again';
+export const TIP_ERROR = 'Could not start the tip, please try again';
 export const DOWNLOAD_ERROR = 'Could not get the download, please try again';
 
 export const pendingKey = {
@@ -29,6 +30,7 @@ export const pendingKey = {
   post: (postId: string) => `post:${postId}`,
   gallery: (galleryId: string) => `gallery:${galleryId}`,
   download: (productId: string) => `download:${productId}`,
+  tip: (performerId: string) => `tip:${performerId}`,
 };
 
 function clear(key: string): void {
@@ -70,6 +72,11 @@ export function buyPost(postId: string, couponCode = ''): Promise<boolean> {
 export function buyGallery(galleryId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
   return redirectAfter(pendingKey.gallery(galleryId), 'buy', async () => (await call(({ money }) => money.purchaseGallery(galleryId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
+}
+
+/** A tip (amount, note, where it is given) through the provider's hosted page. */
+export function sendTip(body: TipRequest): Promise<boolean> {
+  return redirectAfter(pendingKey.tip(body.performerId), 'tip', async () => (await call(({ money }) => money.tip(body))).redirectUrl, TIP_ERROR, true);
 }
 
 /** Asks for a short-lived signed link and goes there (the file downloads, the page stays). */

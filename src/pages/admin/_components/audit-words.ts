@@ -65,13 +65,13 @@ const LABELS: Record<string, string> = {
   loginPlaceholderImage: 'Login picture', menus: 'Menus', footerContent: 'Footer', currency: 'Currency', currencySymbol: 'Currency symbol',
   maintenanceMode: 'Maintenance mode', unapprovedItemQuota: 'Drafts before approval', paymentGateway: 'Payment gateway', checkoutExpiryMinutes: 'Checkout expiry (minutes)',
   stockHoldMaxPerBuyer: 'Units one buyer may hold', renewalGraceDays: 'Renewal grace days', renewalReminderDays: 'Yearly renewal reminder (days before)', sessionsRevoked: 'Sessions ended', earnings: 'Earnings paid', payoutId: 'Payout', fileId: 'File',
-  payoutHoldDays: 'Payout hold (days)', payoutMinimum: 'Smallest payout', reference: 'Transfer reference', reason: 'Reason', method: 'Paid by',
+  payoutHoldDays: 'Payout hold (days)', payoutMinimum: 'Smallest payout', tipMinimum: 'Smallest tip', tipMaximum: 'Largest tip', reference: 'Transfer reference', reason: 'Reason', method: 'Paid by',
   objectType: 'On a', objectId: 'On id', userId: 'By user', from: 'Before', to: 'After', isNewTab: 'New tab', keys: 'Changed',
 };
 /** "checkoutExpiryMinutes" → "Checkout expiry minutes" when the list has no better label. */
 export const labelOf = (key: string) => LABELS[key] ?? (key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()).replace(/ ([A-Z])/g, (_, c: string) => ` ${c.toLowerCase()}`));
 
-const MONEY_KEYS = new Set(['price', 'amount', 'originalPrice', 'discount', 'totalPrice', 'payoutMinimum']);
+const MONEY_KEYS = new Set(['price', 'amount', 'originalPrice', 'discount', 'totalPrice', 'payoutMinimum', 'tipMinimum', 'tipMaximum']);
 
 /** A detail's value in the site's units: minor units as money, basis points as a percent, flags as yes/no, menus as "Label → /path". */
 export function detailValue(key: string, value: unknown, symbol: string, action = ''): string {
