@@ -98,3 +98,10 @@ export const OPEN_PAYOUT_STATUSES = ['requested', 'approved'] as const satisfies
 /** How a performer is paid: a bank transfer or PayPal. */
 export const payoutMethodSchema = z.enum(['bank', 'paypal']);
 export type PayoutMethod = z.output<typeof payoutMethodSchema>;
+
+/**
+ * What a notification is about (server/notifications/README.md): the `type` of a notification row, and the keys of a
+ * user's email choices. Rows of another type (older or newer code) are still listed, with a generic text.
+ */
+export const notificationTypeSchema = z.enum(['message', 'tip', 'subscriber', 'comment', 'purchase', 'order', 'payout', 'report']);
+export type NotificationType = z.output<typeof notificationTypeSchema>;

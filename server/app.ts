@@ -24,6 +24,7 @@ import { JobQueue } from './jobs/queue.js';
 import { scheduleOrphanSweep } from './media/orphans.js';
 import { registerMediaJobs } from './media/pipeline/processors.js';
 import { registerAnnounceJob } from './follows/announce.js';
+import { registerNotificationMailJob } from './notifications/notification-mail.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
@@ -93,6 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     realtime: new RealtimeHub(),
   };
   registerAnnounceJob(jobs, { db: database.db, realtime: ctx.realtime, logger: logger.child({ module: 'feed' }) });
+  registerNotificationMailJob(jobs, { db: database.db, config, settings, mailer, logger: logger.child({ module: 'notifications' }) });
 
   // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.
   const trust = proxyTrust(config.trustProxy);

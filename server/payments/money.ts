@@ -4,6 +4,7 @@ import { activeGatewayName, gatewayFor, sandboxGateway, type GatewayDeps } from 
 import type { Deliver, SandboxGateway } from './sandbox.gateway.js';
 import { applyGatewayEvent, type Effects, type SettlementDeps } from './settlement.service.js';
 import { sendMoneyMails } from './money-mail.js';
+import { pushNotificationCount } from '../notifications/notifications.service.js';
 
 /**
  * What the money use cases need, built from the app context: the database, settings, the gateways and what to do
@@ -61,6 +62,7 @@ export function createMoney(ctx: Money['ctx'], opts: { deliver?: Deliver } = {})
           ctx.logger.warn({ err: (err as Error).message, event: n.event }, 'realtime emit failed');
         }
       }
+      if (ctx.realtime) for (const userId of new Set(effects.notified)) await pushNotificationCount(ctx.db, ctx.realtime, userId);
       await sendMoneyMails(ctx, effects.mails);
       for (const p of effects.refundsDue) {
         try {

@@ -11,6 +11,7 @@ import { commissionRatesOf } from '../performers/performers.repository.js';
 import { isSubscriptionAction, type GatewayEvent, type GatewayName, type SettlementAction } from './gateway.js';
 import { applySubscriptionEvent } from './renewals.js';
 import type { MoneyMail } from './money-mail.js';
+import { notifyNewSubscriber, notifySale } from './sale-notifications.js';
 import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
 import {
   findPaymentForEvent, lockPayment, paymentItems, recordWebhookEvent, setWebhookOutcome, updatePayment, type PaymentItemRow, type PaymentRow,
@@ -59,6 +60,8 @@ export interface Effects {
    * it read and wrote; sent after the commit (money-mail.ts). A duplicate event leaves none.
    */
   mails: MoneyMail[];
+  /** Users given a notification row in the transaction: their unread count is pushed after the commit. */
+  notified: string[];
 }
 
 /** The settings a settlement reads, once per event. */
@@ -296,12 +299,20 @@ const settlePaid: Transition = async (tc, p, extra) => {
     subscription = { type, expiresAt: sub.expiresAt, renews: !!extra.subscriptionRef || sub.autoRenew === 1, renewal };
     // A renewal, or a payment that lengthened a running subscription (paid again before its end), brings nobody new;
     // nor does one whose refund arrived first (its period is taken back below).
-    if (!renewal && !extended && !p.deferredReversal) tc.effects.mails.push({ kind: 'new-subscriber', performerId: p.performerId, fanId: p.userId, type, amount: p.amount, currency: p.currency });
+    if (!renewal && !extended && !p.deferredReversal) {
+      tc.effects.mails.push({ kind: 'new-subscriber', performerId: p.performerId, fanId: p.userId, type, amount: p.amount, currency: p.currency });
+      await notifyNewSubscriber(tc.trx, p, p.performerId, sub.id);
+      tc.effects.notified.push(p.performerId);
+    }
   }
   await grantAll(tc, paid, items);
   await markOrdersPaid(tc.trx, p.id);
   await creditEarnings(tc, paid, items);
   if (isSubscriptionPayment(p) && p.performerId) await recountSubscribers(tc.trx, p.performerId);
+  if (!isSubscriptionPayment(p) && !outOfStock && !p.deferredReversal) {
+    await notifySale(tc.trx, paid, items, typeof details.description === 'string' ? details.description : p.type);
+    tc.effects.notified.push(...new Set(items.map((i) => i.performerId).filter((x): x is string => !!x)));
+  }
 
   tc.effects.notifications.push({
     userId: p.userId, event: 'payment/success', payload: { paymentId: p.id, type: p.type, targetId: p.targetId, amount: p.amount, currency: p.currency },
@@ -407,7 +418,7 @@ export async function inTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>, att
   }
 }
 
-const noEffects = (): Effects => ({ notifications: [], refundsDue: [], recurringToCancel: [], mails: [] });
+const noEffects = (): Effects => ({ notifications: [], refundsDue: [], recurringToCancel: [], mails: [], notified: [] });
 
 /**
  * A verified provider event: recorded under its unique (gateway, event id) first, then applied, all in one
