@@ -37,6 +37,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/videos/[id]': PUBLIC,
   '/galleries/[id]': PUBLIC,
   '/store': PUBLIC,
+  // A notification mail's unsubscribe link: no login, the signed token is the permission.
+  '/notifications/unsubscribe': PUBLIC,
   '/products/[id]': PUBLIC,
   '/posts': PUBLIC,
   '/posts/[id]': PUBLIC,
@@ -74,6 +76,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/account/favourites': SESSION,
   '/account/following': SESSION,
   '/account/watch-later': SESSION,
+  '/account/notifications': SESSION,
+  '/notifications': SESSION,
 
   '/studio': PERFORMER,
   '/studio/profile': PERFORMER,
