@@ -102,12 +102,13 @@ export function seedEmailPreferences(items: EmailPreference[]): void {
 export async function setEmailPreference(type: NotificationType, email: boolean): Promise<void> {
   const s = emailPreferences.get();
   if (s.saving) return;
-  emailPreferences.set({ ...s, saving: type, message: null, error: null });
+  // Shown flipped at once; the server's answer (or the old state, on an error) replaces it.
+  emailPreferences.set({ items: s.items.map((p) => (p.type === type ? { ...p, email } : p)), saving: type, message: null, error: null });
   try {
     const { preferences } = await call(({ engagement }) => engagement.updateEmailPreferences({ email: { [type]: email } }));
     emailPreferences.set({ items: preferences, saving: null, message: 'Saved', error: null });
   } catch (err) {
-    emailPreferences.set({ ...emailPreferences.get(), saving: null, error: errorMessage(err, 'Could not save, please try again') });
+    emailPreferences.set({ items: s.items, saving: null, message: null, error: errorMessage(err, 'Could not save, please try again') });
   }
 }
 
