@@ -14,14 +14,20 @@ export async function notifyNewSubscriber(trx: DbOrTrx, p: PaymentRow, performer
   await addNotification(trx, performerId, 'subscriber', { subscriptionId, actorId: p.userId, actorName: await buyerName(trx, p.userId), url: '/studio' });
 }
 
-/** An item sold: one 'purchase' notification per performer of the payment's items, with their part of the amount. */
-export async function notifySale(trx: DbOrTrx, p: PaymentRow, items: readonly PaymentItemRow[], description: string): Promise<void> {
+/** What is sold as an item: a payment of anything else (a subscription, a tip) is told by its own notification. */
+const SOLD_ITEMS: ReadonlySet<string> = new Set(['video', 'gallery', 'post', 'product']);
+
+/**
+ * An item sold: one 'purchase' notification per performer of the payment's items, with their part of the amount.
+ * Returns the performers told.
+ */
+export async function notifySale(trx: DbOrTrx, p: PaymentRow, items: readonly PaymentItemRow[], description: string): Promise<string[]> {
   const byPerformer = new Map<string, PaymentItemRow[]>();
   for (const item of items) {
-    if (!item.performerId || item.objectType === 'performer') continue;
+    if (!item.performerId || !SOLD_ITEMS.has(item.objectType)) continue;
     byPerformer.set(item.performerId, [...(byPerformer.get(item.performerId) ?? []), item]);
   }
-  if (!byPerformer.size) return;
+  if (!byPerformer.size) return [];
   const actorName = await buyerName(trx, p.userId);
   for (const [performerId, own] of byPerformer) {
     const amount = own.reduce((sum, i) => sum + i.unitPrice * i.quantity - i.discount, 0);
@@ -30,4 +36,5 @@ export async function notifySale(trx: DbOrTrx, p: PaymentRow, items: readonly Pa
     const url = own.some((i) => i.objectType === 'product') ? '/studio/orders' : '/studio/earnings';
     await addNotification(trx, performerId, 'purchase', { paymentId: p.id, actorName, title, amount, url });
   }
+  return [...byPerformer.keys()];
 }

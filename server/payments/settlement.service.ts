@@ -310,8 +310,7 @@ const settlePaid: Transition = async (tc, p, extra) => {
   await creditEarnings(tc, paid, items);
   if (isSubscriptionPayment(p) && p.performerId) await recountSubscribers(tc.trx, p.performerId);
   if (!isSubscriptionPayment(p) && !outOfStock && !p.deferredReversal) {
-    await notifySale(tc.trx, paid, items, typeof details.description === 'string' ? details.description : p.type);
-    tc.effects.notified.push(...new Set(items.map((i) => i.performerId).filter((x): x is string => !!x)));
+    tc.effects.notified.push(...(await notifySale(tc.trx, paid, items, typeof details.description === 'string' ? details.description : p.type)));
   }
 
   tc.effects.notifications.push({
