@@ -31,7 +31,14 @@ export const notificationParams = z.object({ id: keyField });
 export const unreadCountSchema = z.object({ count: z.number().int() });
 export type UnreadCount = z.output<typeof unreadCountSchema>;
 
-/** `POST /notifications/read-all`: how many were marked, and the unread count after (0). */
+/**
+ * `POST /notifications/read-all`: up to when (the newest the reader has seen), so one that arrived since is not marked
+ * read unseen.
+ */
+export const markAllReadBody = z.object({ before: z.iso.datetime() });
+export type MarkAllReadBody = z.input<typeof markAllReadBody>;
+
+/** `POST /notifications/read-all`: how many were marked, and the unread count after. */
 export const markAllReadSchema = z.object({ marked: z.number().int(), count: z.number().int() });
 
 /** One type's email choice; `locked`: mailed whatever the choice (money mails), shown but not changeable. */

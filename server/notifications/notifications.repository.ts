@@ -50,9 +50,15 @@ export async function markNotificationRead(db: DbOrTrx, userId: string, id: stri
   await db.updateTable('notifications').set({ readAt: at }).where('id', '=', id).where('userId', '=', userId).where('readAt', 'is', null).execute();
 }
 
-/** Marks all of the user's unread notifications read: how many were. */
-export async function markAllNotificationsRead(db: DbOrTrx, userId: string, at: string): Promise<number> {
-  const r = await db.updateTable('notifications').set({ readAt: at }).where('userId', '=', userId).where('readAt', 'is', null).executeTakeFirst();
+/** Marks the user's unread notifications created up to `before` read: how many were. */
+export async function markAllNotificationsRead(db: DbOrTrx, userId: string, before: string, at: string): Promise<number> {
+  const r = await db
+    .updateTable('notifications')
+    .set({ readAt: at })
+    .where('userId', '=', userId)
+    .where('readAt', 'is', null)
+    .where('createdAt', '<=', before)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows ?? 0);
 }
 

@@ -6,7 +6,7 @@ import { AppError } from '../http/errors.js';
 import { route } from '../http/route.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import {
-  emailPreferencesSchema, markAllReadSchema, notificationItemSchema, notificationParams, notificationsQuery, unreadCountSchema, unsubscribeQuery,
+  emailPreferencesSchema, markAllReadBody, markAllReadSchema, notificationItemSchema, notificationParams, notificationsQuery, unreadCountSchema, unsubscribeQuery,
   unsubscribeResultSchema, updateEmailPreferencesBody,
 } from '../../common/schemas/notifications.js';
 import {
@@ -53,10 +53,13 @@ export async function notificationsRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/notifications/read-all',
-    route({ access: 'session', tags, summary: "Mark all of the signed-in user's notifications read", response: { 200: markAllReadSchema, ...errors } }),
+    route({
+      access: 'session', tags, summary: "Mark the signed-in user's notifications read, up to `before` (the newest they have seen)",
+      body: markAllReadBody, response: { 200: markAllReadSchema, ...errors },
+    }),
     async (request) => {
       const user = requireUser(request);
-      const result = await readAllNotifications(db, user.id);
+      const result = await readAllNotifications(db, user.id, request.body.before);
       await pushNotificationCount(db, ctx.realtime, user.id);
       return result;
     },

@@ -111,8 +111,9 @@ export async function readNotification(db: DbOrTrx, userId: string, id: string):
   return toItem((await findOwnNotification(db, userId, id))!, await currencySymbol(db));
 }
 
-export async function readAllNotifications(db: DbOrTrx, userId: string): Promise<{ marked: number; count: number }> {
-  const marked = await markAllNotificationsRead(db, userId, nowIso());
+/** Marks read every notification of the user created up to `before` (what the reader has seen). */
+export async function readAllNotifications(db: DbOrTrx, userId: string, before: string): Promise<{ marked: number; count: number }> {
+  const marked = await markAllNotificationsRead(db, userId, new Date(before).toISOString(), nowIso());
   return { marked, count: await unreadNotificationCount(db, userId) };
 }
 

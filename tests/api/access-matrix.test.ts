@@ -208,7 +208,7 @@ const TABLE: Record<string, Expectation> = {
   'GET /notifications': { access: SESSION, hide: { from: ['fan', 'fan2', 'other', 'admin'], shownTo: 'owner', id: (fx) => fx.notificationId } },
   'GET /notifications/unread-count': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
   'POST /notifications/{id}/read': { access: SESSION, deny: ['fan', 'fan2', 'other', 'admin'], ok: ['owner'], req: (fx) => ({ path: `/notifications/${fx.notificationId}/read` }) },
-  'POST /notifications/read-all': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
+  'POST /notifications/read-all': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'], req: () => ({ path: '/notifications/read-all', json: { before: '2000-01-01T00:00:00.000Z' } }) },
   'GET /notifications/preferences': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
   'PUT /notifications/preferences': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'], req: () => ({ path: '/notifications/preferences', json: { email: { tip: true } } }) },
   // The signed token is the permission: without one (or with a forged one) everyone gets the same 400.

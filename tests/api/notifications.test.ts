@@ -122,9 +122,15 @@ describe.each(engines)('notifications on %s', (engine) => {
     expect((await call('POST', `/notifications/${theirs}/read`, me)).status).toBe(404);
     expect((await call('GET', '/notifications/unread-count', other)).body).toEqual({ count: 1 });
 
-    const all = await call('POST', '/notifications/read-all', me);
-    expect(all.body).toEqual({ marked: 2, count: 0 });
-    expect((await call('POST', '/notifications/read-all', me)).body).toEqual({ marked: 0, count: 0 });
+    // Up to what the reader has seen: one that arrives after it stays unread.
+    const seen = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 5));
+    await addNotification(db(), me.id, 'order', { orderId: 'e', status: 'shipping', url: '/account/orders/e' }, { email: false });
+    for (const body of [{}, { before: 'yesterday' }, { before: 5 }]) expect((await call('POST', '/notifications/read-all', me, body)).status).toBe(400);
+    const all = await call('POST', '/notifications/read-all', me, { before: seen });
+    expect(all.body).toEqual({ marked: 2, count: 1 });
+    expect((await call('POST', '/notifications/read-all', me, { before: seen })).body).toEqual({ marked: 0, count: 1 });
+    expect((await call('POST', '/notifications/read-all', me, { before: new Date().toISOString() })).body).toEqual({ marked: 1, count: 0 });
     expect((await call('GET', '/notifications/unread-count', other)).body).toEqual({ count: 1 });
     expect((await call('GET', '/notifications', me)).body.items.every((i: { read: boolean }) => i.read)).toBe(true);
   });

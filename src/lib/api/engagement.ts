@@ -5,7 +5,7 @@ import type {
 } from '../../../common/schemas/engagement.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import type { FeedItem, FollowedPerformer, FollowState } from '../../../common/schemas/feed.js';
-import type { EmailPreferences, NotificationItem, UnreadCount, UpdateEmailPreferencesBody } from '../../../common/schemas/notifications.js';
+import type { EmailPreferences, MarkAllReadBody, NotificationItem, UnreadCount, UpdateEmailPreferencesBody } from '../../../common/schemas/notifications.js';
 import { apiFetch } from './transport.js';
 
 type Page = { limit?: number; offset?: number };
@@ -39,7 +39,7 @@ export const engagement = {
     apiFetch<ListResult<NotificationItem>>('/notifications', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
   unreadNotifications: () => apiFetch<UnreadCount>('/notifications/unread-count'),
   readNotification: (id: string) => apiFetch<NotificationItem>(`/notifications/${encodeURIComponent(id)}/read`, { method: 'POST' }),
-  readAllNotifications: () => apiFetch<{ marked: number; count: number }>('/notifications/read-all', { method: 'POST' }),
+  readAllNotifications: (body: MarkAllReadBody) => apiFetch<{ marked: number; count: number }>('/notifications/read-all', { method: 'POST', body: { ...body } }),
   emailPreferences: () => apiFetch<EmailPreferences>('/notifications/preferences'),
   updateEmailPreferences: (body: UpdateEmailPreferencesBody) => apiFetch<EmailPreferences>('/notifications/preferences', { method: 'PUT', body: { ...body } }),
   unsubscribe: (token: string) => apiFetch<{ type: string; email: false }>('/notifications/unsubscribe', { method: 'POST', query: { token } }),

@@ -59,11 +59,13 @@ export function createNotificationList(initial: ListResult<NotificationItem>, pa
   }
 
   async function markAllRead(): Promise<void> {
+    // Up to the newest shown: one that arrives meanwhile stays unread.
+    const before = store.get().items[0]?.createdAt ?? new Date().toISOString();
     try {
-      await call(({ engagement }) => engagement.readAllNotifications());
+      const { count } = await call(({ engagement }) => engagement.readAllNotifications({ before }));
       const at = new Date().toISOString();
-      store.setKey('items', store.get().items.map((i) => (i.read ? i : { ...i, read: true, readAt: at })));
-      unreadCount.set(0);
+      store.setKey('items', store.get().items.map((i) => (i.read || i.createdAt > before ? i : { ...i, read: true, readAt: at })));
+      unreadCount.set(count);
     } catch (err) {
       pushToast('error', errorMessage(err, 'Could not mark them read, please try again'));
     }
