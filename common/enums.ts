@@ -120,3 +120,9 @@ export type MessageAttachmentKind = z.output<typeof messageAttachmentKindSchema>
 /** Who a performer's mass message goes to: live subscribers, or followers. */
 export const massAudienceSchema = z.enum(['subscribers', 'followers']);
 export type MassAudience = z.output<typeof massAudienceSchema>;
+/**
+ * What a notification is about (server/notifications/README.md): the `type` of a notification row, and the keys of a
+ * user's email choices. Rows of another type (older or newer code) are still listed, with a generic text.
+ */
+export const notificationTypeSchema = z.enum(['message', 'tip', 'subscriber', 'comment', 'purchase', 'order', 'payout', 'report']);
+export type NotificationType = z.output<typeof notificationTypeSchema>;

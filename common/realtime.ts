@@ -1,6 +1,7 @@
 import type { EngagementObjectType, ReactionAction, TipContextType } from './enums.js';
 import type { CommentItem } from './schemas/engagement.js';
 import type { MessageItem } from './schemas/messages.js';
+import type { NotificationItem } from './schemas/notifications.js';
 
 /** The realtime connection (socket.io, server/realtime/README.md): its status, rooms and events; not part of the HTTP API. */
 
@@ -15,7 +16,7 @@ export interface ObjectRef {
 
 /**
  * Events the server sends (socket.io). Emitted through `ctx.realtime` (server/realtime/README.md):
- * to an object room: comment/*, reaction/count; to a user room: notification/count, payment/success,
+ * to an object room: comment/*, reaction/count; to a user room: notification/count, notification/created, payment/success,
  * subscription/success, content/new, message/created, message/read, messages/unread, tip/received.
  */
 export interface ServerToClientEvents {
@@ -24,6 +25,8 @@ export interface ServerToClientEvents {
   'comment/deleted': (payload: ObjectRef & { _id: string; commentCount: number }) => void;
   'reaction/count': (payload: ObjectRef & { action: ReactionAction; count: number }) => void;
   'notification/count': (payload: { count: number }) => void;
+  /** A new notification of the user, rendered as the list shows it (sent once, before the new count). */
+  'notification/created': (payload: { notification: NotificationItem }) => void;
   'payment/success': (payload: { paymentId: string; type: string; targetId?: string | null; [key: string]: unknown }) => void;
   'subscription/success': (payload: { subscriptionId: string; performerId: string; [key: string]: unknown }) => void;
   /**

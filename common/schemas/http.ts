@@ -18,6 +18,10 @@ export type ApiErrorBody = z.output<typeof apiErrorSchema>;
 export const validationIssueSchema = z.object({ path: z.string(), message: z.string() });
 export type ValidationIssue = z.output<typeof validationIssueSchema>;
 
+/** An unread count (the header's badges: unread messages, unread notifications). */
+export const unreadCountSchema = z.object({ count: z.number().int() });
+export type UnreadCount = z.output<typeof unreadCountSchema>;
+
 /** Conventions for every list: `limit` (1..100), `offset`, or an opaque `cursor` for deep keyset paging. */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(12),

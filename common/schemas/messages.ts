@@ -70,10 +70,6 @@ export const conversationsQuery = messagesQuery;
 
 export const conversationParams = z.object({ id: keyField });
 
-/** The caller's unread messages over all conversations (the header's badge). */
-export const unreadCountSchema = z.object({ count: z.number().int() });
-export type UnreadCount = z.output<typeof unreadCountSchema>;
-
 /** `POST /messages/conversations/{id}/read`: what is now read, and the caller's unread count after it. */
 export const readStateSchema = z.object({ conversationId: z.string(), readAt: z.string(), count: z.number().int() });
 export type ReadState = z.output<typeof readStateSchema>;

@@ -17,6 +17,7 @@ import {
   payoutBody, payoutListQuery, payoutSchema, performerEarningsSchema, refundBody, refundRequestSchema,
 } from '../../common/schemas/admin.js';
 import type { AppContext } from '../context.js';
+import { pushNotificationCount } from '../notifications/notifications.service.js';
 
 /** Money oversight: payments and transactions, orders, earnings by performer, payouts, refunds through the gateway. */
 
@@ -101,11 +102,12 @@ export async function adminMoneyRoutes(app: ApiApp): Promise<void> {
     },
     async (request) => {
       const { id } = request.params;
-      const { o, mails } = await adminTx(db, request, async (trx, audit) => {
-        const { mails } = await updateOrderDelivery(trx, request.user!, id, request.body);
+      const { o, mails, notified } = await adminTx(db, request, async (trx, audit) => {
+        const { mails, notified } = await updateOrderDelivery(trx, request.user!, id, request.body);
         await audit('order.delivery', 'order', id, { ...request.body });
-        return { o: (await findOrder(trx, id))!, mails };
+        return { o: (await findOrder(trx, id))!, mails, notified };
       });
+      if (notified) await pushNotificationCount(db, ctx.realtime, notified);
       await sendMoneyMails(ctx, mails);
       return {
         _id: o.id, orderNumber: o.orderNumber, paymentId: o.paymentId, buyerId: o.buyerId, performerId: o.performerId, status: o.status, deliveryStatus: o.deliveryStatus,

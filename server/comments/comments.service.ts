@@ -13,7 +13,7 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { requireDiscussion } from './discussion.js';
 import { assertNotBlocked } from '../blocks/blocks.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
-import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
+import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
 import { adjustCounter, findTarget, readCounter, type Target } from '../reactions/targets.repository.js';
 import { deleteFileRow } from '../media/pipeline/pipeline.repository.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
@@ -101,6 +101,11 @@ export async function searchComments(
   };
 }
 
+const OBJECT_PAGES: Record<EngagementObjectType, string> = { video: 'videos', gallery: 'galleries', product: 'products', post: 'posts', performer: 'performers' };
+
+/** The page of a commented object (its comments are on it). */
+export const objectPath = (objectType: EngagementObjectType, objectId: string) => `/${OBJECT_PAGES[objectType]}/${encodeURIComponent(objectId)}`;
+
 export async function createComment(
   deps: CommentDeps,
   user: SessionUser,
@@ -119,7 +124,10 @@ export async function createComment(
     // The object was deleted between the check and the insert: nothing to comment on.
     if (count === undefined) throw notFound(commentMessages.objectNotFound);
     if (notifyPerformer) {
-      await addNotification(trx, notifyPerformer, 'comment', { commentId: id, objectType: input.objectType, objectId: target.objectId, userId: user.id, title: target.title });
+      await addNotification(trx, notifyPerformer, 'comment', {
+        commentId: id, objectType: input.objectType, objectId: target.objectId, userId: user.id, title: target.title, actorName: user.name || user.username,
+        url: objectPath(input.objectType, target.objectId),
+      });
     }
     return count;
   });

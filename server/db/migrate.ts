@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_follows.js';
 import * as m0020 from './migrations/0020_partial_refunds.js';
 import * as m0021 from './migrations/0021_messages.js';
 import * as m0022 from './migrations/0022_tips.js';
+import * as m0023 from './migrations/0023_notifications.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0020_partial_refunds': m0020,
   '0021_messages': m0021,
   '0022_tips': m0022,
+  '0023_notifications': m0023,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -645,6 +645,20 @@ export interface NotificationsTable {
   payload: Defaulted<string>;
   readAt: string | null;
   createdAt: string;
+  /** What the row is about, for batching its mails (a conversation: `conversation:<id>`); null for most. */
+  thread: string | null;
+  /** When its mail went out (null: none, or none yet). */
+  emailedAt: string | null;
+  /** When it was pushed as `notification/created` (null: not yet). */
+  pushedAt: string | null;
+}
+
+/** A user's email choice for one notification type; no row = the default (on). Migration 0023. */
+export interface NotificationPreferencesTable {
+  userId: string;
+  type: string;
+  email: Flag;
+  updatedAt: string;
 }
 
 export interface AuditLogTable {
@@ -705,6 +719,7 @@ export interface Database {
   countryBlocks: CountryBlocksTable;
   contacts: ContactsTable;
   notifications: NotificationsTable;
+  notificationPreferences: NotificationPreferencesTable;
   auditLog: AuditLogTable;
 }
 

@@ -14,6 +14,8 @@ export interface MailMessage {
   template: string;
   /** The links the mail carries, by name; written beside outbox mails so a local user can click them. */
   links: Record<string, string>;
+  /** Extra headers (a notification mail's `List-Unsubscribe` and `List-Unsubscribe-Post`). */
+  headers?: Record<string, string>;
 }
 
 export interface MailerOptions {
@@ -53,6 +55,7 @@ export class Mailer {
       subject: message.subject,
       text: message.text,
       html: message.html,
+      headers: message.headers,
     });
     if (this.opts.smtpUrl) {
       // Links carry single-use secrets: never log them when a real mail server delivers the mail.

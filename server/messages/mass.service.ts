@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { newId, nowIso } from '../db/ids.js';
 import { AppError, badRequest } from '../http/errors.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
+import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import type { MassAudience } from '../../common/enums.js';

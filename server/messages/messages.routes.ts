@@ -12,10 +12,10 @@ import { formatBytes, receiveMultipart, type FileFieldSpec } from '../media/pipe
 import { blockedFans, blockFan, unblockFan } from '../blocks/blocks.service.js';
 import { cleanAttachments } from './attachments.js';
 import { listMassMessages, sendMassMessage } from './mass.service.js';
-import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
+import { apiErrorSchema, listSchema, unreadCountSchema } from '../../common/schemas/http.js';
 import {
   blockBody, blockedFanSchema, blockParams, blockStateSchema, conversationParams, conversationSchema, conversationsQuery, MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS,
-  massMessageFields, massMessageSchema, messageItemSchema, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody, unreadCountSchema,
+  massMessageFields, massMessageSchema, messageItemSchema, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody,
 } from '../../common/schemas/messages.js';
 import {
   getConversation, getMessagePolicy, listConversations, listMessages, markConversationRead, sendMessage, startConversation, unreadMessageCount,

@@ -3,7 +3,7 @@ import { newId, nowIso } from '../db/ids.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
-import { addNotification, pushNotificationCount } from '../realtime/notifications.js';
+import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
 import { mediaSigner, type MediaUrlSigner } from '../media/signed-urls.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';

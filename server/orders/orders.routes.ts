@@ -5,6 +5,7 @@ import { orderLineListQuery, orderLineViewSchema, orderListQuery, orderSchema, u
 import { getOrder, searchBuyerOrderLines, searchOrders, updateOrderDelivery } from './orders.service.js';
 import { sendMoneyMails } from '../payments/money-mail.js';
 import { route } from '../http/route.js';
+import { pushNotificationCount } from '../notifications/notifications.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 409: apiErrorSchema };
 const tags = ['orders'];
@@ -64,8 +65,9 @@ export async function ordersRoutes(app: ApiApp): Promise<void> {
     }),
     async (request) => {
       const viewer = requireRole(request, 'performer', 'admin');
-      const { order, mails } = await db.transaction().execute((trx) => updateOrderDelivery(trx, viewer, request.params.id, request.body));
+      const { order, mails, notified } = await db.transaction().execute((trx) => updateOrderDelivery(trx, viewer, request.params.id, request.body));
       // The buyer hears that it shipped once the change is committed.
+      if (notified) await pushNotificationCount(db, app.ctx.realtime, notified);
       await sendMoneyMails(app.ctx, mails);
       return order;
     },

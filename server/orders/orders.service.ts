@@ -6,6 +6,7 @@ import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries
 import { currenciesOfPayments } from '../payments/payments.repository.js';
 import type { MoneyMail } from '../payments/money-mail.js';
 import { findOrder, itemsOfOrders, listBuyerOrderItems, listOrders, lockOrder, updateDelivery, type DeliveryStatus, type OrderFilters, type OrderRow } from './orders.repository.js';
+import { addNotification } from '../notifications/notifications.service.js';
 
 /** Product orders: the buyer sees theirs, the performer the ones of their products and updates delivery. */
 
@@ -58,14 +59,14 @@ export async function getOrder(db: DbOrTrx, viewer: Viewer, id: string): Promise
  * The performer (or an admin) moves delivery along and sets the tracking code, on paid orders only. In the caller's
  * transaction: the order row is locked before it is compared, so of two updates at once only one sees it move to
  * shipping. `mails`: the buyer's "shipped" mail when the order now ships and did not before, or ships under a new
- * tracking code; the caller sends it after the commit.
+ * tracking code; the caller sends it after the commit. `notified`: the buyer, when an 'order' notification was written.
  */
 export async function updateOrderDelivery(
   db: DbOrTrx,
   viewer: Viewer,
   id: string,
   changes: { deliveryStatus?: DeliveryStatus; trackingCode?: string | null },
-): Promise<{ order: OrderView; mails: MoneyMail[] }> {
+): Promise<{ order: OrderView; mails: MoneyMail[]; notified: string | null }> {
   const found = await findOrder(db, id);
   if (!found || (found.performerId !== viewer.id && viewer.role !== 'admin')) throw notFound('Order');
   const row = (await lockOrder(db, id))!;
@@ -73,8 +74,13 @@ export async function updateOrderDelivery(
   await updateDelivery(db, id, { ...changes, ...(changes.trackingCode !== undefined ? { trackingCode: changes.trackingCode || null } : {}) });
   const after = (await findOrder(db, id))!;
   const shipped = after.deliveryStatus === 'shipping' && (row.deliveryStatus !== 'shipping' || (!!after.trackingCode && after.trackingCode !== row.trackingCode));
+  // The buyer's notification: the delivery moved on (or shipped under a new tracking code); pushed by the caller after the commit.
+  const notified = after.deliveryStatus !== row.deliveryStatus || shipped;
+  if (notified) {
+    await addNotification(db, after.buyerId, 'order', { orderId: after.id, status: after.deliveryStatus, url: `/account/orders/${after.id}` });
+  }
   const mails: MoneyMail[] = shipped
     ? [{ kind: 'order-shipped', userId: after.buyerId, performerId: after.performerId, orderId: after.id, orderNumber: after.orderNumber, trackingCode: after.trackingCode }]
     : [];
-  return { order: (await toOrderViews(db, [after]))[0]!, mails };
+  return { order: (await toOrderViews(db, [after]))[0]!, mails, notified: notified ? after.buyerId : null };
 }

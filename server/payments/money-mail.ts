@@ -8,6 +8,9 @@ import {
 } from '../mail/money-templates.js';
 import { itemsOfOrders, ordersOfPayment } from '../orders/orders.repository.js';
 import { mailContacts, type MailContact } from '../users/users.repository.js';
+import { withUnsubscribe } from '../mail/notification-templates.js';
+import { wantsEmail } from '../notifications/notifications.service.js';
+import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from '../notifications/unsubscribe.js';
 
 /**
  * The money mails (server/payments/README.md, "Mail"). Each is decided where the money moved, inside the transaction
@@ -81,7 +84,10 @@ async function receiptLines(deps: MoneyMailDeps, mail: Extract<MoneyMail, { kind
   return [{ name: mail.description, quantity: 1, amount: mail.originalPrice }];
 }
 
-async function build(deps: MoneyMailDeps, site: MailSite, mail: MoneyMail, contacts: Map<string, MailContact>): Promise<MailMessage | null> {
+/** A mail its recipient chose not to get. */
+const SKIPPED = 'skipped' as const;
+
+async function build(deps: MoneyMailDeps, site: MailSite, mail: MoneyMail, contacts: Map<string, MailContact>): Promise<MailMessage | null | typeof SKIPPED> {
   const to = (id: string): MailRecipient | null => {
     const c = contacts.get(id);
     return c ? { email: c.email, name: c.name } : null;
@@ -105,9 +111,14 @@ async function build(deps: MoneyMailDeps, site: MailSite, mail: MoneyMail, conta
     case 'new-subscriber': {
       const performer = to(mail.performerId);
       if (!performer) return null;
-      return newSubscriberMail(site, { ...performer, name: performerName(contacts.get(mail.performerId)) }, {
+      // A notification type's mail (server/notifications/README.md): sent only while the performer wants 'subscriber'
+      // mails, with the signed link and headers that turn them off.
+      if (!(await wantsEmail(deps.db, mail.performerId, 'subscriber'))) return SKIPPED;
+      const links = unsubscribeLinks(deps.config.publicUrl, deps.config.apiBase, unsubscribeToken(deps.config.appSecret, mail.performerId, 'subscriber'));
+      const message = newSubscriberMail(site, { ...performer, name: performerName(contacts.get(mail.performerId)) }, {
         fanName: contacts.get(mail.fanId)?.name ?? 'A fan', type: mail.type, amount: mail.amount, currency: mail.currency,
       });
+      return withUnsubscribe(message, links.page, unsubscribeHeaders(links.oneClick));
     }
     case 'renewal-failed': {
       const fan = to(mail.userId);
@@ -163,6 +174,7 @@ export async function sendMoneyMails(deps: MoneyMailDeps, mails: readonly MoneyM
   for (const mail of mails) {
     try {
       const message = await build(deps, site, mail, contacts);
+      if (message === SKIPPED) continue;
       if (message) mailer.queue(message);
       else logger.warn({ mail: mail.kind }, 'money mail has no recipient: not sent');
     } catch (err) {

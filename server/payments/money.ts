@@ -4,7 +4,7 @@ import { activeGatewayName, gatewayFor, sandboxGateway, type GatewayDeps } from 
 import type { Deliver, SandboxGateway } from './sandbox.gateway.js';
 import { applyGatewayEvent, type Effects, type SettlementDeps } from './settlement.service.js';
 import { sendMoneyMails } from './money-mail.js';
-import { pushNotificationCount } from '../realtime/notifications.js';
+import { pushNotificationCount } from '../notifications/notifications.service.js';
 
 /**
  * What the money use cases need, built from the app context: the database, settings, the gateways and what to do

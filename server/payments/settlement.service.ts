@@ -13,6 +13,7 @@ import { applySubscriptionEvent } from './renewals.js';
 import { tipPaid } from '../tips/tip-paid.js';
 import type { TipReceived } from '../../common/realtime.js';
 import type { MoneyMail } from './money-mail.js';
+import { notifyNewSubscriber, notifySale } from './sale-notifications.js';
 import { grantEntitlement, otherPaidPurchase, productsByIds, returnStock, revokeEntitlementsOf, takeStock } from './fulfilment.repository.js';
 import {
   findPaymentForEvent, lockPayment, paymentItems, recordWebhookEvent, setWebhookOutcome, updatePayment, type PaymentItemRow, type PaymentRow,
@@ -302,7 +303,11 @@ const settlePaid: Transition = async (tc, p, extra) => {
     subscription = { type, expiresAt: sub.expiresAt, renews: !!extra.subscriptionRef || sub.autoRenew === 1, renewal };
     // A renewal, or a payment that lengthened a running subscription (paid again before its end), brings nobody new;
     // nor does one whose refund arrived first (its period is taken back below).
-    if (!renewal && !extended && !p.deferredReversal) tc.effects.mails.push({ kind: 'new-subscriber', performerId: p.performerId, fanId: p.userId, type, amount: p.amount, currency: p.currency });
+    if (!renewal && !extended && !p.deferredReversal) {
+      tc.effects.mails.push({ kind: 'new-subscriber', performerId: p.performerId, fanId: p.userId, type, amount: p.amount, currency: p.currency });
+      await notifyNewSubscriber(tc.trx, p, p.performerId, sub.id);
+      tc.effects.notified.push(p.performerId);
+    }
   }
   await grantAll(tc, paid, items);
   await markOrdersPaid(tc.trx, p.id);
@@ -314,6 +319,9 @@ const settlePaid: Transition = async (tc, p, extra) => {
     const pushes = await tipPaid(tc.trx, p);
     tc.effects.notifications.push(...pushes);
     tc.effects.notified.push(...pushes.map((n) => n.userId));
+  }
+  if (!isSubscriptionPayment(p) && !outOfStock && !p.deferredReversal) {
+    tc.effects.notified.push(...(await notifySale(tc.trx, paid, items, typeof details.description === 'string' ? details.description : p.type)));
   }
 
   tc.effects.notifications.push({

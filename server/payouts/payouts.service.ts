@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AppContext } from '../context.js';
 import type { DbOrTrx } from '../db/database.js';
 import { newId } from '../db/ids.js';
 import { AppError, notFound } from '../http/errors.js';
@@ -18,6 +19,7 @@ import {
   type PayoutQueueFilters, type PayoutRow,
 } from './payouts.repository.js';
 import { DAY_MS } from '../../common/time.js';
+import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
 
 /**
  * Payouts (server/payments/README.md, "Payouts"): a performer's payout details, their balance, a request of the
@@ -154,6 +156,11 @@ export interface PayoutChange {
 
 async function changeOf(db: DbOrTrx, id: string, previous: PayoutStatus | null): Promise<PayoutChange> {
   const row = (await findPayout(db, id))!;
+  // The performer's 'payout' notification, in the change's transaction: for what others did to their payout (a
+  // request is their own doing). Each change is one conditional update, so it is told once.
+  if (row.status !== 'requested') {
+    await addNotification(db, row.performerId, 'payout', { payoutId: row.id, status: row.status, amount: row.amount, url: '/studio/earnings' });
+  }
   const who = await payoutRecipient(db, row.performerId);
   return { payout: payoutView(row), previous, performer: who ? { id: who.id, username: who.username, name: who.displayName || who.username, email: who.email } : null };
 }
@@ -272,8 +279,9 @@ export async function payOutDirectly(trx: DbOrTrx, o: { performerId: string; act
  * its transaction has committed, with the payout as it now is, its previous status and its performer: logs it and
  * mails the performer the new status (one mail per change; a mail failure is logged and never undoes the change).
  */
-export async function announcePayoutChange(deps: MoneyMailDeps, change: PayoutChange): Promise<void> {
+export async function announcePayoutChange(deps: MoneyMailDeps & Partial<Pick<AppContext, 'realtime'>>, change: PayoutChange): Promise<void> {
   deps.logger.info({ payoutId: change.payout._id, performerId: change.payout.performerId, from: change.previous, to: change.payout.status }, 'payout status changed');
+  if (deps.realtime && change.payout.status !== 'requested') await pushNotificationCount(deps.db, deps.realtime, change.payout.performerId);
   const { payout } = change;
   await sendMoneyMails(deps, [
     {

@@ -8,7 +8,7 @@ import type { ClientToServerEvents, RealtimeAck, ServerToClientEvents } from '..
 import { SESSION_COOKIE } from '../http/auth.js';
 import { siteGate } from '../http/site-gates.js';
 import { objectRoom, sessionRoom, userRoom, type RealtimeServer, type SocketData } from './hub.js';
-import { unreadNotificationCount } from './notifications.js';
+import { unreadNotificationCount } from '../notifications/notifications.service.js';
 import { openDiscussion } from '../comments/discussion.js';
 
 export interface Realtime {

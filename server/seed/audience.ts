@@ -7,7 +7,8 @@ import { loadAccessView, postSubject, productSubject, videoSubject, gallerySubje
 import { insertReactions, type ReactionKey } from '../reactions/reactions.repository.js';
 import { adjustCounter, recountReactionCounters } from '../reactions/targets.repository.js';
 import { insertComment } from '../comments/comments.repository.js';
-import { addNotification } from '../realtime/notifications.js';
+import { objectPath } from '../comments/comments.service.js';
+import { addNotification } from '../notifications/notifications.service.js';
 import { insertViewsAndRecount, type ViewRow } from '../videos/views.repository.js';
 import { viewerKey } from '../videos/views.service.js';
 import { packageOfType } from '../subscriptions/subscriptions.repository.js';
@@ -51,6 +52,8 @@ type Trx = Transaction<Database>;
 export interface AudienceFan {
   id: string;
   email: string;
+  /** Shown as who commented in the performer's notifications. */
+  name?: string;
   /** When the account was made: nothing it does is older. */
   createdAt: string;
 }
@@ -217,7 +220,7 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
     const id = newId(Date.parse(at));
     await insertComment(trx, { id, objectType, objectId, userId: fan.id, content: text, imageFileId: null, createdAt: at, updatedAt: at });
     await adjustCounter(trx, objectType, objectId, 'comment', 1);
-    if (performerId) await addNotification(trx, performerId, 'comment', { commentId: id, objectType, objectId, userId: fan.id, title });
+    if (performerId) await addNotification(trx, performerId, 'comment', { commentId: id, objectType, objectId, userId: fan.id, title, actorName: fan.name ?? null, url: objectPath(objectType, objectId) }, { email: false });
     counts.comments++;
   };
   const view = (item: AudienceItem, viewer: string, at: string) => {

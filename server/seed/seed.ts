@@ -123,7 +123,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       if (await hasUsers(trx)) throw new SeedAbort();
       const inserted = await insertPlan(trx, plan, media.rows);
       const audience = await seedAudience(trx, {
-        fans: plan.demoFans.map((u) => ({ id: u.id, email: u.email, createdAt: u.createdAt })),
+        fans: plan.demoFans.map((u) => ({ id: u.id, email: u.email, name: u.name, createdAt: u.createdAt })),
         performers: plan.performers.map((p) => ({
           id: p.row.id, displayName: p.row.displayName, monthlyPrice: p.row.monthlyPrice ?? 0, yearlyPrice: p.row.yearlyPrice ?? 0, featured: p.row.featured === 1,
         })),

@@ -1,5 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
-import { addNotification } from '../realtime/notifications.js';
+import { addNotification } from '../notifications/notifications.service.js';
 import type { Notification } from '../payments/settlement.service.js';
 import { tipOfPayment } from './tips.repository.js';
 

@@ -6,6 +6,7 @@ export const ACCOUNT_LINKS = [
   ['/account/transactions', 'Transactions'],
   ['/account/favourites', 'Favourites'],
   ['/account/watch-later', 'Watch later'],
+  ['/account/notifications', 'Notifications'],
   ['/account/profile', 'Profile'],
   ['/account/password', 'Password'],
 ] as const satisfies ReadonlyArray<readonly [href: string, label: string]>;

@@ -37,6 +37,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/videos/[id]': PUBLIC,
   '/galleries/[id]': PUBLIC,
   '/store': PUBLIC,
+  // A notification mail's unsubscribe link: no login, the signed token is the permission.
+  '/notifications/unsubscribe': PUBLIC,
   '/products/[id]': PUBLIC,
   '/posts': PUBLIC,
   '/posts/[id]': PUBLIC,
@@ -77,6 +79,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   // Direct messages: the signed-in user's own conversations; a thread that is not theirs is a 404.
   '/messages': SESSION,
   '/messages/[id]': SESSION,
+  '/account/notifications': SESSION,
+  '/notifications': SESSION,
 
   '/studio': PERFORMER,
   '/studio/profile': PERFORMER,

@@ -227,6 +227,16 @@ const TABLE: Record<string, Expectation> = {
   // A's message to its subscribers: in A's list only.
   'GET /performer/mass-messages': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.massMessage } },
   'POST /performer/mass-messages': { access: PERFORMER },
+  // -- notifications ------------------------------------------------------------------------------------------------
+  // The fan commented on A's video (fixtures): A has that notification; only A's list names it, only A may mark it read.
+  'GET /notifications': { access: SESSION, hide: { from: ['fan', 'fan2', 'other', 'admin'], shownTo: 'owner', id: (fx) => fx.notificationId } },
+  'GET /notifications/unread-count': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
+  'POST /notifications/{id}/read': { access: SESSION, deny: ['fan', 'fan2', 'other', 'admin'], ok: ['owner'], req: (fx) => ({ path: `/notifications/${fx.notificationId}/read` }) },
+  'POST /notifications/read-all': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'], req: () => ({ path: '/notifications/read-all', json: { before: '2000-01-01T00:00:00.000Z' } }) },
+  'GET /notifications/preferences': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
+  'PUT /notifications/preferences': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'], req: () => ({ path: '/notifications/preferences', json: { email: { tip: true } } }) },
+  // The signed token is the permission: without one (or with a forged one) everyone gets the same 400.
+  'POST /notifications/unsubscribe': { access: SIGNED, req: () => ({ path: '/notifications/unsubscribe?token=forged.comment.sig' }) },
 
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
@@ -375,6 +385,7 @@ async function buildFixtures(t: TestApp) {
   // The fan follows B, who publishes a video: B's video is in the fan's feed and nobody else's.
   const followedVideo = (await makeVideo(ctx, w.perf2.id, { title: 'B video for followers', withFiles: false })).id;
   expect((await t.api(`/performers/${w.perf2.id}/follow`, { method: 'POST', headers: w.fan.headers })).status).toBe(200);
+  const notificationId = (await t.ctx.db.selectFrom('notifications').select('id').where('userId', '=', A).where('type', '=', 'comment').executeTakeFirstOrThrow()).id;
   const png = await sharp({ create: { width: 32, height: 24, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
   // The fan (a subscriber of A) writes to A with a picture; A blocked another account.
   const opened = await api('/messages/conversations', w.fan, { userId: A });
@@ -392,7 +403,7 @@ async function buildFixtures(t: TestApp) {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
-    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage,
+    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage, notificationId,
   };
 }
 

@@ -370,9 +370,13 @@ describe.each(engines)('comment rules on %s', (engine) => {
     try {
       const byFan = await post(fan!, 'post', target.id, 'hello performer');
       expect(byFan.status).toBe(201);
-      expect(toUsers).toEqual([[performer.id, 'notification/count', { count: 1 }]]);
+      // The new notification as the list shows it, then the count.
+      expect(toUsers).toEqual([
+        [performer.id, 'notification/created', { notification: expect.objectContaining({ type: 'comment', text: expect.stringContaining('commented on “Notify me”'), url: `/posts/${target.id}`, read: false }) }],
+        [performer.id, 'notification/count', { count: 1 }],
+      ]);
       expect((await post(performer, 'post', target.id, 'my own words')).status).toBe(201);
-      expect(toUsers).toHaveLength(1);
+      expect(toUsers).toHaveLength(2);
     } finally {
       hub.emitToUser = original;
     }
@@ -380,7 +384,9 @@ describe.each(engines)('comment rules on %s', (engine) => {
     expect(notes).toHaveLength(1);
     expect(notes[0]!.type).toBe('comment');
     expect(notes[0]!.readAt).toBeNull();
-    expect(JSON.parse(notes[0]!.payload)).toEqual({ commentId: expect.any(String), objectType: 'post', objectId: target.id, userId: fan!.id, title: 'Notify me' });
+    expect(JSON.parse(notes[0]!.payload)).toEqual({
+      commentId: expect.any(String), objectType: 'post', objectId: target.id, userId: fan!.id, title: 'Notify me', actorName: expect.any(String), url: `/posts/${target.id}`,
+    });
   });
 
   it('an edit is pushed to the object’s room with the comment as answered', async () => {

@@ -101,7 +101,8 @@ describe.each(engines)('money mails on %s', (engine) => {
     expect(news.subject).toBe(`New subscriber: ${name}`);
     expect(news.text).toContain(`${name} just subscribed to you (monthly, $10.00 paid).`);
     expect(news.html).toContain('Sam &lt;b&gt;&amp;&lt;/b&gt;');
-    expect(pathsIn(news)).toEqual(['/studio']);
+    // The studio, and the link that stops these mails (the performer's 'subscriber' email choice).
+    expect(pathsIn(news)).toEqual(['/notifications/unsubscribe', '/studio']);
     expect(await mailsTo(fan.email, /./, since)).toHaveLength(1);
   });
 

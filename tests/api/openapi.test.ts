@@ -44,6 +44,8 @@ type Document = {
 const KNOWN_WARNINGS = new Set(['no-ambiguous-paths', 'info-license-strict']);
 
 /** Operations guarded by a rate limit: `config.rateLimit` (contact) or a `limiter` hook (the others). */
+/** Routes whose plugin takes a body of any type (the webhooks' signed bytes; the one-click unsubscribe's form, unread). */
+const ANY_BODY = new Set(['POST /payment/webhooks/{gateway}', 'POST /notifications/unsubscribe']);
 const RATE_LIMITED = ['POST /contact', 'POST /auth/login', 'POST /auth/users/register', 'POST /comments', 'POST /reactions', 'POST /coupons/{id}/apply-coupon', 'POST /payment/subscribe', 'POST /performers/{id}/follow'];
 /** And some that are not, and declare no 429 themselves: the document must not say they are. */
 const NOT_RATE_LIMITED = ['GET /performers/search', 'GET /user/assets/videos/{id}', 'POST /re-captcha/verify'];
@@ -132,6 +134,13 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /performer/blocks/{userId}': 'deletePerformerBlocksByUserId',
   'GET /performer/mass-messages': 'getPerformerMassMessages',
   'POST /performer/mass-messages': 'postPerformerMassMessages',
+  'GET /notifications': 'getNotifications',
+  'GET /notifications/preferences': 'getNotificationsPreferences',
+  'GET /notifications/unread-count': 'getNotificationsUnreadCount',
+  'POST /notifications/read-all': 'postNotificationsReadAll',
+  'POST /notifications/unsubscribe': 'postNotificationsUnsubscribe',
+  'POST /notifications/{id}/read': 'postNotificationsByIdRead',
+  'PUT /notifications/preferences': 'putNotificationsPreferences',
   'GET /languages/list': 'getLanguagesList',
   'GET /orders/details/search': 'getOrdersDetailsSearch',
   'GET /orders/details/{id}': 'getOrdersDetailsById',
@@ -334,7 +343,7 @@ describe('the OpenAPI document', () => {
       if (UNSAFE.has(method)) {
         has(403, 'a cookie session from another site');
         has(413, "Fastify's body limit");
-        if (key !== 'POST /payment/webhooks/{gateway}') has(415, 'a body of a type no parser reads');
+        if (!ANY_BODY.has(key)) has(415, 'a body of a type no parser reads');
       }
       if (op.parameters?.some((x) => x.in === 'path')) has(404, 'a path parameter');
       if (!API_GATE_EXEMPT.has(`${method.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`)) {
@@ -349,8 +358,8 @@ describe('the OpenAPI document', () => {
     for (const key of RATE_LIMITED) expect(byKey(key).responses, `${key} is rate-limited`).toHaveProperty('429');
     for (const key of NOT_RATE_LIMITED) expect(byKey(key).responses, `${key} is not rate-limited`).not.toHaveProperty('429');
     expect(byKey('GET /country-block/check').responses).not.toHaveProperty('451');
-    // The webhooks read a body of any type (their plugin's own parser), so never answer 415.
-    expect(byKey('POST /payment/webhooks/{gateway}').responses).not.toHaveProperty('415');
+    // The webhooks and the one-click unsubscribe read a body of any type (their plugin's own parser), so never answer 415.
+    for (const key of ANY_BODY) expect(byKey(key).responses).not.toHaveProperty('415');
   });
 
   function byKey(key: string): Operation {

@@ -5,7 +5,7 @@ import { bearer, buildEngagement, manyUsers, type Engagement } from '../helpers/
 import { makeVideo } from '../../server/seed/factories.js';
 import { ask, collect, currentSchema, nextEvent, sleep, socketsClosedAfterEach, startInstance, type TestSocket } from '../helpers/realtime-client.js';
 import { MAX_WATCHED_OBJECTS } from '../../server/realtime/socket.js';
-import { addNotification, pushNotificationCount, unreadNotificationCount } from '../../server/realtime/notifications.js';
+import { addNotification, pushNotificationCount, unreadNotificationCount } from '../../server/notifications/notifications.service.js';
 import {
   connectRealtime,
   disconnectRealtime,

@@ -122,6 +122,8 @@ describe.each(engines)('settlement rules on %s', (engine) => {
         ...noEffects,
         notifications: [{ userId: fan.id, event: 'payment/success', payload: { paymentId: p.id, type: 'products', targetId: p.targetId, amount: p.amount, currency: 'USD' } }],
         mails: [expect.objectContaining({ kind: 'receipt', paymentId: p.id, userId: fan.id, amount: p.amount, paymentType: 'products' })],
+        // The products' performer is told of the sale (a notification row, its count pushed after the commit).
+        notified: [expect.any(String)],
       },
     });
     expect(await recorded(paid.id)).toEqual([{ outcome: 'paid', paymentId: p.id }]);
@@ -410,6 +412,7 @@ describe.each(engines)('settlement rules on %s', (engine) => {
           expect.objectContaining({ kind: 'new-subscriber', performerId: perf, fanId: fan.id, type: 'monthly' }),
           expect.objectContaining({ kind: 'receipt', paymentId: monthly.id, userId: fan.id, amount: 500 }),
         ],
+        notified: [perf],
       },
     });
     const end1 = Date.parse(sub.expiresAt!);

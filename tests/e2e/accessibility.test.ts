@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import { axeProblems, hasChromium, useBrowser } from '../helpers/browser.js';
+import { addNotification } from '../../server/notifications/notifications.service.js';
+import { unsubscribeToken } from '../../server/notifications/unsubscribe.js';
 
 /**
  * axe-core on the pages of the main journeys, as each kind of visitor sees them, in chromium after hydration: a
@@ -17,6 +19,9 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
   beforeAll(async () => {
     t = await startTestApp('sqlite', { web: true });
     c = await buildCatalogue(t.ctx);
+    // The fan's notifications page lists one unread and one read.
+    await addNotification(t.ctx.db, c.buyer.id, 'order', { orderId: 'o1', status: 'shipping', url: '/account/orders' }, { email: false });
+    await t.ctx.db.updateTable('notifications').set({ readAt: new Date().toISOString() }).where('id', '=', await addNotification(t.ctx.db, c.buyer.id, 'comment', { title: 'Old one', actorName: 'Ann', url: '/videos' }, { email: false })).execute();
   }, 60_000);
   afterAll(async () => {
     await t?.close();
@@ -46,11 +51,13 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     blog: () => '/posts', search: () => '/search?q=yoga', "performer's posts": () => '/performers/alice?tab=posts',
     post: () => `/posts/${c.posts.byAlice.id}`, login: () => '/auth/login', 'sign-up': () => '/auth/register',
     'forgot password': () => '/auth/forgot-password', contact: () => '/contact', cart: () => '/cart',
+    unsubscribe: () => `/notifications/unsubscribe?token=${unsubscribeToken(t.config.appSecret, c.buyer.id, 'comment')}`,
   };
   const fanPages: Record<string, () => string> = {
     home: () => '/home', profile: () => '/account/profile', password: () => '/account/password',
     subscriptions: () => '/account/subscriptions', orders: () => '/account/orders', transactions: () => '/account/transactions',
-    favourites: () => '/account/favourites', 'watch later': () => '/account/watch-later', 'video for sale': () => `/videos/${c.videos.sale.id}`,
+    favourites: () => '/account/favourites', 'watch later': () => '/account/watch-later', notifications: () => '/notifications',
+    'notification settings': () => '/account/notifications', 'video for sale': () => `/videos/${c.videos.sale.id}`,
     messages: () => '/messages',
     // With the Tip button (its dialog is audited open in tests/e2e/tips.test.ts).
     performer: () => '/performers/alice', post: () => `/posts/${c.posts.byAlice.id}`,

@@ -23,6 +23,7 @@ const OWN_PAGES = [
   ['Transactions', '/account/transactions'],
   ['Favourites', '/account/favourites'],
   ['Watch later', '/account/watch-later'],
+  ['Notifications', '/account/notifications'],
   ['Profile', '/account/profile'],
 ];
 

@@ -7,6 +7,7 @@ import { buildMoneyWorld, payWithSandbox, type MoneyWorld } from '../helpers/mon
 import { makeGallery, makePost } from '../../server/seed/factories.js';
 import type { TestUser } from '../helpers/sessions.js';
 import { accessFor, needsSession, pageAccess } from '../../src/server/page-access.js';
+import { unsubscribeToken } from '../../server/notifications/unsubscribe.js';
 
 /**
  * Who may see which page, for every page route there is: the route list comes from src/pages (and is checked
@@ -201,6 +202,9 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/auth/verify-email': { path: '/auth/verify-email?token=nope', expect: everyone(200) },
 
       '/home': { path: '/home', expect: signedIn },
+      '/notifications': { path: '/notifications', expect: signedIn },
+      '/account/notifications': { path: '/account/notifications', expect: signedIn },
+      '/notifications/unsubscribe': { path: `/notifications/unsubscribe?token=${unsubscribeToken(t.config.appSecret, w.fan.id, 'comment')}`, expect: everyone(200) },
       '/checkout': { path: '/checkout', expect: signedIn },
       '/payments/result/[id]': { path: `/payments/result/${bought.body.paymentId}`, expect: fansOwn(200) },
       '/payments/sandbox/[id]': { path: `/payments/sandbox/${chargeId}`, expect: fansOwn(404) },

@@ -7,6 +7,7 @@ import { createSession, type TestUser } from '../helpers/sessions.js';
 import { seedDemo } from '../../server/seed/seed.js';
 import { decide, pageAccess } from '../../src/server/page-access.js';
 import type { Role } from '../../common/enums.js';
+import { unsubscribeToken } from '../../server/notifications/unsubscribe.js';
 
 /**
  * Phone first: at 390×844 no page of the site scrolls sideways, for a guest, a fan, a performer and an admin. The
@@ -133,6 +134,7 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
       '/search': '/search?q=a',
       '/auth/reset-password': '/auth/reset-password?token=nope',
       '/auth/verify-email': '/auth/verify-email?token=nope',
+      '/notifications/unsubscribe': `/notifications/unsubscribe?token=${unsubscribeToken(t.config.appSecret, fan.id, 'comment')}`,
       '/payments/result/[id]': `/payments/result/${ordered.paymentId}`,
       '/payments/sandbox/[id]': `/payments/sandbox/${open.redirectUrl.split('/').pop()}`,
       '/account/orders/[id]': `/account/orders/${ordered.orderIds![0]}`,

@@ -8,6 +8,8 @@ export interface CaughtMail {
   subject: string;
   text: string;
   html: string;
+  /** The mail's headers as sent, by lower-case name (the last of a repeated one). */
+  headers: Record<string, string>;
 }
 
 /**
@@ -35,6 +37,7 @@ export class MailCatcher {
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
               html: typeof parsed.html === 'string' ? parsed.html : '',
+              headers: Object.fromEntries(parsed.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).trim()])),
             });
             callback();
           })

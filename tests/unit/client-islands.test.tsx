@@ -247,6 +247,7 @@ describe('UserMenu', () => {
       ['Transactions', '/account/transactions'],
       ['Favourites', '/account/favourites'],
       ['Watch later', '/account/watch-later'],
+      ['Notifications', '/account/notifications'],
       ['Profile', '/account/profile'],
     ];
     expect(hrefs).toEqual(own);

@@ -3,9 +3,10 @@ import type {
   CommentItem, CommentSearchResult, CreateCommentRequest, CreatedComment, DeleteCommentResponse, ReactedGallery, ReactedVideo, ReactionItem,
   ReactionRequest, ReactionResult,
 } from '../../../common/schemas/engagement.js';
-import type { ListResult } from '../../../common/schemas/http.js';
+import type { ListResult, UnreadCount } from '../../../common/schemas/http.js';
 import type { FeedItem, FollowedPerformer, FollowState } from '../../../common/schemas/feed.js';
-import type { BlockedFan, BlockState, Conversation, MassMessage, MessageItem, MessageSettings, ReadState, UnreadCount } from '../../../common/schemas/messages.js';
+import type { BlockedFan, BlockState, Conversation, MassMessage, MessageItem, MessageSettings, ReadState } from '../../../common/schemas/messages.js';
+import type { EmailPreferences, MarkAllReadBody, NotificationItem, UpdateEmailPreferencesBody } from '../../../common/schemas/notifications.js';
 import { apiFetch } from './transport.js';
 
 type Page = { limit?: number; offset?: number };
@@ -61,4 +62,12 @@ export const engagement = {
     return apiFetch<MassMessage>('/performer/mass-messages', { method: 'POST', body: form });
   },
   following: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FollowedPerformer>>('/following', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
+  notifications: (q: { limit?: number; cursor?: string | null } = {}) =>
+    apiFetch<ListResult<NotificationItem>>('/notifications', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
+  unreadNotifications: () => apiFetch<UnreadCount>('/notifications/unread-count'),
+  readNotification: (id: string) => apiFetch<NotificationItem>(`/notifications/${encodeURIComponent(id)}/read`, { method: 'POST' }),
+  readAllNotifications: (body: MarkAllReadBody) => apiFetch<{ marked: number; count: number }>('/notifications/read-all', { method: 'POST', body: { ...body } }),
+  emailPreferences: () => apiFetch<EmailPreferences>('/notifications/preferences'),
+  updateEmailPreferences: (body: UpdateEmailPreferencesBody) => apiFetch<EmailPreferences>('/notifications/preferences', { method: 'PUT', body: { ...body } }),
+  unsubscribe: (token: string) => apiFetch<{ type: string; email: false }>('/notifications/unsubscribe', { method: 'POST', query: { token } }),
 };

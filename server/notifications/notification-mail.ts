@@ -1,0 +1,62 @@
+import type { Logger } from 'pino';
+import type { AppContext } from '../context.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { nowIso } from '../db/ids.js';
+import { notificationMail } from '../mail/notification-templates.js';
+import { NOTIFICATION_TYPE_LABELS } from '../../common/notification-text.js';
+import { notificationTypeSchema } from '../../common/enums.js';
+import { claimNotificationMail, findNotification, mailRecipient, releaseNotificationMail } from './notifications.repository.js';
+import { currencySymbol, JOB_NOTIFICATION_EMAIL, toItem, wantsEmail } from './notifications.service.js';
+import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubscribe.js';
+
+/**
+ * The `notification.email` job: mails one notification, enqueued with its row (notifications.service.ts). Decided when
+ * it runs, from what is true then: nobody suspended, nor with an unverified address, is mailed (the account mails'
+ * rule: server/auth/README.md); nor for a type they turned off since, nor for a notification already read. A
+ * conversation's messages are batched: no mail while another unread message of it was mailed in the last
+ * `MESSAGE_BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given back if sending
+ * fails, so a retried job mails once.
+ */
+
+export const MESSAGE_BATCH_MS = 10 * 60_000;
+
+export type NotificationMailDeps = Pick<AppContext, 'db' | 'config' | 'settings' | 'mailer'> & { logger: Logger };
+
+export async function mailNotification(deps: NotificationMailDeps, notificationId: string): Promise<'sent' | string> {
+  const { db, config } = deps;
+  const row = await findNotification(db, notificationId);
+  if (!row) return 'gone';
+  if (row.readAt) return 'read';
+  const type = notificationTypeSchema.safeParse(row.type);
+  if (!type.success) return 'unknown_type';
+  const user = await mailRecipient(db, row.userId);
+  if (!user || user.status === 'suspended' || !Number(user.emailVerified)) return 'not_mailable';
+  if (!(await wantsEmail(db, row.userId, row.type))) return 'turned_off';
+  const at = nowIso();
+  if (!(await claimNotificationMail(db, row, at, new Date(Date.now() - MESSAGE_BATCH_MS).toISOString()))) return 'batched_or_sent';
+  try {
+    const symbol = await currencySymbol(db);
+    const item = toItem(row, symbol);
+    const links = unsubscribeLinks(config.publicUrl, config.apiBase, unsubscribeToken(config.appSecret, row.userId, type.data));
+    const message = notificationMail(
+      { siteName: String(await deps.settings.get('siteName')), publicUrl: config.publicUrl, currencySymbol: symbol },
+      { email: user.email, name: user.displayName || user.name },
+      { text: item.text, url: `${config.publicUrl}${item.url}`, typeLabel: NOTIFICATION_TYPE_LABELS[type.data]!, unsubscribePage: links.page, headers: unsubscribeHeaders(links.oneClick) },
+    );
+    await deps.mailer.send(message);
+    return 'sent';
+  } catch (err) {
+    // Not sent: the next attempt claims it again.
+    await releaseNotificationMail(db, row.id, at);
+    throw err;
+  }
+}
+
+export function registerNotificationMailJob(queue: JobQueue, deps: NotificationMailDeps): void {
+  queue.register<{ notificationId: string }>(JOB_NOTIFICATION_EMAIL, {
+    async run(payload, job) {
+      const outcome = await mailNotification(deps, payload.notificationId);
+      job.logger.debug({ notificationId: payload.notificationId, outcome }, 'notification mail');
+    },
+  });
+}

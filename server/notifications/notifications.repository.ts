@@ -1,0 +1,162 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { DbOrTrx } from '../db/database.js';
+import type { NotificationsTable } from '../db/schema.js';
+import type { Cursor } from '../http/pagination.js';
+
+/** SQL of notifications (`notifications`: read_at null = unread) and the email choices (`notification_preferences`, migration 0023). */
+
+export type NotificationRow = Selectable<NotificationsTable>;
+
+export async function insertNotification(db: DbOrTrx, row: Insertable<NotificationsTable>): Promise<void> {
+  await db.insertInto('notifications').values(row).execute();
+}
+
+export async function unreadNotificationCount(db: DbOrTrx, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('userId', '=', userId)
+    .where('readAt', 'is', null)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function notificationTotal(db: DbOrTrx, userId: string): Promise<number> {
+  const row = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** A page of the user's notifications, newest first (notifications_user_created), after `cursor` (created_at, id). */
+export async function notificationPage(db: DbOrTrx, userId: string, limit: number, cursor?: Cursor): Promise<NotificationRow[]> {
+  let q = db.selectFrom('notifications').selectAll().where('userId', '=', userId);
+  if (cursor) {
+    const v = String(cursor.v ?? '');
+    q = q.where((eb) => eb.or([eb('createdAt', '<', v), eb.and([eb('createdAt', '=', v), eb('id', '<', cursor.id)])]));
+  }
+  return q.orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** The user's notification by id; undefined when there is none or it is someone else's. */
+export async function findOwnNotification(db: DbOrTrx, userId: string, id: string): Promise<NotificationRow | undefined> {
+  return db.selectFrom('notifications').selectAll().where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
+}
+
+export async function findNotification(db: DbOrTrx, id: string): Promise<NotificationRow | undefined> {
+  return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Marks one of the user's notifications read (kept as first read when it already was). */
+export async function markNotificationRead(db: DbOrTrx, userId: string, id: string, at: string): Promise<void> {
+  await db.updateTable('notifications').set({ readAt: at }).where('id', '=', id).where('userId', '=', userId).where('readAt', 'is', null).execute();
+}
+
+/** Marks the user's unread notifications created up to `before` read: how many were. */
+export async function markAllNotificationsRead(db: DbOrTrx, userId: string, before: string, at: string): Promise<number> {
+  const r = await db
+    .updateTable('notifications')
+    .set({ readAt: at })
+    .where('userId', '=', userId)
+    .where('readAt', 'is', null)
+    .where('createdAt', '<=', before)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0);
+}
+
+/**
+ * Claims the user's rows not yet pushed (created since `since`, newest `limit`): one conditional UPDATE, so of two
+ * pushes at once each row goes out with one of them.
+ */
+export async function claimUnpushed(db: DbOrTrx, userId: string, since: string, at: string, limit: number): Promise<NotificationRow[]> {
+  const ids = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('pushedAt', 'is', null)
+    .where('createdAt', '>=', since)
+    .orderBy('createdAt', 'desc')
+    .limit(limit)
+    .execute();
+  if (!ids.length) return [];
+  const rows = await db
+    .updateTable('notifications')
+    .set({ pushedAt: at })
+    .where('id', 'in', ids.map((r) => r.id))
+    .where('pushedAt', 'is', null)
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/**
+ * Claims a notification's mail: sets `emailed_at` when it has none and, for a row with a thread, when no other unread
+ * row of that thread was mailed since `batchSince`. False: already mailed, or batched with an earlier mail.
+ */
+export async function claimNotificationMail(db: DbOrTrx, row: Pick<NotificationRow, 'id' | 'userId' | 'thread'>, at: string, batchSince: string): Promise<boolean> {
+  let q = db.updateTable('notifications').set({ emailedAt: at }).where('id', '=', row.id).where('emailedAt', 'is', null);
+  if (row.thread) {
+    const thread = row.thread;
+    q = q.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('notifications as other')
+            .select('other.id')
+            .where('other.userId', '=', row.userId)
+            .where('other.thread', '=', thread)
+            .where('other.id', '<>', row.id)
+            .where('other.readAt', 'is', null)
+            .where('other.emailedAt', '>=', batchSince),
+        ),
+      ),
+    );
+  }
+  const r = await q.executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0) > 0;
+}
+
+/** Gives a claimed mail back (its sending failed: the retry claims it again). */
+export async function releaseNotificationMail(db: DbOrTrx, id: string, at: string): Promise<void> {
+  await db.updateTable('notifications').set({ emailedAt: null }).where('id', '=', id).where('emailedAt', '=', at).execute();
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Email choices
+
+/** The types the user has set, each on (1) or off (0). */
+export async function emailChoicesOf(db: DbOrTrx, userId: string): Promise<Map<string, boolean>> {
+  const rows = await db.selectFrom('notificationPreferences').select(['type', 'email']).where('userId', '=', userId).execute();
+  return new Map(rows.map((r) => [r.type, Number(r.email) === 1]));
+}
+
+/** Sets one type's email choice (insert or update). */
+export async function setEmailChoice(db: DbOrTrx, userId: string, type: string, email: boolean, at: string): Promise<void> {
+  await db
+    .insertInto('notificationPreferences')
+    .values({ userId, type, email: email ? 1 : 0, updatedAt: at })
+    .onConflict((oc) => oc.columns(['userId', 'type']).doUpdateSet({ email: email ? 1 : 0, updatedAt: at }))
+    .execute();
+}
+
+/** Who a notification mail goes to, and whether they may be mailed at all. */
+export async function mailRecipient(db: DbOrTrx, userId: string) {
+  return db
+    .selectFrom('users')
+    .leftJoin('performers', 'performers.id', 'users.id')
+    .select(['users.id', 'users.email', 'users.name', 'users.status', 'users.emailVerified', 'performers.displayName'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** A user's display name (a performer's stage name, else their name): the `actorName` of what they caused. */
+export async function displayNameOf(db: DbOrTrx, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('users')
+    .leftJoin('performers', 'performers.id', 'users.id')
+    .select(['users.name', 'users.username', 'performers.displayName'])
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  return row ? row.displayName || row.name || row.username || null : null;
+}
+
+export async function userExists(db: DbOrTrx, userId: string): Promise<boolean> {
+  return Boolean(await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst());
+}

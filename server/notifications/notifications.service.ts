@@ -1,0 +1,166 @@
+import type { DbOrTrx } from '../db/database.js';
+import { newId, nowIso } from '../db/ids.js';
+import { notFound } from '../http/errors.js';
+import { encodeCursor, type Cursor } from '../http/pagination.js';
+import type { RealtimeEmitter } from '../realtime/hub.js';
+import { insertJob } from '../jobs/jobs.repository.js';
+import { readAllSettings } from '../settings/settings.repository.js';
+import { settingDefs } from '../settings/settings.defaults.js';
+import { notificationTypeSchema, type NotificationType } from '../../common/enums.js';
+import { notificationText } from '../../common/notification-text.js';
+import type { EmailPreferences, NotificationItem } from '../../common/schemas/notifications.js';
+import type { ListResult } from '../../common/schemas/http.js';
+import {
+  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, markAllNotificationsRead, markNotificationRead, notificationPage, notificationTotal,
+  displayNameOf, setEmailChoice, unreadNotificationCount, userExists, type NotificationRow,
+} from './notifications.repository.js';
+import { readUnsubscribeToken } from './unsubscribe.js';
+
+export { unreadNotificationCount };
+
+/**
+ * Notifications (server/notifications/README.md): a row per event in `notifications` (read_at null = unread), the
+ * `notification/created` and `notification/count` pushes to the user's sockets, the list, and the email choices.
+ * Call `addNotification` inside the transaction that made the change, then `pushNotificationCount` after it committed.
+ */
+
+/** The job that mails one notification (notification-mail.ts). */
+export const JOB_NOTIFICATION_EMAIL = 'notification.email';
+/** Types mailed through the job. `subscriber` is the money mail "new subscriber" (it obeys the choice itself); `order` and `payout` have their money mails, always sent. */
+export const MAILED_BY_JOB: ReadonlySet<string> = new Set<NotificationType>(['message', 'tip', 'comment', 'purchase', 'report']);
+/** Types whose mail is a money mail sent whatever the choice: shown in the choices as always on. */
+export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['order', 'payout']);
+
+/** What a row is about, when its mails are batched: a conversation's messages. */
+function threadOf(type: string, payload: Record<string, unknown>): string | null {
+  return type === 'message' && typeof payload.conversationId === 'string' ? `conversation:${payload.conversationId}` : null;
+}
+
+/**
+ * Writes a notification in the caller's transaction and, when the user wants mail of this type, the job that mails
+ * it (the same transaction: the mail exists exactly when the row does). `opts.email: false` writes the row only (the
+ * demo seed).
+ */
+export async function addNotification(
+  db: DbOrTrx,
+  userId: string,
+  type: string,
+  payload: Record<string, unknown> = {},
+  opts: { email?: boolean } = {},
+): Promise<string> {
+  const id = newId();
+  const now = nowIso();
+  await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: now, thread: threadOf(type, payload), emailedAt: null, pushedAt: null });
+  if (opts.email !== false && MAILED_BY_JOB.has(type) && (await wantsEmail(db, userId, type))) {
+    await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });
+  }
+  return id;
+}
+
+/** Pushed as `notification/created` only when this recent: an old row found unpushed (demo data) is not news. */
+const PUSH_WINDOW_MS = 10 * 60_000;
+
+/**
+ * Sends the user's new notifications (`notification/created`, each once, oldest first) and then their unread count
+ * (`notification/count`) to all of their sockets. Never throws (a push is best effort).
+ */
+export async function pushNotificationCount(db: DbOrTrx, realtime: RealtimeEmitter, userId: string): Promise<void> {
+  try {
+    const fresh = await claimUnpushed(db, userId, new Date(Date.now() - PUSH_WINDOW_MS).toISOString(), nowIso(), 20);
+    if (fresh.length) {
+      const symbol = await currencySymbol(db);
+      for (const row of fresh) realtime.emitToUser(userId, 'notification/created', { notification: toItem(row, symbol) });
+    }
+    realtime.emitToUser(userId, 'notification/count', { count: await unreadNotificationCount(db, userId) });
+  } catch {
+    // the database is closing or gone: the next connect sends the count again
+  }
+}
+
+/** The site's currency symbol, for amounts in the texts. */
+export async function currencySymbol(db: DbOrTrx): Promise<string> {
+  const v = (await readAllSettings(db)).get('currencySymbol');
+  return typeof v === 'string' ? v : settingDefs.currencySymbol.default;
+}
+
+function parsePayload(raw: string | null | undefined): Record<string, unknown> {
+  try {
+    const v = JSON.parse(raw || '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+export function toItem(row: NotificationRow, symbol: string): NotificationItem {
+  const { text, url, actorName } = notificationText(row.type, parsePayload(row.payload), symbol);
+  return { _id: row.id, type: row.type, text, url, actorName, read: row.readAt !== null, readAt: row.readAt, createdAt: row.createdAt };
+}
+
+/** The user's notifications, newest first, keyset paged. */
+export async function listNotifications(db: DbOrTrx, userId: string, q: { limit: number; cursor?: Cursor }): Promise<ListResult<NotificationItem>> {
+  const [rows, total, symbol] = await Promise.all([notificationPage(db, userId, q.limit, q.cursor), notificationTotal(db, userId), currencySymbol(db)]);
+  const last = rows[rows.length - 1];
+  return { items: rows.map((r) => toItem(r, symbol)), total, nextCursor: last && rows.length === q.limit ? encodeCursor({ v: last.createdAt, id: last.id }) : null };
+}
+
+/** Marks one of the user's notifications read; 404 for an unknown id or someone else's. */
+export async function readNotification(db: DbOrTrx, userId: string, id: string): Promise<NotificationItem> {
+  if (!(await findOwnNotification(db, userId, id))) throw notFound('Notification');
+  await markNotificationRead(db, userId, id, nowIso());
+  return toItem((await findOwnNotification(db, userId, id))!, await currencySymbol(db));
+}
+
+/** Marks read every notification of the user created up to `before` (what the reader has seen). */
+export async function readAllNotifications(db: DbOrTrx, userId: string, before: string): Promise<{ marked: number; count: number }> {
+  const marked = await markAllNotificationsRead(db, userId, new Date(before).toISOString(), nowIso());
+  return { marked, count: await unreadNotificationCount(db, userId) };
+}
+
+// -----------------------------------------------------------------------------------------------------------------
+// Email choices
+
+/** Whether the user wants mail of this type: their choice, on by default; always for the money mails. */
+export async function wantsEmail(db: DbOrTrx, userId: string, type: string): Promise<boolean> {
+  if (ALWAYS_MAILED.has(type)) return true;
+  return (await emailChoicesOf(db, userId)).get(type) ?? true;
+}
+
+export async function emailPreferencesOf(db: DbOrTrx, userId: string): Promise<EmailPreferences> {
+  const choices = await emailChoicesOf(db, userId);
+  return {
+    preferences: notificationTypeSchema.options.map((type) => ({
+      type, locked: ALWAYS_MAILED.has(type), email: ALWAYS_MAILED.has(type) || (choices.get(type) ?? true),
+    })),
+  };
+}
+
+/** Changes the named types' choices (the always-mailed ones stay on: a choice for them is ignored). */
+export async function updateEmailPreferences(db: DbOrTrx, userId: string, email: Partial<Record<NotificationType, boolean>>): Promise<EmailPreferences> {
+  const at = nowIso();
+  for (const [type, on] of Object.entries(email)) {
+    if (on === undefined || ALWAYS_MAILED.has(type)) continue;
+    await setEmailChoice(db, userId, type, on, at);
+  }
+  return emailPreferencesOf(db, userId);
+}
+
+/** Turns off the type a valid token names (idempotent); null for a bad token or a user who is gone. */
+export async function unsubscribeByToken(db: DbOrTrx, appSecret: string, token: string): Promise<{ userId: string; type: NotificationType } | null> {
+  const target = readUnsubscribeToken(appSecret, token);
+  if (!target || !(await userExists(db, target.userId))) return null;
+  await setEmailChoice(db, target.userId, target.type, false, nowIso());
+  return target;
+}
+
+/** Whether the user behind a token still wants this type of mail, for the confirm page. */
+export async function unsubscribeState(db: DbOrTrx, appSecret: string, token: string): Promise<{ type: NotificationType; email: boolean } | null> {
+  const target = readUnsubscribeToken(appSecret, token);
+  if (!target || !(await userExists(db, target.userId))) return null;
+  return { type: target.type, email: await wantsEmail(db, target.userId, target.type) };
+}
+
+/** The name shown for who caused a notification (a performer's stage name, else the account's name). */
+export async function buyerName(db: DbOrTrx, userId: string): Promise<string | null> {
+  return displayNameOf(db, userId);
+}

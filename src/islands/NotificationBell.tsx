@@ -1,0 +1,35 @@
+import { useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { followBellCount, unreadCount } from '../lib/stores/notifications.js';
+import '../styles/notifications.css';
+
+export interface NotificationBellProps {
+  /** Unread notifications when the page was rendered; `notification/count` keeps it current. */
+  initialCount: number;
+}
+
+/** The header's bell for a signed-in user: a link to the notifications page with the unread count as a badge. */
+export default function NotificationBell({ initialCount }: NotificationBellProps) {
+  // The page's figure until hydrated (the server renders it too), then the store's.
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    const stop = followBellCount(initialCount);
+    setMounted(true);
+    return stop;
+  }, [initialCount]);
+  const live = useStore(unreadCount);
+  const shown = mounted ? live : initialCount;
+  const label = shown ? `Notifications, ${shown} unread` : 'Notifications';
+  return (
+    <a className="bell" href="/notifications" aria-label={label} title={label} data-testid="notification-bell" data-count={shown}>
+      <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+        <path d="M12 3a6 6 0 0 0-6 6v3.6L4.3 15.4A1 1 0 0 0 5.2 17h13.6a1 1 0 0 0 .9-1.6L18 12.6V9a6 6 0 0 0-6-6Zm-2 15a2 2 0 0 0 4 0" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinejoin="round" />
+      </svg>
+      {shown > 0 ? (
+        <span className="bell__badge" data-testid="notification-badge" aria-hidden="true">
+          {shown > 99 ? '99+' : shown}
+        </span>
+      ) : null}
+    </a>
+  );
+}
