@@ -16,10 +16,11 @@ import { reactionsRoutes } from './reactions/reactions.routes.js';
 import { moneyRoutes } from './payments/money.routes.js';
 import { adminRoutes } from './admin/admin.routes.js';
 import { followsRoutes } from './follows/follows.routes.js';
+import { reportsRoutes } from './reports/reports.routes.js';
 
 /** Every API route group, in one list so a newcomer sees the whole surface. */
 export async function apiRoutes(api: ApiApp): Promise<void> {
-  for (const routes of [settingsRoutes, geoRoutes, listsRoutes, contactRoutes, captchaRoutes, bannersRoutes, performersRoutes, catalogueRoutes, searchRoutes, authRoutes, usersRoutes, studioRoutes, commentsRoutes, reactionsRoutes, followsRoutes, moneyRoutes, adminRoutes]) {
+  for (const routes of [settingsRoutes, geoRoutes, listsRoutes, contactRoutes, captchaRoutes, bannersRoutes, performersRoutes, catalogueRoutes, searchRoutes, authRoutes, usersRoutes, studioRoutes, commentsRoutes, reactionsRoutes, followsRoutes, reportsRoutes, moneyRoutes, adminRoutes]) {
     await api.register(routes);
   }
 }

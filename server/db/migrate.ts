@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_money_mail.js';
 import * as m0018 from './migrations/0018_offers.js';
 import * as m0019 from './migrations/0019_follows.js';
 import * as m0020 from './migrations/0020_partial_refunds.js';
+import * as m0024 from './migrations/0024_reports.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0018_offers': m0018,
   '0019_follows': m0019,
   '0020_partial_refunds': m0020,
+  '0024_reports': m0024,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -203,6 +203,10 @@ const TABLE: Record<string, Expectation> = {
   'GET /following': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.w.perf2.id } },
   'GET /feed': { access: SESSION, hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.followedVideo } },
 
+  // -- reports -------------------------------------------------------------------------------------------------------
+  // Anyone signed in reports A's free video, once each; A may not report their own (400), which passes the gate.
+  'POST /reports': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: '/reports', json: { targetType: 'video', targetId: fx.w.videos.freeVideo.id, reason: 'spam' } }) },
+
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
   'POST /payment/purchase-video/{id}': { access: SESSION },
@@ -277,7 +281,7 @@ const TABLE: Record<string, Expectation> = {
       'GET /admin/earnings', 'GET /admin/earnings/search', 'GET /admin/payouts', 'POST /admin/earnings/payout',
       'GET /admin/payout-requests', 'POST /admin/payout-requests/{id}/approve', 'POST /admin/payout-requests/{id}/reject', 'POST /admin/payout-requests/{id}/paid',
       'POST /admin/payout-requests/{id}/reveal',
-      'GET /admin/dashboard', 'GET /admin/audit',
+      'GET /admin/dashboard', 'GET /admin/audit', 'GET /admin/reports', 'POST /admin/reports/{targetType}/{targetId}/resolve',
     ].map((key) => [key, { access: ADMIN }]),
   ),
 };
