@@ -16,6 +16,7 @@ import {
   subscribeComments,
 } from '../lib/stores/comments.js';
 import { formatCount, nounFor } from '../../common/plural.js';
+import { ReportDialog } from './shared/ReportDialog.js';
 import '../styles/engagement.css';
 
 export interface CommentsProps {
@@ -93,6 +94,8 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  /** The comment being reported (its dialog open). */
+  const [reporting, setReporting] = useState<string | null>(null);
   const [next, setNext] = useState('/auth/login');
   const isLocked = Boolean(state.locked);
 
@@ -194,6 +197,31 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
                 <time className="comment__time" dateTime={c.createdAt}>
                   {when(c.createdAt)}
                 </time>
+                {viewer?._id === c.userId ? null : (
+                  <details className="comment__menu" data-testid="comment-menu">
+                    <summary aria-label={`More actions for ${c.user.name}'s comment`}>⋯</summary>
+                    <div className="comment__menu-panel">
+                      {viewer ? (
+                        <button
+                          type="button"
+                          className="btn btn--link"
+                          aria-haspopup="dialog"
+                          onClick={(e) => {
+                            e.currentTarget.closest('details')?.removeAttribute('open');
+                            setReporting(c._id);
+                          }}
+                          data-testid="comment-report"
+                        >
+                          Report
+                        </button>
+                      ) : (
+                        <a href={next} data-testid="comment-report-login">
+                          Log in to report
+                        </a>
+                      )}
+                    </div>
+                  </details>
+                )}
               </div>
               {editing === c._id ? (
                 <CommentEditor comment={c} onDone={() => setEditing(null)} />
@@ -223,6 +251,8 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
           </li>
         ))}
       </ul>
+
+      {viewer ? <ReportDialog open={reporting !== null} targetType="comment" targetId={reporting ?? ''} what="this comment" onClose={() => setReporting(null)} /> : null}
 
       {state.loaded && state.items.length < state.total ? (
         <button

@@ -5,12 +5,13 @@ import type {
 } from '../../../common/schemas/engagement.js';
 import type { ListResult } from '../../../common/schemas/http.js';
 import type { FeedItem, FollowedPerformer, FollowState } from '../../../common/schemas/feed.js';
+import type { CreateReportRequest, Report } from '../../../common/schemas/reports.js';
 import { apiFetch } from './transport.js';
 
 type Page = { limit?: number; offset?: number };
 type Collected = Extract<ReactionAction, 'favourite' | 'watch_later'>;
 
-/** Engagement: comments and reactions. */
+/** Engagement: comments, reactions, follows and the feed, reports. */
 export const engagement = {
   searchComments: (q: { objectType: EngagementObjectType; objectId: string; cursor?: string | null } & Page) =>
     apiFetch<CommentSearchResult>('/comments/search', { query: { ...q } }),
@@ -33,5 +34,6 @@ export const engagement = {
   follow: (performerId: string) => apiFetch<FollowState>(`/performers/${encodeURIComponent(performerId)}/follow`, { method: 'POST' }),
   unfollow: (performerId: string) => apiFetch<FollowState>(`/performers/${encodeURIComponent(performerId)}/follow`, { method: 'DELETE' }),
   feed: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FeedItem>>('/feed', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
+  report: (body: CreateReportRequest) => apiFetch<Report>('/reports', { method: 'POST', body: { ...body } }),
   following: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FollowedPerformer>>('/following', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
 };
