@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { COMMENT_MAX_LENGTH } from '../../common/limits.js';
 import type { Role, EngagementObjectType } from '../../common/enums.js';
@@ -16,7 +16,6 @@ import {
   subscribeComments,
 } from '../lib/stores/comments.js';
 import { formatCount, nounFor } from '../../common/plural.js';
-import { ReportDialog } from './shared/ReportDialog.js';
 import '../styles/engagement.css';
 
 export interface CommentsProps {
@@ -34,6 +33,9 @@ export interface CommentsProps {
   /** Where "subscribe" / "buy" leads (the performer's page, or the item's own page). */
   unlockHref?: string | null;
 }
+
+/** The report dialog loads with the first "Report" click: guests, who are sent to log in instead, never download it. */
+const ReportDialog = lazy(() => import('./shared/ReportDialog.js').then((m) => ({ default: m.ReportDialog })));
 
 /** "2026-05-01 14:03" in UTC: the same text on the server and in every browser. */
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
@@ -252,7 +254,11 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
         ))}
       </ul>
 
-      {viewer ? <ReportDialog open={reporting !== null} targetType="comment" targetId={reporting ?? ''} what="this comment" onClose={() => setReporting(null)} /> : null}
+      {viewer && reporting ? (
+        <Suspense fallback={null}>
+          <ReportDialog key={reporting} open targetType="comment" targetId={reporting} what="this comment" onClose={() => setReporting(null)} />
+        </Suspense>
+      ) : null}
 
       {state.loaded && state.items.length < state.total ? (
         <button

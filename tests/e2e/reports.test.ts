@@ -104,11 +104,13 @@ describe.skipIf(!hasChromium)('reports in chromium', () => {
 
     page.once('dialog', (d) => void d.accept());
     await waitForIsland(page, 'AdminAction');
+    // The action reloads the page once it is done.
+    const reloaded = page.waitForEvent('load', { timeout: 20_000 });
     await row.getByTestId('report-remove').click();
-    await expect.poll(() => page.locator(`[data-testid="report-row"][data-target-id="${videoId}"]`).count(), { timeout: 15_000 }).toBe(0);
+    await reloaded;
+    expect(await page.locator(`[data-testid="report-row"][data-target-id="${videoId}"]`).count()).toBe(0);
 
-    await page.waitForLoadState('load');
-    await page.goto(`${t.url}/admin/reports?status=resolved`, { waitUntil: 'domcontentloaded' });
+    await page.goto(`${t.url}/admin/reports?status=resolved`);
     const done = page.locator(`[data-testid="report-row"][data-target-id="${videoId}"]`);
     expect(await done.getByTestId('report-outcome').textContent()).toBe('removed');
 
