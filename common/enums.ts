@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REPORT_ACTIONS, REPORT_OUTCOMES, REPORT_REASONS, REPORT_STATUSES, REPORT_TARGET_TYPES } from './reports.js';
 
 /**
  * Every enumeration of the API, once: the zod enum the schemas (common/schemas/*) and the database row types
@@ -126,3 +127,14 @@ export type MassAudience = z.output<typeof massAudienceSchema>;
  */
 export const notificationTypeSchema = z.enum(['message', 'tip', 'subscriber', 'comment', 'purchase', 'order', 'payout', 'report']);
 export type NotificationType = z.output<typeof notificationTypeSchema>;
+/** Reports (docs/product.md, Reports): the lists themselves live in common/reports.ts, which the report dialog loads. */
+export const reportTargetTypeSchema = z.enum(REPORT_TARGET_TYPES);
+export type ReportTargetType = z.output<typeof reportTargetTypeSchema>;
+export const reportReasonSchema = z.enum(REPORT_REASONS);
+export type ReportReason = z.output<typeof reportReasonSchema>;
+export const reportStatusSchema = z.enum(REPORT_STATUSES);
+export type ReportStatus = z.output<typeof reportStatusSchema>;
+export const reportOutcomeSchema = z.enum(REPORT_OUTCOMES);
+export type ReportOutcome = z.output<typeof reportOutcomeSchema>;
+export const reportActionSchema = z.enum(REPORT_ACTIONS);
+export type ReportAction = z.output<typeof reportActionSchema>;

@@ -92,6 +92,8 @@ export interface AppConfig {
   redisKeyPrefix: string;
   /** Abuse limits of the account endpoints (see server/auth/README.md). */
   authLimits: AuthLimits;
+  /** Reports a signed-in user may send (RATE_LIMIT_REPORTS, `max/seconds`, default 10 an hour; docs/product.md, Reports). */
+  reportLimit: Limit;
   /** Upload limits, job queue and video processing (server/media/pipeline/config.ts lists the variables). */
   pipeline: PipelineConfig;
 }
@@ -214,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       emailPerAccount: parseLimit(env.RATE_LIMIT_EMAIL_ACCOUNT, '3/3600', 'RATE_LIMIT_EMAIL_ACCOUNT'),
       passwordChangePerUser: parseLimit(env.RATE_LIMIT_PASSWORD_CHANGE, '10/900', 'RATE_LIMIT_PASSWORD_CHANGE'),
     },
+    reportLimit: parseLimit(env.RATE_LIMIT_REPORTS, '10/3600', 'RATE_LIMIT_REPORTS'),
     pipeline: loadPipelineConfig(env),
   };
   // An address given in code (overrides) is as deliberate as PUBLIC_URL.

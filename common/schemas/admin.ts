@@ -316,6 +316,8 @@ export const dashboardSchema = z.object({
   counts: z.object({
     users: z.number(), performers: z.number(), pendingPerformers: z.number(), suspendedUsers: z.number(), activeSubscriptions: z.number(), videos: z.number(),
     successfulPayments: z.number(), revenue: z.number(), unpaidEarnings: z.number(),
+    /** Reports not yet resolved, and those of them older than REPORT_OVERDUE_DAYS (common/reports.ts). */
+    openReports: z.number(), overdueReports: z.number(),
   }),
   series: z.object({ signups: z.array(point), revenue: z.array(point), activeSubscriptions: z.array(point) }),
 });

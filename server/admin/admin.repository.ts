@@ -8,6 +8,8 @@ import { itemsOfOrders, listOrders, type OrderFilters } from '../orders/orders.r
 import { listAudit, type AuditFilters } from '../audit/audit.repository.js';
 import { countries } from 'countries-list';
 import { DAY_MS } from '../../common/time.js';
+import { REPORT_OVERDUE_DAYS } from '../../common/reports.js';
+import { reportCounts } from '../reports/reports.repository.js';
 
 /**
  * The SQL of the admin console: its lists and reports, and the writes of the rows it edits, which the routes run in
@@ -376,12 +378,15 @@ function fill(dates: string[], rows: Array<{ day: string; v: number | string | n
   return dates.map((date) => ({ date, value: by.get(date) ?? 0 }));
 }
 
+/** Reports created before this time and still open are overdue (docs/product.md, Reports). */
+export const reportsOverdueBefore = (now: Date) => new Date(now.getTime() - REPORT_OVERDUE_DAYS * DAY_MS).toISOString();
+
 export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
   const dates = lastDays(days, now);
   const from = `${dates[0]}T00:00:00.000Z`;
   const nowIso = now.toISOString();
   const num = (r: { n: number | string } | undefined) => Number(r?.n ?? 0);
-  const [users, performers, pendingPerformers, suspended, activeSubs, videos, revenue, paymentsOk, unpaidEarnings, signups, revenueRows] = await Promise.all([
+  const [users, performers, pendingPerformers, suspended, activeSubs, videos, revenue, paymentsOk, unpaidEarnings, signups, revenueRows, reports] = await Promise.all([
     db.selectFrom('users').select(count.as('n')).executeTakeFirst().then(num),
     db.selectFrom('performers').select(count.as('n')).executeTakeFirst().then(num),
     db.selectFrom('performers').select(count.as('n')).where('approved', '=', 0).executeTakeFirst().then(num),
@@ -405,6 +410,7 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
       .where(sql<string>`coalesce(paid_at, created_at)`, '>=', from)
       .groupBy(sql`substr(coalesce(paid_at, created_at), 1, 10)`)
       .execute(),
+    reportCounts(db, reportsOverdueBefore(now)),
   ]);
   // Subscriptions live at the end of each day: started by then and not yet expired (one small count per day).
   const subsSeries = await Promise.all(
@@ -421,7 +427,7 @@ export async function dashboard(db: DbOrTrx, days: number, now = new Date()) {
     }),
   );
   return {
-    counts: { users, performers, pendingPerformers, suspendedUsers: suspended, activeSubscriptions: activeSubs, videos, successfulPayments: paymentsOk, revenue, unpaidEarnings },
+    counts: { users, performers, pendingPerformers, suspendedUsers: suspended, activeSubscriptions: activeSubs, videos, successfulPayments: paymentsOk, revenue, unpaidEarnings, openReports: reports.open, overdueReports: reports.overdue },
     series: { signups: fill(dates, signups), revenue: fill(dates, revenueRows), activeSubscriptions: subsSeries },
   };
 }

@@ -1,21 +1,17 @@
 import type { ApiApp } from '../http/types.js';
-import { AppError, badRequest, notFound } from '../http/errors.js';
+import { AppError, notFound } from '../http/errors.js';
 import { listSchema } from '../../common/schemas/http.js';
-import { revokeUserSessions } from '../auth/auth.repository.js';
 import { findUserById, updateUser } from '../users/users.repository.js';
 import { searchUsersForAdmin } from '../users/users.service.js';
 import { setPerformerApproved, setPerformerStatus } from '../performers/performers.repository.js';
-import { deleteComment, findComment } from '../comments/comments.repository.js';
-import { deleteFileRow } from '../media/pipeline/pipeline.repository.js';
 import { adminUserSchema } from '../../common/schemas/users.js';
-import { adjustCounter } from '../reactions/targets.repository.js';
-import { ENGAGEMENT_OBJECT_TYPES, type EngagementObjectType } from '../../common/enums.js';
 import { adminTx, errors } from './admin.http.js';
 import {
   accountState, adminContentStatuses as allowedStatus, approvalSchema, approveBody, commentListQuery, commentSchema, contentListQuery, contentParams,
   contentSchema, contentStateSchema, contentStatusBody, idParams, okSchema, performerListQuery, performerSchema, reasonBody, userListQuery,
 } from '../../common/schemas/admin.js';
-import { listAllComments, listContent, listPerformers, setContentStatus } from './admin.repository.js';
+import { listAllComments, listContent, listPerformers } from './admin.repository.js';
+import { removeComment, setItemStatus, suspendAccount } from './moderation.js';
 
 /** Moderation: accounts (suspend / reactivate), performers (approve), content visibility, comments. */
 
@@ -40,21 +36,9 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
       },
     },
     async (request) => {
-      const { id } = request.params;
-      if (id === request.user!.id) throw badRequest('You cannot suspend your own account');
-      const result = await adminTx(db, request, async (trx, audit) => {
-        const user = await findUserById(trx, id);
-        if (!user) throw notFound('User');
-        if (user.role === 'admin') throw new AppError(400, 'ADMIN_ACCOUNT', 'An admin account cannot be suspended; demote it first');
-        await updateUser(trx, id, { status: 'suspended' });
-        if (user.role === 'performer') await setPerformerStatus(trx, id, 'suspended');
-        const revoked = await revokeUserSessions(trx, id);
-        await audit('user.suspend', 'user', id, { username: user.username, from: user.status, reason: request.body?.reason ?? null, sessionsRevoked: revoked });
-        return { _id: id, status: 'suspended' as const, sessionsRevoked: revoked };
-      });
-      // Its sessions ended in the transaction; its open realtime connections end now, after the commit.
-      ctx.realtime.disconnectUser(id);
-      return result;
+      const done = await adminTx(db, request, (trx, audit) => suspendAccount(trx, audit, ctx, request.user!.id, request.params.id, request.body?.reason ?? null));
+      await done.after();
+      return done.result;
     },
   );
 
@@ -109,11 +93,7 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
       if (!allowedStatus[type].includes(status)) {
         throw new AppError(400, 'VALIDATION_FAILED', `A ${type} cannot be "${status}"`, [{ path: 'body.status', message: `Use one of: ${allowedStatus[type].join(', ')}` }]);
       }
-      await adminTx(db, request, async (trx, audit) => {
-        const before = await setContentStatus(trx, type, id, status);
-        if (before === undefined) throw notFound('Content');
-        await audit(status === 'hidden' ? 'content.hide' : 'content.status', type, id, { from: before, to: status });
-      });
+      await adminTx(db, request, (trx, audit) => setItemStatus(trx, audit, type, id, status));
       return { _id: id, type, status };
     },
   );
@@ -123,21 +103,8 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
   );
 
   app.delete('/admin/comments/:id', { schema: { tags, summary: "Delete a comment; its object's comment counter goes down in the same transaction", params: idParams, response: { 200: okSchema, ...errors } } }, async (request) => {
-    const { id } = request.params;
-    const done = await adminTx(db, request, async (trx, audit) => {
-      const row = await findComment(trx, id);
-      if (!row) throw notFound('Comment');
-      await deleteComment(trx, id);
-      const engagement = (ENGAGEMENT_OBJECT_TYPES as readonly string[]).includes(row.objectType) ? (row.objectType as EngagementObjectType) : undefined;
-      const count = row.status === 'active' && engagement ? await adjustCounter(trx, engagement, row.objectId, 'comment', -1) : undefined;
-      const key = row.imageFileId ? await deleteFileRow(trx, row.imageFileId) : undefined;
-      await audit('comment.delete', 'comment', id, { userId: row.userId, objectType: row.objectType, objectId: row.objectId, content: row.content.slice(0, 200) });
-      return { key, engagement, objectId: row.objectId, count };
-    });
-    if (done.key) await ctx.storage.delete(done.key).catch(() => {});
-    if (done.engagement) {
-      ctx.realtime.emitToObject(done.engagement, done.objectId, 'comment/deleted', { _id: id, objectType: done.engagement, objectId: done.objectId, commentCount: done.count ?? 0 });
-    }
-    return { ok: true as const };
+    const done = await adminTx(db, request, (trx, audit) => removeComment(trx, audit, ctx, request.params.id));
+    await done.after();
+    return done.result;
   });
 }

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
-  SubscriptionType, TipContextType,
+  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -672,6 +672,21 @@ export interface AuditLogTable {
   createdAt: string;
 }
 
+/** Reports of performers, items and comments (migration 0024; docs/product.md, Reports). */
+export interface ReportsTable {
+  id: string;
+  reporterId: string;
+  targetType: ReportTargetType;
+  targetId: string;
+  reason: ReportReason;
+  details: string | null;
+  status: Defaulted<ReportStatus>;
+  outcome: ReportOutcome | null;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -721,6 +736,7 @@ export interface Database {
   notifications: NotificationsTable;
   notificationPreferences: NotificationPreferencesTable;
   auditLog: AuditLogTable;
+  reports: ReportsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { COMMENT_MAX_LENGTH } from '../../common/limits.js';
 import type { Role, EngagementObjectType } from '../../common/enums.js';
@@ -33,6 +33,9 @@ export interface CommentsProps {
   /** Where "subscribe" / "buy" leads (the performer's page, or the item's own page). */
   unlockHref?: string | null;
 }
+
+/** The report dialog loads with the first "Report" click: guests, who are sent to log in instead, never download it. */
+const ReportDialog = lazy(() => import('./shared/ReportDialog.js').then((m) => ({ default: m.ReportDialog })));
 
 /** "2026-05-01 14:03" in UTC: the same text on the server and in every browser. */
 const when = (iso: string) => iso.slice(0, 16).replace('T', ' ');
@@ -93,6 +96,8 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
   const [text, setText] = useState('');
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
+  /** The comment being reported (its dialog open). */
+  const [reporting, setReporting] = useState<string | null>(null);
   const [next, setNext] = useState('/auth/login');
   const isLocked = Boolean(state.locked);
 
@@ -194,6 +199,31 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
                 <time className="comment__time" dateTime={c.createdAt}>
                   {when(c.createdAt)}
                 </time>
+                {viewer?._id === c.userId ? null : (
+                  <details className="comment__menu" data-testid="comment-menu">
+                    <summary aria-label={`More actions for ${c.user.name}'s comment`}>⋯</summary>
+                    <div className="comment__menu-panel">
+                      {viewer ? (
+                        <button
+                          type="button"
+                          className="btn btn--link"
+                          aria-haspopup="dialog"
+                          onClick={(e) => {
+                            e.currentTarget.closest('details')?.removeAttribute('open');
+                            setReporting(c._id);
+                          }}
+                          data-testid="comment-report"
+                        >
+                          Report
+                        </button>
+                      ) : (
+                        <a href={next} data-testid="comment-report-login">
+                          Log in to report
+                        </a>
+                      )}
+                    </div>
+                  </details>
+                )}
               </div>
               {editing === c._id ? (
                 <CommentEditor comment={c} onDone={() => setEditing(null)} />
@@ -223,6 +253,12 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
           </li>
         ))}
       </ul>
+
+      {viewer && reporting ? (
+        <Suspense fallback={null}>
+          <ReportDialog key={reporting} open targetType="comment" targetId={reporting} what="this comment" onClose={() => setReporting(null)} />
+        </Suspense>
+      ) : null}
 
       {state.loaded && state.items.length < state.total ? (
         <button

@@ -103,6 +103,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/performers': ADMIN,
   '/admin/content': ADMIN,
   '/admin/comments': ADMIN,
+  '/admin/reports': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
   '/admin/earnings': ADMIN,

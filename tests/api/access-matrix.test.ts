@@ -237,6 +237,9 @@ const TABLE: Record<string, Expectation> = {
   'PUT /notifications/preferences': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'], req: () => ({ path: '/notifications/preferences', json: { email: { tip: true } } }) },
   // The signed token is the permission: without one (or with a forged one) everyone gets the same 400.
   'POST /notifications/unsubscribe': { access: SIGNED, req: () => ({ path: '/notifications/unsubscribe?token=forged.comment.sig' }) },
+  // -- reports -------------------------------------------------------------------------------------------------------
+  // Anyone signed in reports A's free video, once each; A may not report their own (400), which passes the gate.
+  'POST /reports': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: '/reports', json: { targetType: 'video', targetId: fx.w.videos.freeVideo.id, reason: 'spam' } }) },
 
   // -- money --------------------------------------------------------------------------------------------------------
   'POST /payment/subscribe': { access: SESSION },
@@ -314,7 +317,7 @@ const TABLE: Record<string, Expectation> = {
       'GET /admin/earnings', 'GET /admin/earnings/search', 'GET /admin/payouts', 'POST /admin/earnings/payout',
       'GET /admin/payout-requests', 'POST /admin/payout-requests/{id}/approve', 'POST /admin/payout-requests/{id}/reject', 'POST /admin/payout-requests/{id}/paid',
       'POST /admin/payout-requests/{id}/reveal',
-      'GET /admin/dashboard', 'GET /admin/audit',
+      'GET /admin/dashboard', 'GET /admin/audit', 'GET /admin/reports', 'POST /admin/reports/{targetType}/{targetId}/resolve',
     ].map((key) => [key, { access: ADMIN }]),
   ),
 };

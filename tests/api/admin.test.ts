@@ -125,6 +125,11 @@ describe.each(engines)('admin console API on %s', (engine) => {
       .insertInto('comments')
       .values({ id: commentId, objectType: 'video', objectId: video.id, userId: fan.id, content: 'rude', imageFileId: null, createdAt: nowIso(), updatedAt: nowIso() })
       .execute();
+    // A report of the video, which the admin dismisses.
+    await t.ctx.db
+      .insertInto('reports')
+      .values({ id: newId(), reporterId: victim.id, targetType: 'video', targetId: video.id, reason: 'spam', details: null, status: 'open', outcome: null, createdAt: nowIso(), resolvedAt: null, resolvedBy: null })
+      .execute();
     const image = await png();
     const order = await paidOrder();
     /** A performer with payout details and a sale past the hold, who requests a payout of it: the payout's id. */
@@ -190,6 +195,8 @@ describe.each(engines)('admin console API on %s', (engine) => {
       'POST /admin/payout-requests/:id/reveal': { path: `/admin/payout-requests/${toReveal}/reveal` },
       'GET /admin/dashboard': { path: '/admin/dashboard' },
       'GET /admin/audit': { path: '/admin/audit' },
+      'GET /admin/reports': { path: '/admin/reports?status=open' },
+      'POST /admin/reports/:targetType/:targetId/resolve': { path: `/admin/reports/video/${video.id}/resolve`, json: { action: 'dismiss' } },
     };
     const keys = routes.map((r) => `${r.method} ${r.url.replace(/^\/api/, '')}`);
     // Every registered admin route has a sample (a new route without one fails here), and no sample is stale.

@@ -263,7 +263,7 @@ async function main() {
 
   // Held connections, memory per connection and fan-out latency (tests/bench/sockets.ts).
   const sockets = parts.has('sockets') ? await runSocketBench() : null;
-  if (sockets) console.log(`sockets: ${sockets.connections} held, ${sockets.heapPerConnectionKiB} KiB heap each, fan-out p50 ${sockets.latencyMs.p50} ms, p99 ${sockets.latencyMs.p99} ms`);
+  if (sockets) console.log(`sockets: ${sockets.connections} of ${sockets.requested} held (${sockets.userRooms} user rooms), ${sockets.heapPerConnectionKiB} KiB heap each, emit call ${sockets.emitCallMs.p50} ms, last delivery p50 ${sockets.lastDeliveryMs.p50} ms`);
 
   const report = {
     at: new Date().toISOString(),

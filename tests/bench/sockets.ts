@@ -1,12 +1,17 @@
 /**
  * Socket benchmark (part of `npm run bench`, or alone: `tsx tests/bench/sockets.ts`).
  *
- * One server process (this one) holds N authenticated socket.io connections (BENCH_SOCKETS, default 2000),
- * all opened by a child process and all watching one object; the server's memory is measured after a full GC
- * before and after, giving the memory per connection. Then one event is emitted to the object's room R times
- * (BENCH_SOCKET_ROUNDS, default 20) through `ctx.realtime.emitToObject`, exactly as a new comment is, and the
- * child records when each connection received it: fan-out latency p50 / p99 / max over all deliveries, and the
- * time until the last connection had it per round. Embedded SQLite, no Redis (one instance).
+ * One server process (this one) holds N authenticated socket.io connections (BENCH_SOCKETS, default 10,000), each
+ * signed in as its own user (so each joins its `user:<id>` room) and all watching one object. They are opened by
+ * several client processes (BENCH_SOCKET_CLIENTS, default one per 2,500 connections: one process decoding every copy
+ * of an event on one thread would be the bottleneck), raw websockets (`transports: ['websocket']`, no polling
+ * upgrade), each process from its own loopback source address (127.0.0.2, .3, …) so the ephemeral ports of one
+ * address (about 28,000) never run out. The server's memory is measured after a full GC before and after, giving the
+ * memory per connection. Then one event is emitted to the object's room R times (BENCH_SOCKET_ROUNDS, default 20)
+ * through `ctx.realtime.emitToObject`, exactly as a new comment is: the time the emit call takes in the server, and
+ * in the clients emit → receipt over all deliveries (p50 / p99 / max) and emit → the last connection's receipt per
+ * round. Embedded SQLite, no Redis (one instance). The server process needs a file descriptor per connection:
+ * `ulimit -n` must be above N (the report says what it was).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,11 +29,19 @@ import { migrateToLatest } from '../../server/db/migrate.js';
 import { buildApp } from '../../server/app.js';
 import { newId, nowIso } from '../../server/db/ids.js';
 import { hashToken, newSecretToken } from '../../server/auth/tokens.js';
-import { userRow } from '../../server/seed/factories.js';
+import { makePerformer, makeVideo, userRow } from '../../server/seed/factories.js';
 import type { NewContent } from '../../common/realtime.js';
 
 export interface SocketBenchResult {
   connections: number;
+  /** Asked for, and `user:<id>` rooms the server holds (one per signed-in connection). */
+  requested: number;
+  userRooms: number;
+  clientProcesses: number;
+  /** This process's open-file limit (`ulimit -n`), when it can be read. */
+  fileLimit: number | null;
+  /** The server's synchronous `emitToObject` call (encoding once, writing to every socket), per round, ms. */
+  emitCallMs: { p50: number; max: number };
   rounds: number;
   connectSeconds: number;
   /** Server heap (after GC) and RSS growth per held connection, in KiB. */
@@ -57,7 +70,7 @@ function gcFunction(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
-type ToChild = { type: 'connect'; url: string; tokens: string[]; objectId: string } | { type: 'round'; round: number } | { type: 'close' };
+type ToChild = { type: 'connect'; url: string; tokens: string[]; objectId: string; localAddress?: string } | { type: 'round'; round: number } | { type: 'close' };
 type FromChild =
   | { type: 'ready'; connected: number; failed: number; seconds: number }
   | { type: 'round'; round: number; latencies: number[] }
@@ -79,7 +92,7 @@ async function childMain(): Promise<void> {
           m.tokens.slice(i, i + 100).map(
             (token) =>
               new Promise<void>((resolve) => {
-                const s = io(m.url, { transports: ['websocket'], query: { token }, reconnection: false, forceNew: true, timeout: 20_000 });
+                const s = io(m.url, { transports: ['websocket'], query: { token }, reconnection: false, forceNew: true, timeout: 60_000, ...(m.localAddress ? { localAddress: m.localAddress } : {}) });
                 s.on('content/new', (p: { round: number; sentAt: number }) => {
                   const list = received.get(p.round) ?? [];
                   list.push(now() - p.sentAt);
@@ -110,6 +123,17 @@ async function childMain(): Promise<void> {
   });
 }
 
+/** The soft limit of open files of this process (Linux: /proc/self/limits), or null elsewhere. */
+function openFileLimit(): number | null {
+  try {
+    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : null;
+  } catch {
+    return null;
+  }
+}
+
 function nextMessage<T extends FromChild['type']>(child: ChildProcess, type: T, timeoutMs: number, filter: (m: Extract<FromChild, { type: T }>) => boolean = () => true) {
   return new Promise<Extract<FromChild, { type: T }>>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -126,9 +150,14 @@ function nextMessage<T extends FromChild['type']>(child: ChildProcess, type: T, 
   });
 }
 
-export async function runSocketBench(opts: { connections?: number; rounds?: number } = {}): Promise<SocketBenchResult> {
-  const connections = opts.connections ?? Number(process.env.BENCH_SOCKETS ?? 2000);
+export async function runSocketBench(opts: { connections?: number; rounds?: number; clients?: number } = {}): Promise<SocketBenchResult> {
+  const requested = opts.connections ?? Number(process.env.BENCH_SOCKETS ?? 10_000);
   const rounds = opts.rounds ?? Number(process.env.BENCH_SOCKET_ROUNDS ?? 20);
+  const clientCount = Math.max(1, opts.clients ?? Number(process.env.BENCH_SOCKET_CLIENTS ?? Math.ceil(requested / 2500)));
+  const fileLimit = openFileLimit();
+  // Each connection is a file descriptor in this process; keep some for the database, logs and listeners.
+  const connections = fileLimit !== null && fileLimit - 200 < requested ? Math.max(0, fileLimit - 200) : requested;
+  if (connections < requested) console.warn(`socket bench: ulimit -n is ${fileLimit}, so ${connections} connections instead of ${requested} (raise it: ulimit -n ${requested + 1000})`);
   const gc = gcFunction();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-bench-sockets-'));
   const config = loadConfig(
@@ -157,56 +186,83 @@ export async function runSocketBench(opts: { connections?: number; rounds?: numb
   const built = await buildApp({ config, database, logger: pino({ level: 'warn' }), web: false });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
-  const objectId = newId();
+  // A real free video: watching a room is checked against the object (server/comments/discussion.ts), so an unknown
+  // id would be refused and no connection would hear anything.
+  const { user: performer } = await makePerformer(database.db, { username: 'benchperformer' });
+  const objectId = (await makeVideo({ db: database.db, storage: built.ctx.storage }, performer.id, { title: 'Bench video', access: 'free', withFiles: false })).id;
 
-  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SOCKET_BENCH_CHILD: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // Each client process gets a share of the users, and a loopback source address of its own.
+  const children: ChildProcess[] = [];
+  const shares = Array.from({ length: clientCount }, (_, i) => tokens.filter((_, k) => k % clientCount === i)).filter((share) => share.length > 0);
+  for (let i = 0; i < shares.length; i++) {
+    children.push(fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, SOCKET_BENCH_CHILD: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  }
   try {
     gc();
     const before = process.memoryUsage();
-    child.send({ type: 'connect', url, tokens, objectId } satisfies ToChild);
-    const ready = await nextMessage(child, 'ready', 180_000);
-    const connectSeconds = ready.seconds;
-    if (ready.failed) console.warn(`socket bench: ${ready.failed} connections failed`);
-    await new Promise((r) => setTimeout(r, 500));
+    const began = now();
+    const readies = children.map((child) => nextMessage(child, 'ready', 600_000));
+    children.forEach((child, i) => child.send({ type: 'connect', url, tokens: shares[i]!, objectId, localAddress: `127.0.0.${2 + (i % 250)}` } satisfies ToChild));
+    const ready = await Promise.all(readies);
+    const connectSeconds = (now() - began) / 1000;
+    const failed = ready.reduce((n, r) => n + r.failed, 0);
+    if (failed) console.warn(`socket bench: ${failed} connections failed`);
+    await new Promise((r) => setTimeout(r, 1000));
     gc();
     const after = process.memoryUsage();
     const held = built.realtime.io.engine.clientsCount;
+    const userRooms = [...built.realtime.io.sockets.adapter.rooms.keys()].filter((room) => room.startsWith('user:')).length;
 
     const all: number[] = [];
     const last: number[] = [];
+    const emitCalls: number[] = [];
     let lost = 0;
     for (let r = 1; r <= rounds; r++) {
-      const done = nextMessage(child, 'round', 15_000, (m) => m.round === r).catch(() => null);
+      const done = Promise.all(children.map((child) => nextMessage(child, 'round', 30_000, (m) => m.round === r))).catch(() => null);
       // The bench's own fields ride on a real event's payload (the client reads round and sentAt back).
       const payload = { objectType: 'video', objectId, performerId: 'bench', publishedAt: '', round: r, sentAt: now() } as unknown as NewContent;
+      const callStarted = performance.now();
       built.ctx.realtime.emitToObject('video', objectId, 'content/new', payload);
-      const result = await done;
-      if (!result) {
+      emitCalls.push(performance.now() - callStarted);
+      const results = await done;
+      if (!results) {
         lost += 1;
         continue;
       }
-      all.push(...result.latencies);
-      last.push(Math.max(...result.latencies));
-      await new Promise((res) => setTimeout(res, 50));
+      const latencies = results.flatMap((m) => m.latencies);
+      all.push(...latencies);
+      last.push(latencies.reduce((a, b) => Math.max(a, b), 0));
+      await new Promise((res) => setTimeout(res, 100));
     }
     all.sort((a, b) => a - b);
     last.sort((a, b) => a - b);
-    child.send({ type: 'close' } satisfies ToChild);
-    await nextMessage(child, 'closed', 30_000).catch(() => null);
+    emitCalls.sort((a, b) => a - b);
+    await Promise.all(
+      children.map((child) => {
+        const closed = nextMessage(child, 'closed', 60_000).catch(() => null);
+        child.send({ type: 'close' } satisfies ToChild);
+        return closed;
+      }),
+    );
     return {
       connections: held,
+      requested,
+      userRooms,
+      clientProcesses: children.length,
+      fileLimit,
       rounds,
       connectSeconds: round1(connectSeconds),
       heapPerConnectionKiB: round1((after.heapUsed - before.heapUsed) / 1024 / held),
       rssPerConnectionKiB: round1((after.rss - before.rss) / 1024 / held),
       serverHeapMiB: { before: mib(before.heapUsed), after: mib(after.heapUsed) },
       serverRssMiB: { before: mib(before.rss), after: mib(after.rss) },
+      emitCallMs: { p50: round1(percentile(emitCalls, 50)), max: round1(emitCalls.at(-1) ?? 0) },
       latencyMs: { p50: round1(percentile(all, 50)), p99: round1(percentile(all, 99)), max: round1(all.at(-1) ?? 0) },
       lastDeliveryMs: { p50: round1(percentile(last, 50)), max: round1(last.at(-1) ?? 0) },
       lost,
     };
   } finally {
-    if (child.exitCode === null) child.kill();
+    for (const child of children) if (child.exitCode === null) child.kill();
     await built.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -217,10 +273,10 @@ export function socketReportMarkdown(r: SocketBenchResult): string {
   return [
     '## Sockets',
     '',
-    `${r.connections} authenticated socket.io connections (websocket) held by one server process, all watching one object; opened in ${r.connectSeconds} s by a separate client process.`,
-    `One event emitted to the object's room ${r.rounds} times (\`ctx.realtime.emitToObject\`, as a new comment is); latency is emit → receipt in the client process.`,
+    `${r.connections} of ${r.requested} authenticated socket.io connections (raw websockets) held by one server process, each signed in as its own user (${r.userRooms} \`user:<id>\` rooms) and all watching one object; opened in ${r.connectSeconds} s by ${r.clientProcesses} client processes, each from its own loopback address. Open-file limit of the server process: ${r.fileLimit ?? 'unknown'}.`,
+    `One event emitted to the object's room ${r.rounds} times (\`ctx.realtime.emitToObject\`, as a new comment is): the server's emit call takes ${r.emitCallMs.p50} ms (max ${r.emitCallMs.max} ms); latency is emit → receipt in the client processes.`,
     'Heap is measured after a full GC and is the reliable per-connection figure; RSS growth is noisy when this runs after the HTTP benchmark (memory the previous run returns to the system can make it negative).',
-    'The client process decodes every copy on one thread, so the tail of the latency includes its own queueing.',
+    'Each client process decodes its share of the copies on one thread, so the tail of the latency includes its own queueing; the client processes share the machine\'s cores with the server.',
     '',
     '| connections | heap / connection | RSS / connection | server heap before → after | server RSS before → after | fan-out p50 | fan-out p99 | fan-out max | last delivery p50 | last delivery max | lost rounds |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

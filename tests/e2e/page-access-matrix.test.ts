@@ -247,6 +247,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/earnings': { path: '/admin/earnings', expect: admins },
       '/admin/payouts': { path: '/admin/payouts', expect: admins },
       '/admin/audit': { path: '/admin/audit', expect: admins },
+      '/admin/reports': { path: '/admin/reports', expect: admins },
     };
   }, 120_000);
   afterAll(() => t?.close());

@@ -7,12 +7,13 @@ import type { ListResult, UnreadCount } from '../../../common/schemas/http.js';
 import type { FeedItem, FollowedPerformer, FollowState } from '../../../common/schemas/feed.js';
 import type { BlockedFan, BlockState, Conversation, MassMessage, MessageItem, MessageSettings, ReadState } from '../../../common/schemas/messages.js';
 import type { EmailPreferences, MarkAllReadBody, NotificationItem, UpdateEmailPreferencesBody } from '../../../common/schemas/notifications.js';
+import type { CreateReportRequest, Report } from '../../../common/schemas/reports.js';
 import { apiFetch } from './transport.js';
 
 type Page = { limit?: number; offset?: number };
 type Collected = Extract<ReactionAction, 'favourite' | 'watch_later'>;
 
-/** Engagement: comments and reactions. */
+/** Engagement: comments, reactions, follows and the feed, reports. */
 export const engagement = {
   searchComments: (q: { objectType: EngagementObjectType; objectId: string; cursor?: string | null } & Page) =>
     apiFetch<CommentSearchResult>('/comments/search', { query: { ...q } }),
@@ -61,6 +62,7 @@ export const engagement = {
     for (const f of files) form.append('file', f);
     return apiFetch<MassMessage>('/performer/mass-messages', { method: 'POST', body: form });
   },
+  report: (body: CreateReportRequest) => apiFetch<Report>('/reports', { method: 'POST', body: { ...body } }),
   following: (q: { limit?: number; cursor?: string | null } = {}) => apiFetch<ListResult<FollowedPerformer>>('/following', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
   notifications: (q: { limit?: number; cursor?: string | null } = {}) =>
     apiFetch<ListResult<NotificationItem>>('/notifications', { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
