@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import { massAudienceSchema, messageAttachmentKindSchema, messagePolicySchema, roleSchema } from '../enums.js';
 import { keyField } from './http.js';
+import { MESSAGE_MAX_CHARS } from '../messages.js';
 
 /**
  * Direct messages between a fan and a performer (docs/product.md, Messages; server/messages/README.md): the
  * conversations, their messages with attachments, read state and unread counts, who may write first, and blocks.
  */
-
-/** Longest message text, in characters (after trimming). */
-export const MESSAGE_MAX_CHARS = 2000;
-/** Files one message may carry. */
-export const MESSAGE_MAX_ATTACHMENTS = 4;
 
 /** The other participant of a conversation, as the list and the thread show them. */
 export const participantSchema = z.object({ _id: z.string(), name: z.string(), username: z.string(), avatar: z.string(), role: roleSchema });

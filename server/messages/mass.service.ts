@@ -6,7 +6,8 @@ import { addNotification, pushNotificationCount } from '../notifications/notific
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import type { MassAudience } from '../../common/enums.js';
-import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS, type MassMessage } from '../../common/schemas/messages.js';
+import { type MassMessage } from '../../common/schemas/messages.js';
+import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../common/messages.js';
 import {
   advanceMassMessage, ensureConversation, filesByIds, findMassMessage, insertAttachments, insertMassCopy, insertMassMessage, massAudienceCount,
   massAudiencePage, massMessagesOf, performerNameOf, touchConversation,

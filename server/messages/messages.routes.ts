@@ -14,9 +14,9 @@ import { cleanAttachments } from './attachments.js';
 import { listMassMessages, sendMassMessage } from './mass.service.js';
 import { apiErrorSchema, listSchema, unreadCountSchema } from '../../common/schemas/http.js';
 import {
-  blockBody, blockedFanSchema, blockParams, blockStateSchema, conversationParams, conversationSchema, conversationsQuery, MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS,
-  massMessageFields, massMessageSchema, messageItemSchema, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody,
+  blockBody, blockedFanSchema, blockParams, blockStateSchema, conversationParams, conversationSchema, conversationsQuery, massMessageFields, massMessageSchema, messageItemSchema, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody,
 } from '../../common/schemas/messages.js';
+import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../common/messages.js';
 import {
   getConversation, getMessagePolicy, listConversations, listMessages, markConversationRead, sendMessage, startConversation, unreadMessageCount,
   messagesDeps, updateMessagePolicy, type MessagesDeps,

@@ -15,8 +15,9 @@ import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { MessagePolicy, Role } from '../../common/enums.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import {
-  MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS, type Conversation, type MessageAttachment, type MessageItem, type MessagingState, type ReadState,
+  type Conversation, type MessageAttachment, type MessageItem, type MessagingState, type ReadState,
 } from '../../common/schemas/messages.js';
+import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../common/messages.js';
 import {
   attachmentsOf, conversationsPage, countConversations, ensureConversation, findConversation, findConversationOf, findCorrespondent, hasSent,
   insertAttachments, insertMessage, markRead, messagePolicyOf, messagesPage, setMessagePolicy, touchConversation, unreadMessages,

@@ -1,7 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ListResult } from '../../../common/schemas/http.js';
-import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS, type Conversation, type MessageItem } from '../../../common/schemas/messages.js';
+import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../../common/messages.js';
+import type { Conversation, MessageItem } from '../../../common/schemas/messages.js';
 import { createInbox } from '../../lib/stores/messages.js';
 
 export interface InboxProps {

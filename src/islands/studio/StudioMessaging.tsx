@@ -1,7 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { MessagePolicy } from '../../../common/enums.js';
-import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS, type BlockedFan, type MassMessage } from '../../../common/schemas/messages.js';
+import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../../common/messages.js';
+import type { BlockedFan, MassMessage } from '../../../common/schemas/messages.js';
 import { createMessagingSettings } from '../../lib/stores/messages.js';
 
 const choices: Array<[MessagePolicy, string, string]> = [
