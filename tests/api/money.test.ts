@@ -106,7 +106,10 @@ describe.each(engines)('money API on %s', (engine) => {
       const perf = await t.ctx.db.selectFrom('performers').select('subscriberCount').where('id', '=', w.perf.id).executeTakeFirstOrThrow();
       expect(perf.subscriberCount).toBe(1);
       hub.emitToUser = original;
-      expect(emitted.map(([userId, event]) => `${userId === w.fan.id}:${event}`).sort()).toEqual(['true:payment/success', 'true:subscription/success']);
+      // The buyer's browsers hear of the payment; the performer's hear of a new subscriber (a notification).
+      const who = (userId: string) => (userId === w.fan.id ? 'fan' : userId === w.perf.id ? 'performer' : userId);
+      expect(emitted.map(([userId, event]) => `${who(userId)}:${event}`).sort()).toEqual(['fan:payment/success', 'fan:subscription/success', 'performer:notification/count', 'performer:notification/created']);
+      expect(emitted.find(([, e]) => e === 'notification/created')![2]).toMatchObject({ notification: { type: 'subscriber' } });
       expect(emitted.find(([, e]) => e === 'subscription/success')![2]).toMatchObject({ performerId: w.perf.id, subscriptionId: current.body.items[0]._id });
     });
     it('refuses what makes no sense', async () => {

@@ -123,6 +123,11 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
     const ordered = await pay('/payment/purchase-products', { items: [{ _id: product.id, quantity: 2 }], shippingAddress: '1 Long Street Name That Goes On, Flat 12, Springfield' });
     expect((await payWithSandbox(t, fan, ordered.redirectUrl)).status).toBe(200);
     const open = await pay('/payment/purchase-products', { items: [{ _id: product.id, quantity: 1 }], shippingAddress: '1 Long Street' });
+    // A conversation with a message in it, open to the fan, the performer and the admin.
+    const conversation = await t.api('/messages/conversations', { method: 'POST', headers: fan.headers, json: { userId: perf.id } });
+    expect(conversation.status, JSON.stringify(conversation.body)).toBe(200);
+    const sent = await t.api(`/messages/conversations/${conversation.body._id}/messages`, { method: 'POST', headers: fan.headers, json: { text: 'Hello from a phone, with a rather long first line that has to wrap somewhere sensible' } });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
 
     Object.assign(paths, {
       '/performers/[username]': `/performers/${perf.username}`,
@@ -138,6 +143,7 @@ describe.skipIf(!hasChromium)('phone layout (390 px): no page scrolls sideways',
       '/payments/result/[id]': `/payments/result/${ordered.paymentId}`,
       '/payments/sandbox/[id]': `/payments/sandbox/${open.redirectUrl.split('/').pop()}`,
       '/account/orders/[id]': `/account/orders/${ordered.orderIds![0]}`,
+      '/messages/[id]': `/messages/${conversation.body._id}`,
       cartProduct: product.id,
     });
   }, 240_000);
