@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createUser, type TestUser } from '../helpers/sessions.js';
+import { makeTestMedia, postForm, waitFor } from '../helpers/uploads.js';
+import { payWithSandbox } from '../helpers/money-fixture.js';
+import { registeredRoutes } from '../../server/http/access.js';
+import { mediaSigner } from '../../server/media/signed-urls.js';
+import { subscribe } from '../../server/seed/factories.js';
+import { pageAccess } from '../../src/server/page-access.js';
+
+/**
+ * A crawler with someone else's session. A fan and a performer talk privately (text and pictures both ways, a
+ * mass message, a tip with a note); then another fan and another performer ask every GET route of the API and
+ * every page of the site, each path parameter filled with every private id there is (conversation, messages, their
+ * files, the mass message, the tip's payment, the notifications). Not one answer may hold a private text, a file of
+ * those messages, or a media URL of them. Routes are read from the running app, so a route added later is crawled
+ * without anyone remembering to list it.
+ */
+
+const SECRETS = {
+  fan: 'fan-secret-7f3a words only the performer reads',
+  performer: 'performer-secret-91bc answer for one fan',
+  mass: 'mass-secret-c0d2 to my subscribers',
+  tip: 'tip-secret-5e6f note with the tip',
+};
+
+describe.each(engines)('a crawler as another fan finds no private message on %s', (engine) => {
+  let t: TestApp;
+  let fan: TestUser;
+  let perf: TestUser;
+  let crawlers: Record<'anotherFan' | 'anotherPerformer', TestUser>;
+  /** Every private id, and the strings no crawler may see (the texts, the files' ids). */
+  const ids: Record<string, string> = {};
+  const hidden: string[] = Object.values(SECRETS);
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { web: true, env: { RATE_LIMIT_MESSAGES: '1000/60' } });
+    const db = t.ctx.db;
+    const media = await makeTestMedia();
+    perf = await createUser(db, 'performer', { name: 'Private Performer', performer: { messagePolicy: 'fans' } });
+    fan = await createUser(db, 'user', { name: 'Private Fan' });
+    crawlers = { anotherFan: await createUser(db, 'user', { name: 'Crawling Fan' }), anotherPerformer: await createUser(db, 'performer', { name: 'Crawling Performer' }) };
+    await subscribe(db, fan.id, perf.id);
+    const api = (who: TestUser, method: string, path: string, json?: unknown) => t.api(path, { method, headers: who.headers, json });
+
+    const opened = await api(fan, 'POST', '/messages/conversations', { userId: perf.id });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    ids.conversation = opened.body._id;
+    const picture = [{ name: 'file', filename: 'p.png', data: media.png, type: 'image/png' }];
+    for (const [who, text, key] of [[fan, SECRETS.fan, 'fanMessage'], [perf, SECRETS.performer, 'performerMessage']] as const) {
+      const sent = await postForm(t, `/messages/conversations/${ids.conversation}/messages`, { fields: { text }, files: picture }, { headers: who.headers });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      ids[key] = sent.body._id;
+      ids[`${key}File`] = sent.body.attachments[0]._id;
+      hidden.push(sent.body.attachments[0]._id);
+    }
+    const mass = await postForm(t, '/performer/mass-messages', { fields: { text: SECRETS.mass, audience: 'subscribers' }, files: picture }, { headers: perf.headers });
+    expect(mass.status, JSON.stringify(mass.body)).toBe(201);
+    ids.massMessage = mass.body._id;
+    await waitFor(async () => (await api(perf, 'GET', '/performer/mass-messages')).body.items[0]?.status === 'done', 'the mass message to be delivered');
+    const copy = await db.selectFrom('messages').select('id').where('massMessageId', '=', ids.massMessage).executeTakeFirstOrThrow();
+    ids.massCopy = copy.id;
+    const tip = await api(fan, 'POST', '/payment/tip', { performerId: perf.id, amount: 500, note: SECRETS.tip });
+    expect(tip.status, JSON.stringify(tip.body)).toBe(201);
+    expect((await payWithSandbox(t, fan, tip.body.redirectUrl)).status).toBe(200);
+    ids.tipPayment = tip.body.paymentId;
+    const notes = await db.selectFrom('notifications').select(['id', 'userId']).where('userId', 'in', [fan.id, perf.id]).execute();
+    expect(notes.length).toBeGreaterThan(1);
+    notes.forEach((n, i) => (ids[`notification${i}`] = n.id));
+
+    // The participants themselves see what the crawlers must not (else the checks below prove nothing).
+    const thread = JSON.stringify((await api(fan, 'GET', `/messages/conversations/${ids.conversation}/messages`)).body);
+    for (const s of [SECRETS.fan, SECRETS.performer, SECRETS.mass]) expect(thread).toContain(s);
+    expect(JSON.stringify((await api(perf, 'GET', '/earning/performer/search')).body)).toContain(SECRETS.tip);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** Every concrete path of a template: each `:param` (or `[param]`) in turn takes every private id. */
+  function fill(template: string, param: RegExp): string[] {
+    const names = template.match(param) ?? [];
+    if (names.length === 0) return [template];
+    let paths = [template];
+    for (const name of names) paths = paths.flatMap((p) => Object.values(ids).map((id) => p.replace(name, id)));
+    return paths;
+  }
+
+  /** What an answer gave away: a private text, a private file's id, or a URL into the messages' media. */
+  function leaks(body: string, askedFor: string): string[] {
+    const found = hidden.filter((h) => body.includes(h) && !askedFor.includes(h));
+    if (body.includes('/media/protected/message/')) found.push('a message media URL');
+    return found;
+  }
+
+  it('the API: every GET route, every private id in every parameter', async () => {
+    const routes = registeredRoutes(t.built.app).filter((r) => r.method === 'GET' && r.url.startsWith(`${t.config.apiBase}/`) && !r.url.includes('*'));
+    expect(routes.length).toBeGreaterThan(80);
+    const found: string[] = [];
+    let asked = 0;
+    for (const who of Object.values(crawlers)) {
+      for (const r of routes) {
+        for (const path of fill(r.url.slice(t.config.apiBase.length), /:\w+/g)) {
+          const res = await fetch(`${t.url}${t.config.apiBase}${path}`, { headers: who.headers });
+          const body = await res.text();
+          asked++;
+          expect(res.status, `${path}: ${body.slice(0, 200)}`).toBeLessThan(500);
+          for (const leak of leaks(body, path)) found.push(`${who.username} GET ${path} → ${res.status}: ${leak}`);
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(500);
+    expect(found).toEqual([]);
+  }, 240_000);
+
+  it('the pages: every page route, every private id', async () => {
+    const found: string[] = [];
+    let asked = 0;
+    for (const who of Object.values(crawlers)) {
+      for (const route of Object.keys(pageAccess)) {
+        for (const path of fill(route, /\[\w+\]/g)) {
+          const res = await fetch(`${t.url}${path}`, { headers: who.headers, redirect: 'manual' });
+          const body = await res.text();
+          asked++;
+          // The maintenance page answers 503 by design (search engines come back later).
+          if (path !== '/maintenance') expect(res.status, `${path}: ${body.slice(0, 200)}`).toBeLessThan(500);
+          for (const leak of leaks(body, path)) found.push(`${who.username} ${path} → ${res.status}: ${leak}`);
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(100);
+    expect(found).toEqual([]);
+    // The thread's page renders for its fan (its messages come from the API the crawl above asked as others).
+    expect((await fetch(`${t.url}/messages/${ids.conversation}`, { headers: fan.headers, redirect: 'manual' })).status).toBe(200);
+  }, 240_000);
+
+  it('the media: every message file, signed for the crawler or not, opens for nobody but the two', async () => {
+    const signer = mediaSigner(t.config);
+    const files = [[ids.fanMessage!, ids.fanMessageFile!], [ids.performerMessage!, ids.performerMessageFile!]];
+    for (const [messageId, fileId] of files) {
+      for (const who of Object.values(crawlers)) {
+        const signed = signer.sign({ objectType: 'message', objectId: messageId!, fileId: fileId! }, who.id).url;
+        const bare = `/media/protected/message/${messageId}/${fileId}`;
+        for (const url of [signed, bare]) {
+          const res = await fetch(`${t.url}${url}`, { headers: who.headers });
+          expect([403, 404], `${who.username} ${url}`).toContain(res.status);
+        }
+      }
+      // The same signature for the fan opens: the refusals above are about who asks, not a broken URL.
+      const own = signer.sign({ objectType: 'message', objectId: messageId!, fileId: fileId! }, fan.id).url;
+      expect((await fetch(`${t.url}${own}`, { headers: fan.headers })).status).toBe(200);
+    }
+  });
+});
