@@ -333,15 +333,16 @@ export function massReportMarkdown(results: MassBenchResult[]): string {
     '',
     `One performer, ${r0.recipients} live subscribers (bulk INSERTs), one mass message sent through \`POST /api/performer/mass-messages\` and delivered by the app's own job worker`,
     `in runs of ${r0.batch} recipients (MASS_MESSAGE_BATCH) with no pause between runs (MASS_MESSAGE_PAUSE_MS=0): the delivery itself, from the request to the row marked done.`,
-    `At the production pause (${r0.productionPauseMs} ms) the same delivery takes that plus one pause per run after the first ("paced").`,
+    `At the production pause (${r0.productionPauseMs} ms) the same delivery takes at most that plus one pause per run after the first ("paced, stated": the mail jobs run during the pauses, so less);`,
+    'BENCH_MASS_PACED=1 measures it with a second message at the production pause, to the same subscribers, until its last mail is sent.',
     `${r0.live.sockets} of the recipients hold a socket the whole time and count the copies they hear. Each copy's notification is mailed by a job of its own on the same worker, to a local SMTP sink;`,
     '"all mailed" is the request until the last mail job finished. Then the whole walk is run again by two chains of the job at once: it must write, emit and mail nothing.',
     '',
-    '| engine | recipients | delivery s | recipients/s | runs | paced s (stated) | paced s (measured) | copies | distinct recipients | notifications | conversations | studio delivered / total | mails (twice) | all mailed s | once each | sockets heard once / twice / never | repeat: s, rows written, events, mails | failed jobs |',
+    '| engine | recipients | delivery s | recipients/s | runs | paced s (stated) | paced s (measured), mails | copies | distinct recipients | notifications | conversations | studio delivered / total | mails (twice) | all mailed s | once each | sockets heard once / twice / never | repeat: s, rows written, events, mails | failed jobs |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---|---|---|---:|',
     ...results.map(
       (r) =>
-        `| ${r.engine} | ${r.recipients} | ${r.deliverySeconds} | ${r.recipientsPerSecond} | ${r.runs} | ${r.pacedSeconds} | ${r.pacedMeasuredSeconds ?? '–'} | ${r.copies} | ${r.distinctRecipients} | ${r.notifications} | ${r.conversations} | ${r.studio.delivered} / ${r.studio.total} (${r.studio.status}) | ${r.mail.sent} (${r.mail.mailedTwice}) | ${r.mail.allSentSeconds} | ${r.exactlyOnce ? 'yes' : 'NO'} | ${r.live.heardOnce} / ${r.live.heardTwice} / ${r.live.heardNever} | ${r.repeat.seconds} s, ${r.repeat.rowsWritten}, ${r.repeat.eventsEmitted}, ${r.repeat.mailsSent} | ${r.failedJobs} |`,
+        `| ${r.engine} | ${r.recipients} | ${r.deliverySeconds} | ${r.recipientsPerSecond} | ${r.runs} | ${r.pacedSeconds} | ${r.pacedMeasuredSeconds === null ? '–' : `${r.pacedMeasuredSeconds}, ${r.pacedMailed}`} | ${r.copies} | ${r.distinctRecipients} | ${r.notifications} | ${r.conversations} | ${r.studio.delivered} / ${r.studio.total} (${r.studio.status}) | ${r.mail.sent} (${r.mail.mailedTwice}) | ${r.mail.allSentSeconds} | ${r.exactlyOnce ? 'yes' : 'NO'} | ${r.live.heardOnce} / ${r.live.heardTwice} / ${r.live.heardNever} | ${r.repeat.seconds} s, ${r.repeat.rowsWritten}, ${r.repeat.eventsEmitted}, ${r.repeat.mailsSent} | ${r.failedJobs} |`,
     ),
     '',
   ].join('\n');
