@@ -121,7 +121,7 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
               {state.loadingOlder ? 'Loading…' : 'Load older'}
             </button>
           ) : null}
-          <ol className="inbox__messages" ref={log} role="log" aria-live="polite" aria-label="Messages" data-testid="messages">
+          <ol className="inbox__messages" ref={log} aria-live="polite" aria-label="Messages" data-testid="messages">
             {state.messages.map((m) => (
               <li key={m._id} className={m.senderId === me ? 'bubble bubble--mine' : 'bubble'} data-testid="message" data-message-id={m._id}>
                 {m.text ? <p className="bubble__text">{m.text}</p> : null}
