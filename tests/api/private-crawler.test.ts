@@ -58,7 +58,7 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     expect(mass.status, JSON.stringify(mass.body)).toBe(201);
     ids.massMessage = mass.body._id;
     await waitFor(async () => (await api(perf, 'GET', '/performer/mass-messages')).body.items[0]?.status === 'done', 'the mass message to be delivered');
-    const copy = await db.selectFrom('messages').select('id').where('massMessageId', '=', ids.massMessage).executeTakeFirstOrThrow();
+    const copy = await db.selectFrom('messages').select('id').where('massMessageId', '=', ids.massMessage!).executeTakeFirstOrThrow();
     ids.massCopy = copy.id;
     const tip = await api(fan, 'POST', '/payment/tip', { performerId: perf.id, amount: 500, note: SECRETS.tip });
     expect(tip.status, JSON.stringify(tip.body)).toBe(201);
