@@ -412,7 +412,7 @@ export async function checkoutPost(money: Money, user: SessionUser, buyer: Audie
 /**
  * POST /payment/purchase-message/{id}: a paid direct message, by its recipient (server/messages/README.md, "Paid
  * messages"). The message exists only for its two participants: anyone else (admins too: they read, they do not buy)
- * gets 404; its sender 400; a message without a price 400 NOT_FOR_SALE; bought already 409. Bought like a post: one line,
+ * gets 404; its sender 400; a fan its sender blocked 403 BLOCKED_BY_PERFORMER; a message without a price 400 NOT_FOR_SALE; bought already 409. Bought like a post: one line,
  * an entitlement of object type 'message' on this copy when paid, the performer's earning through the same settlement.
  */
 export async function checkoutMessage(money: Money, user: SessionUser, messageId: string, input: { couponCode?: string | null }, siteUrl: string) {
@@ -420,6 +420,8 @@ export async function checkoutMessage(money: Money, user: SessionUser, messageId
   await beforeCheckout(money);
   const message = await findMessage(db, messageId);
   if (!message || (user.id !== message.senderId && user.id !== message.recipientId)) throw notFound('Message');
+  // A fan the performer blocked keeps what they bought but cannot pay the performer again (as with tips).
+  await assertNotBlocked(db, message.senderId, user.id, 'unlock');
   const name = (await performerNameOf(db, message.senderId)) ?? 'A performer';
   const item = {
     type: 'message', label: 'Message', id: message.id, performerId: message.senderId, title: `Paid message from ${name}`,

@@ -156,6 +156,11 @@ describe.each(engines)('paid messages on %s', (engine) => {
     expect(own.status).toBe(400);
     expect(own.body.message).toMatch(/own message/);
     expect((await buy(fan, freeOne.body._id)).body.code).toBe('NOT_FOR_SALE');
+    // A fan the performer blocked cannot unlock what is already in their thread; unblocked, they can.
+    expect((await as(perf, 'POST', '/performer/blocks', { userId: fan.id })).status).toBe(200);
+    const blocked = await buy(fan, id);
+    expect([blocked.status, blocked.body.code]).toEqual([403, 'BLOCKED_BY_PERFORMER']);
+    expect((await as(perf, 'DELETE', `/performer/blocks/${fan.id}`)).status).toBe(200);
     expect(await rowsNow()).toEqual(before);
 
     const fanTab = await open(t.url, { token: fan.token });
