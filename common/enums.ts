@@ -60,11 +60,13 @@ export type CategoryGroup = z.output<typeof categoryGroupSchema>;
 export const objectTypeSchema = z.enum(['performer', 'video', 'gallery', 'photo', 'product', 'post', 'comment']);
 export type ObjectType = z.output<typeof objectTypeSchema>;
 /**
- * What a payment item pays for: an object (a performer's subscription, a video, a gallery, a post, a product), or a
- * tip (its `tips` row: server/payments/README.md, "Tips").
+ * What a payment item pays for: an object (a performer's subscription, a video, a gallery, a post, a product), a paid
+ * direct message (its recipient's copy), or a tip (its `tips` row: server/payments/README.md, "Tips").
  */
-export const paymentItemObjectTypeSchema = z.enum([...objectTypeSchema.options, 'tip']);
+export const paymentItemObjectTypeSchema = z.enum([...objectTypeSchema.options, 'message', 'tip']);
 export type PaymentItemObjectType = z.output<typeof paymentItemObjectTypeSchema>;
+/** What an entitlement (a purchase) opens: everything a payment item names but a tip, which opens nothing. */
+export type EntitlementObjectType = Exclude<PaymentItemObjectType, 'tip'>;
 /**
  * Where a tip was given: on the performer's page, on one of their posts or videos. A tip in a message or a
  * conversation will be one more value here (the tip API takes the context as a type and an id).
@@ -83,7 +85,7 @@ export const subscriptionStatusSchema = z.enum(['pending', 'active', 'cancelled'
 export type SubscriptionStatus = z.output<typeof subscriptionStatusSchema>;
 export const paymentStatusSchema = z.enum(['pending', 'success', 'failed', 'cancelled', 'refunded', 'chargeback']);
 export type PaymentStatus = z.output<typeof paymentStatusSchema>;
-export const paymentTypeSchema = z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post', 'tip']);
+export const paymentTypeSchema = z.enum(['subscription_monthly', 'subscription_yearly', 'video', 'products', 'gallery', 'post', 'message', 'tip']);
 export type PaymentType = z.output<typeof paymentTypeSchema>;
 export const gatewaySchema = z.enum(['sandbox', 'stripe', 'ccbill']);
 export type GatewayName = z.output<typeof gatewaySchema>;
@@ -97,7 +99,7 @@ export type DeliveryStatus = z.output<typeof deliveryStatusSchema>;
  */
 export const earningEntrySchema = z.enum(['credit', 'reversal', 'partial_refund']);
 export type EarningEntry = z.output<typeof earningEntrySchema>;
-export const earningSourceSchema = z.enum(['subscription', 'video', 'product', 'gallery', 'post', 'tip']);
+export const earningSourceSchema = z.enum(['subscription', 'video', 'product', 'gallery', 'post', 'message', 'tip']);
 export type EarningSource = z.output<typeof earningSourceSchema>;
 /**
  * A payout: `requested` by the performer (its earnings are claimed), `approved` by an admin, then `paid` (with the

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { massAudienceSchema, messageAttachmentKindSchema, messagePolicySchema, roleSchema } from '../enums.js';
 import { keyField } from './http.js';
 import { MESSAGE_MAX_CHARS } from '../messages.js';
+import { MAX_PRICE_MINOR } from '../money.js';
 
 /**
  * Direct messages between a fan and a performer (docs/product.md, Messages; server/messages/README.md): the
@@ -23,15 +24,30 @@ export const messageAttachmentSchema = z.object({
 });
 export type MessageAttachment = z.output<typeof messageAttachmentSchema>;
 
+/**
+ * A file of a paid message its recipient has not bought: what kind it is and its size, never where it is (no URL, no
+ * file id), so the locked bubble can keep its shape.
+ */
+export const lockedAttachmentSchema = z.object({ kind: messageAttachmentKindSchema, width: z.number().int().nullable(), height: z.number().int().nullable() });
+export type LockedAttachment = z.output<typeof lockedAttachmentSchema>;
+
 export const messageItemSchema = z.object({
   _id: z.string(),
   conversationId: z.string(),
   senderId: z.string(),
   text: z.string(),
+  /** The files the caller may open, as signed URLs; empty while the message is locked for the caller. */
   attachments: z.array(messageAttachmentSchema),
   createdAt: z.string(),
   /** When the recipient saw it; null while unread. */
   readAt: z.string().nullable(),
+  /** Minor units the recipient pays to open the files; 0 for a free message (server/messages/README.md, "Paid messages"). */
+  price: z.number().int(),
+  /** The files are shut for the caller (the recipient before buying): `lockedAttachments` says what they are. */
+  locked: z.boolean(),
+  lockedAttachments: z.array(lockedAttachmentSchema),
+  /** A priced message its recipient bought (the sender sees it too). */
+  purchased: z.boolean(),
 });
 export type MessageItem = z.output<typeof messageItemSchema>;
 
@@ -65,6 +81,7 @@ export type MessagesQuery = z.input<typeof messagesQuery>;
 export const conversationsQuery = messagesQuery;
 
 export const conversationParams = z.object({ id: keyField });
+export const messageParams = z.object({ id: keyField });
 
 /** `POST /messages/conversations/{id}/read`: what is now read, and the caller's unread count after it. */
 export const readStateSchema = z.object({ conversationId: z.string(), readAt: z.string(), count: z.number().int() });
@@ -95,9 +112,28 @@ export const massMessageSchema = z.object({
   status: z.enum(['sending', 'done']),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** What each copy costs its recipient (minor units; 0 for free). */
+  price: z.number().int(),
 });
 export type MassMessage = z.output<typeof massMessageSchema>;
-export const massMessageFields = z.object({ text: z.string().max(MESSAGE_MAX_CHARS * 4).optional().default(''), audience: massAudienceSchema });
+
+/**
+ * A message's price (minor units; JSON number or form text): 0 or left out for a free message, else within the prices
+ * the site takes for anything sold (at most MAX_PRICE_MINOR). Only a performer prices a message, and only one with files.
+ */
+export const messagePriceField = z.preprocess(
+  (v: number | string | undefined) => (typeof v === 'string' ? (v.trim() === '' ? undefined : /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v) : v),
+  z
+    .number({ error: 'Price must be a whole number of cents' })
+    .int('Price must be whole minor units (cents)')
+    .min(0, 'Price cannot be negative')
+    .max(MAX_PRICE_MINOR, 'Price must be at most 1,000,000.00')
+    .optional()
+    .default(0),
+);
+/** `POST /messages/conversations/{id}/messages` (JSON, or the text fields of the multipart form). */
+export const messageFields = z.object({ text: z.string().max(MESSAGE_MAX_CHARS * 4).optional().default(''), price: messagePriceField });
+export const massMessageFields = z.object({ text: z.string().max(MESSAGE_MAX_CHARS * 4).optional().default(''), audience: massAudienceSchema, price: messagePriceField });
 export type MassMessageRequest = z.input<typeof massMessageFields>;
 
 /** Whether the viewer may start (or continue) a conversation with a performer, as the performer's page shows it. */

@@ -127,3 +127,22 @@ export async function findPostFile(db: DbOrTrx, postId: string, fileId: string, 
     .where('posts.id', '=', postId)
     .executeTakeFirst();
 }
+
+/**
+ * Of these messages, those their recipient bought: a live entitlement of object type 'message' held by the message's
+ * recipient (entitlements_pk: one probe per recipient; a page of a thread has one or two).
+ */
+export async function boughtMessageIds(db: DbOrTrx, messages: ReadonlyArray<{ id: string; recipientId: string }>): Promise<Set<string>> {
+  if (!messages.length) return new Set();
+  const recipients = [...new Set(messages.map((m) => m.recipientId))];
+  const rows = await db
+    .selectFrom('entitlements')
+    .select(['userId', 'objectId'])
+    .where('userId', 'in', recipients)
+    .where('objectType', '=', 'message')
+    .where('objectId', 'in', messages.map((m) => m.id))
+    .where('revokedAt', 'is', null)
+    .execute();
+  const bought = new Set(rows.map((r) => `${r.userId}:${r.objectId}`));
+  return new Set(messages.filter((m) => bought.has(`${m.recipientId}:${m.id}`)).map((m) => m.id));
+}

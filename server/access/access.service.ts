@@ -4,7 +4,7 @@ import type { Access, ObjectType } from '../db/schema.js';
 import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
-import { entitledObjectKeys, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
+import { boughtMessageIds, entitledObjectKeys, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
 
 /**
  * THE access rules of the site (server/access/README.md). Every place that decides whether someone may open
@@ -146,6 +146,33 @@ export async function isSubscribed(db: DbOrTrx, viewer: Viewer, performerId: str
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Paid messages (server/messages/README.md, "Paid messages").
+
+/** What decides whether a message's files open: who sent it, to whom, and its price (0: free). */
+export interface MessageSubject {
+  id: string;
+  senderId: string;
+  recipientId: string;
+  price: number;
+}
+
+/**
+ * For one viewer (a participant or an admin; the caller has already checked that they may see the conversation), which
+ * of these messages have their files open, and which were bought by their recipient. A free message opens; a priced one
+ * opens for its sender and admins always, and for its recipient once they bought it (a live entitlement of object
+ * type 'message'). One query for the page.
+ */
+export async function openMessageIds(db: DbOrTrx, viewer: Viewer, messages: readonly MessageSubject[]): Promise<{ open: Set<string>; bought: Set<string> }> {
+  const priced = messages.filter((m) => Number(m.price) > 0);
+  const bought = await boughtMessageIds(db, priced);
+  const open = new Set<string>();
+  for (const m of messages) {
+    if (Number(m.price) <= 0 || viewer?.role === 'admin' || viewer?.id === m.senderId || (viewer?.id === m.recipientId && bought.has(m.id))) open.add(m.id);
+  }
+  return { open, bought };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Protected files, checked again on every request of a signed URL.
 
 export type ProtectedFileCheck =
@@ -171,6 +198,8 @@ export async function openProtectedFile(
     const m = await findAttachmentFile(db, grant.objectId, grant.fileId);
     const party = viewer && (viewer.role === 'admin' || viewer.id === m?.fanId || viewer.id === m?.performerId);
     if (!m || !party || !m.storageKey || m.fileStatus !== 'ready') return gone;
+    // A priced message's files stay shut to its recipient until bought (a refund shuts them again).
+    if (!(await openMessageIds(db, viewer, [m])).open.has(m.id)) return { ok: false, status: 403, code: 'LOCKED', message: 'Unlock this message to open its files' };
     return { ok: true, storageKey: m.storageKey, fileName: m.originalName, download: false };
   }
   let subject: AccessSubject;

@@ -8,18 +8,19 @@ import { deleteBlock, findBlock, findBlockable, insertBlock, listBlockedFans } f
 
 /**
  * A performer's blocks (docs/product.md, Messages): a blocked fan cannot message the performer, comment on the
- * performer's items, tip them, or start a new subscription to them. Subscriptions already running are left as they are (the
+ * performer's items, tip them, unlock their paid messages, or start a new subscription to them. Subscriptions already running are left as they are (the
  * fan paid for the period). `assertNotBlocked` is the one check the messages, the comments and the checkout call.
  */
 
 /** What a blocked fan tried, for the refusal's words. */
-export type BlockedAction = 'message' | 'comment' | 'subscribe' | 'tip';
+export type BlockedAction = 'message' | 'comment' | 'subscribe' | 'tip' | 'unlock';
 
 const wording: Record<BlockedAction, string> = {
   message: 'This performer does not accept messages from you',
   comment: 'This performer does not accept comments from you',
   subscribe: 'This performer does not accept new subscriptions from you',
   tip: 'This performer does not accept tips from you',
+  unlock: 'This performer no longer sells you their messages',
 };
 
 export const BLOCKED_CODE = 'BLOCKED_BY_PERFORMER';

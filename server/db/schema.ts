@@ -1,12 +1,12 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type {
-  Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
+  Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, EntitlementObjectType, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
   SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
-export type { Access, CategoryGroup, ContentStatus, ObjectType, PaymentStatus, ReactionAction };
+export type { Access, CategoryGroup, ContentStatus, EntitlementObjectType, ObjectType, PaymentStatus, ReactionAction };
 
 /** Row types as Kysely sees them through CamelCasePlugin (columns are snake_case in SQL). */
 type Flag = number; // 0 | 1 on both engines
@@ -317,6 +317,8 @@ export interface MessagesTable {
   massMessageId: string | null;
   createdAt: string;
   readAt: string | null;
+  /** 0025: minor units the recipient pays to open the attachments; 0 for a free message. */
+  price: Defaulted<number>;
 }
 
 /** 0021: a file (image or video) of a message, private to its two participants and admins. */
@@ -347,6 +349,8 @@ export interface MassMessagesTable {
   cursorUserId: Defaulted<string>;
   createdAt: string;
   finishedAt: string | null;
+  /** 0025: the price every copy carries (minor units; 0 for free). */
+  price: Defaulted<number>;
 }
 
 /** 0022: a fan's tip to a performer: where it was given and the fan's note (its money is the payment's). */
@@ -472,7 +476,8 @@ export interface WebhookEventsTable {
 
 export interface EntitlementsTable {
   userId: string;
-  objectType: ObjectType;
+  /** 0025: also 'message', a paid message bought by its recipient. */
+  objectType: EntitlementObjectType;
   objectId: string;
   paymentId: string;
   revokedAt: string | null;

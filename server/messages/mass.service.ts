@@ -13,7 +13,7 @@ import {
   advanceMassMessage, ensureConversation, filesByIds, findMassMessage, insertAttachments, insertMassCopy, insertMassMessage, massAudienceCount,
   massAudiencePage, massMessagesOf, performerNameOf, touchConversation,
 } from './messages.repository.js';
-import { cleanMessageText, messageViews, pushUnread, type MessagesDeps } from './messages.service.js';
+import { assertPriceAllowed, cleanMessageText, messageViews, pushUnread, type MessagesDeps } from './messages.service.js';
 
 /**
  * Mass messages (docs/product.md, Messages): a performer writes once to all live subscribers or all followers. The
@@ -36,7 +36,7 @@ export interface MassDeps extends MessagesDeps {
 
 type Sender = { id: string; name: string };
 
-function view(r: { id: string; audience: MassAudience; body: string; fileIds: string; total: number; delivered?: unknown; status: 'sending' | 'done'; createdAt: string; finishedAt: string | null }): MassMessage {
+function view(r: { id: string; audience: MassAudience; body: string; fileIds: string; total: number; delivered?: unknown; status: 'sending' | 'done'; createdAt: string; finishedAt: string | null; price: number }): MassMessage {
   return {
     _id: r.id,
     audience: r.audience,
@@ -47,6 +47,7 @@ function view(r: { id: string; audience: MassAudience; body: string; fileIds: st
     status: r.status,
     createdAt: r.createdAt,
     finishedAt: r.finishedAt,
+    price: Number(r.price),
   };
 }
 
@@ -54,12 +55,17 @@ export async function listMassMessages(deps: Pick<MassDeps, 'db'>, performerId: 
   return (await massMessagesOf(deps.db, performerId, 50)).map(view);
 }
 
-/** Stores a mass message with its files and enqueues its delivery. 400 when there is nothing to send or nobody to send it to. */
-export async function sendMassMessage(deps: MassDeps, performer: Sender, input: { text: string; audience: MassAudience; files: ReceivedFile[] }): Promise<MassMessage> {
+/**
+ * Stores a mass message with its files and enqueues its delivery. 400 when there is nothing to send or nobody to send it
+ * to, or a price without files. A priced mass message's copies each carry the price: every recipient buys their own.
+ */
+export async function sendMassMessage(deps: MassDeps, performer: Sender, input: { text: string; audience: MassAudience; files: ReceivedFile[]; price?: number }): Promise<MassMessage> {
   const text = cleanMessageText(input.text);
   if (text.length > MESSAGE_MAX_CHARS) throw new AppError(400, 'MESSAGE_TOO_LONG', `A message is at most ${MESSAGE_MAX_CHARS} characters`);
   if (input.files.length > MESSAGE_MAX_ATTACHMENTS) throw badRequest(`Send at most ${MESSAGE_MAX_ATTACHMENTS} files in one message`);
   if (!text && input.files.length === 0) throw new AppError(400, 'EMPTY_MESSAGE', 'Write something or attach a picture or a video');
+  const price = input.price ?? 0;
+  assertPriceAllowed({ role: 'performer' }, price, input.files.length);
   const at = nowIso();
   const total = await massAudienceCount(deps.db, performer.id, input.audience, at);
   if (total === 0) throw new AppError(400, 'NO_RECIPIENTS', input.audience === 'subscribers' ? 'You have no subscribers to write to yet' : 'You have no followers to write to yet');
@@ -71,11 +77,11 @@ export async function sendMassMessage(deps: MassDeps, performer: Sender, input: 
         fileRow({ id: f.id, ownerId: performer.id, kind: f.type.kind === 'video' ? 'video' : 'image', storageKey: f.storageKey, mime: f.type.mime, size: f.size, width: f.width, height: f.height, originalName: f.originalName, status: 'ready' }, at),
       ),
     );
-    await insertMassMessage(trx, { id, performerId: performer.id, audience: input.audience, body: text, fileIds: JSON.stringify(input.files.map((f) => f.id)), total, status: 'sending', cursorUserId: '', createdAt: at, finishedAt: null });
+    await insertMassMessage(trx, { id, performerId: performer.id, audience: input.audience, body: text, fileIds: JSON.stringify(input.files.map((f) => f.id)), total, status: 'sending', cursorUserId: '', createdAt: at, finishedAt: null, price });
     await deps.jobs.enqueue(trx, JOB_MASS_MESSAGE, { massMessageId: id } satisfies MassJob, { subject: `mass-message:${id}` });
   });
   deps.jobs.wake();
-  return view({ id, audience: input.audience, body: text, fileIds: JSON.stringify(input.files.map((f) => f.id)), total, delivered: 0, status: 'sending', createdAt: at, finishedAt: null });
+  return view({ id, audience: input.audience, body: text, fileIds: JSON.stringify(input.files.map((f) => f.id)), total, delivered: 0, status: 'sending', createdAt: at, finishedAt: null, price });
 }
 
 /**
@@ -96,7 +102,7 @@ export async function deliverMassBatch(deps: MessagesDeps, massMessageId: string
     const at = nowIso();
     const delivered = await db.transaction().execute(async (trx) => {
       const conversation = await ensureConversation(trx, { id: newId(), fanId, performerId: mass.performerId, createdAt: at, lastMessageAt: at, lastMessageId: null });
-      const inserted = await insertMassCopy(trx, { id: messageId, conversationId: conversation.id, senderId: mass.performerId, recipientId: fanId, body: mass.body, massMessageId: mass.id, createdAt: at });
+      const inserted = await insertMassCopy(trx, { id: messageId, conversationId: conversation.id, senderId: mass.performerId, recipientId: fanId, body: mass.body, massMessageId: mass.id, createdAt: at, price: mass.price });
       if (!inserted) return null;
       await insertAttachments(trx, files.map((f, position) => ({ messageId, fileId: f.id, kind: f.kind === 'video' ? 'video' : 'image', position })));
       await touchConversation(trx, conversation.id, messageId, at);
@@ -104,7 +110,7 @@ export async function deliverMassBatch(deps: MessagesDeps, massMessageId: string
       return conversation.id;
     });
     if (!delivered) continue;
-    const [message] = await messageViews(deps, fanId, [{ id: messageId, conversationId: delivered, senderId: mass.performerId, body: mass.body, createdAt: at, readAt: null }]);
+    const [message] = await messageViews(deps, fanId, [{ id: messageId, conversationId: delivered, senderId: mass.performerId, recipientId: fanId, body: mass.body, createdAt: at, readAt: null, price: mass.price }]);
     realtime.emitToUser(fanId, 'message/created', { conversationId: delivered, message: message! });
     await pushUnread(deps, fanId);
     await pushNotificationCount(db, realtime, fanId);

@@ -47,7 +47,7 @@ export async function hasSent(db: DbOrTrx, conversationId: string, senderId: str
   return Boolean(row);
 }
 
-export type NewMessage = { id: string; conversationId: string; senderId: string; recipientId: string; body: string; massMessageId: string | null; createdAt: string };
+export type NewMessage = { id: string; conversationId: string; senderId: string; recipientId: string; body: string; massMessageId: string | null; createdAt: string; price?: number };
 
 export async function insertMessage(db: DbOrTrx, row: NewMessage): Promise<void> {
   await db.insertInto('messages').values({ ...row, readAt: null }).execute();
@@ -163,7 +163,7 @@ export function findAttachmentFile(db: DbOrTrx, messageId: string, fileId: strin
     .innerJoin('messages', 'messages.id', 'messageAttachments.messageId')
     .innerJoin('conversations', 'conversations.id', 'messages.conversationId')
     .innerJoin('files', 'files.id', 'messageAttachments.fileId')
-    .select(['conversations.fanId', 'conversations.performerId', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .select(['conversations.fanId', 'conversations.performerId', 'messages.id', 'messages.senderId', 'messages.recipientId', 'messages.price', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
     .where('messageAttachments.messageId', '=', messageId)
     .where('messageAttachments.fileId', '=', fileId)
     .executeTakeFirst();

@@ -14,19 +14,17 @@ import { cleanAttachments } from './attachments.js';
 import { listMassMessages, sendMassMessage } from './mass.service.js';
 import { apiErrorSchema, listSchema, unreadCountSchema } from '../../common/schemas/http.js';
 import {
-  blockBody, blockedFanSchema, blockParams, blockStateSchema, conversationParams, conversationSchema, conversationsQuery, massMessageFields, massMessageSchema, messageItemSchema, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody,
+  blockBody, blockedFanSchema, blockParams, blockStateSchema, conversationParams, conversationSchema, conversationsQuery, massMessageFields, massMessageSchema, messageFields, messageItemSchema, messageParams, messageSettingsSchema, messagesQuery, readStateSchema, startConversationBody,
 } from '../../common/schemas/messages.js';
 import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../common/messages.js';
 import {
-  getConversation, getMessagePolicy, listConversations, listMessages, markConversationRead, sendMessage, startConversation, unreadMessageCount,
+  getConversation, getMessage, getMessagePolicy, listConversations, listMessages, markConversationRead, sendMessage, startConversation, unreadMessageCount,
   messagesDeps, updateMessagePolicy, type MessagesDeps,
 } from './messages.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 const tags = ['messages'];
 
-/** The text field of a message (JSON body or multipart field). */
-const messageFields = z.object({ text: z.string().max(MESSAGE_MAX_CHARS * 4).optional().default('') });
 
 /** Direct messages (server/messages/README.md) and a performer's blocks and messaging settings. */
 export async function messagesRoutes(app: ApiApp): Promise<void> {
@@ -97,6 +95,8 @@ export async function messagesRoutes(app: ApiApp): Promise<void> {
         description:
           `JSON \`{ text }\` or multipart/form-data with "text" and up to ${MESSAGE_MAX_ATTACHMENTS} files in "file" (pictures: JPEG, PNG, WebP, GIF; ` +
           `videos: MP4, MOV, WebM; ${formatBytes(Math.max(limits.image, limits.video))} at most). Text is plain, at most ${MESSAGE_MAX_CHARS} characters. ` +
+          'A performer may add "price" (minor units, up to 100000000; 0 or left out: free) to a message with files: its text stays readable and its files ' +
+          'open for the recipient once bought (`POST /payment/purchase-message/{id}`); 400 PRICE_NEEDS_ATTACHMENT without files, PRICE_NOT_ALLOWED from a fan. ' +
           '403 MESSAGES_NOT_ALLOWED (the performer\'s setting) or BLOCKED_BY_PERFORMER; 404 for anyone but the participants; 429 when sending too fast.',
         consumes: ['multipart/form-data', 'application/json'],
         params: conversationParams,
@@ -110,10 +110,10 @@ export async function messagesRoutes(app: ApiApp): Promise<void> {
       if (request.isMultipart()) {
         const form = await receiveMultipart(request, storage, attachmentSpecs, { maxFields: 5, maxFieldBytes: MESSAGE_MAX_CHARS * 4 });
         try {
-          const { text } = parseInput(messageFields, { text: Array.isArray(form.fields.text) ? form.fields.text.join('\n') : form.fields.text });
+          const { text, price } = parseInput(messageFields, { text: Array.isArray(form.fields.text) ? form.fields.text.join('\n') : form.fields.text, price: form.fields.price });
           const files = form.files.file ?? [];
           await cleanAttachments(storage, files);
-          message = await sendMessage(deps, user, request.params.id, { text, files });
+          message = await sendMessage(deps, user, request.params.id, { text, files, price });
         } catch (err) {
           await form.discard();
           throw err;
@@ -121,12 +121,24 @@ export async function messagesRoutes(app: ApiApp): Promise<void> {
       } else {
         const body = request.body;
         if (body !== undefined && (typeof body !== 'object' || body === null)) throw badRequest('Send `{ text }` as JSON or a multipart form');
-        const { text } = parseInput(messageFields, body ?? {});
-        message = await sendMessage(deps, user, request.params.id, { text, files: [] });
+        const { text, price } = parseInput(messageFields, body ?? {});
+        message = await sendMessage(deps, user, request.params.id, { text, files: [], price });
       }
       reply.status(201);
       return message;
     },
+  );
+
+  app.get(
+    '/messages/:id',
+    route({
+      access: 'session',
+      tags,
+      summary: 'One message, for the two participants of its conversation and admins (404 for anyone else); its files signed for the caller, or locked placeholders while a paid message is not bought',
+      params: messageParams,
+      response: { 200: messageItemSchema, ...errors },
+    }),
+    async (request) => getMessage(deps, me(request), request.params.id),
   );
 
   app.post(
@@ -183,8 +195,9 @@ export async function messagesRoutes(app: ApiApp): Promise<void> {
         tags,
         summary: 'Send one message to all your live subscribers or all your followers',
         description:
-          `JSON \`{ text, audience }\` or multipart/form-data with "text", "audience" (subscribers | followers) and up to ${MESSAGE_MAX_ATTACHMENTS} files in "file", ` +
+          `JSON \`{ text, audience, price }\` or multipart/form-data with "text", "audience" (subscribers | followers), "price" and up to ${MESSAGE_MAX_ATTACHMENTS} files in "file", ` +
           'as for a message. Delivered by a paced job into each recipient\'s conversation, once per recipient; fans you blocked are left out. ' +
+          'A price (with files) goes on every copy: each recipient buys their own. ' +
           '400 NO_RECIPIENTS when the audience is empty.',
         consumes: ['multipart/form-data', 'application/json'],
         response: { 201: massMessageSchema, ...errors, 413: apiErrorSchema, 429: apiErrorSchema },
@@ -198,7 +211,7 @@ export async function messagesRoutes(app: ApiApp): Promise<void> {
       if (request.isMultipart()) {
         const form = await receiveMultipart(request, storage, attachmentSpecs, { maxFields: 5, maxFieldBytes: MESSAGE_MAX_CHARS * 4 });
         try {
-          const fields = parseInput(massMessageFields, { text: form.fields.text, audience: form.fields.audience });
+          const fields = parseInput(massMessageFields, { text: form.fields.text, audience: form.fields.audience, price: form.fields.price });
           const files = form.files.file ?? [];
           await cleanAttachments(storage, files);
           sent = await sendMassMessage(massDeps, sender, { ...fields, files });

@@ -8,7 +8,7 @@ import { mediaSigner, type MediaUrlSigner } from '../media/signed-urls.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
-import { isSubscribed, type Viewer } from '../access/access.service.js';
+import { isSubscribed, openMessageIds, type Viewer } from '../access/access.service.js';
 import { viewerFollows } from '../follows/follows.service.js';
 import { assertNotBlocked } from '../blocks/blocks.service.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
@@ -19,7 +19,7 @@ import {
 } from '../../common/schemas/messages.js';
 import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../common/messages.js';
 import {
-  attachmentsOf, conversationsPage, countConversations, ensureConversation, findConversation, findConversationOf, findCorrespondent, hasSent,
+  attachmentsOf, conversationsPage, countConversations, ensureConversation, findConversation, findConversationOf, findCorrespondent, findMessage, hasSent,
   insertAttachments, insertMessage, markRead, messagePolicyOf, messagesPage, setMessagePolicy, touchConversation, unreadMessages,
   type ConversationRow,
 } from './messages.repository.js';
@@ -191,18 +191,47 @@ function attachmentView(signer: MediaUrlSigner, viewerId: string, messageId: str
   return { _id: a.fileId, kind: a.kind, mime: a.mime, width: a.width, height: a.height, url: signer.sign({ objectType: 'message', objectId: messageId, fileId: a.fileId }, viewerId).url };
 }
 
-/** Messages shaped for one viewer, their files as URLs signed for that viewer. */
-export async function messageViews(deps: MessagesDeps, viewerId: string, rows: Array<{ id: string; conversationId: string; senderId: string; body: string; createdAt: string; readAt: string | null }>): Promise<MessageItem[]> {
-  const files = await attachmentsOf(deps.db, rows.map((r) => r.id));
-  return rows.map((r) => ({
-    _id: r.id,
-    conversationId: r.conversationId,
-    senderId: r.senderId,
-    text: r.body,
-    attachments: files.filter((f) => f.messageId === r.id).map((f) => attachmentView(deps.signer, viewerId, r.id, f)),
-    createdAt: r.createdAt,
-    readAt: r.readAt,
-  }));
+type MessageRow = { id: string; conversationId: string; senderId: string; recipientId: string; body: string; createdAt: string; readAt: string | null; price: number };
+
+/**
+ * Messages shaped for one viewer, their files as URLs signed for that viewer. A priced message the viewer may not open
+ * yet (its recipient before buying) carries no URL and no file id: only what kind of files it holds and their size.
+ */
+export async function messageViews(deps: MessagesDeps, viewerId: string, rows: MessageRow[], viewerRole: Role = 'user'): Promise<MessageItem[]> {
+  const [files, access] = await Promise.all([attachmentsOf(deps.db, rows.map((r) => r.id)), openMessageIds(deps.db, { id: viewerId, role: viewerRole }, rows)]);
+  return rows.map((r) => {
+    const own = files.filter((f) => f.messageId === r.id);
+    const locked = !access.open.has(r.id);
+    return {
+      _id: r.id,
+      conversationId: r.conversationId,
+      senderId: r.senderId,
+      text: r.body,
+      attachments: locked ? [] : own.map((f) => attachmentView(deps.signer, viewerId, r.id, f)),
+      createdAt: r.createdAt,
+      readAt: r.readAt,
+      price: Number(r.price),
+      locked,
+      lockedAttachments: locked ? own.map((f) => ({ kind: f.kind, width: f.width, height: f.height })) : [],
+      purchased: access.bought.has(r.id),
+    };
+  });
+}
+
+/** One message for a participant of its conversation or an admin (e.g. again after buying it); 404 for anyone else. */
+export async function getMessage(deps: MessagesDeps, viewer: Me, id: string): Promise<MessageItem> {
+  const row = await findMessage(deps.db, id);
+  if (!row) throw notFound('Message');
+  await visibleConversation(deps.db, viewer, row.conversationId).catch(() => {
+    throw notFound('Message');
+  });
+  return (await messageViews(deps, viewer.id, [row], viewer.role))[0]!;
+}
+
+/** The conversation of a message, when the viewer takes part in it (the payment result page's way back); else null. */
+export async function conversationOfMessage(db: DbOrTrx, viewer: Me, messageId: string): Promise<string | null> {
+  const row = await findMessage(db, messageId);
+  return row && (viewer.id === row.senderId || viewer.id === row.recipientId) ? row.conversationId : null;
 }
 
 /** A thread, newest first, keyset paged by (time, id): stable when messages share a timestamp. */
@@ -212,7 +241,7 @@ export async function listMessages(deps: MessagesDeps, viewer: Me, conversationI
   const page = rows.slice(0, p.limit);
   const last = page[page.length - 1];
   return {
-    items: await messageViews(deps, viewer.id, page),
+    items: await messageViews(deps, viewer.id, page, viewer.role),
     // Not counted: a thread is read by scrolling, and counting it would cost a walk of the whole thread.
     total: page.length,
     nextCursor: rows.length > p.limit && last ? encodeCursor({ v: last.createdAt, id: last.id }) : null,
@@ -222,6 +251,18 @@ export async function listMessages(deps: MessagesDeps, viewer: Me, conversationI
 export interface OutgoingMessage {
   text: string;
   files: ReceivedFile[];
+  /** Minor units; 0 (or left out) for a free message. */
+  price?: number;
+}
+
+/**
+ * A price is the performer's, on a message with files (what it sells): 400 otherwise. The amount itself is checked by
+ * the request schema (0 … MAX_PRICE_MINOR); the checkout refuses anything under 1 again.
+ */
+export function assertPriceAllowed(sender: { role: Role }, price: number, fileCount: number): void {
+  if (price <= 0) return;
+  if (sender.role !== 'performer') throw new AppError(400, 'PRICE_NOT_ALLOWED', 'Only performers can put a price on a message');
+  if (fileCount === 0) throw new AppError(400, 'PRICE_NEEDS_ATTACHMENT', 'A paid message needs at least one picture or video');
 }
 
 /**
@@ -235,6 +276,8 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
   if (text.length > MESSAGE_MAX_CHARS) throw new AppError(400, 'MESSAGE_TOO_LONG', `A message is at most ${MESSAGE_MAX_CHARS} characters`);
   if (input.files.length > MESSAGE_MAX_ATTACHMENTS) throw badRequest(`Send at most ${MESSAGE_MAX_ATTACHMENTS} files in one message`);
   if (!text && input.files.length === 0) throw new AppError(400, 'EMPTY_MESSAGE', 'Write something or attach a picture or a video');
+  const price = input.price ?? 0;
+  assertPriceAllowed(me, price, input.files.length);
   const conv = await findConversation(db, conversationId);
   if (!conv || (me.id !== conv.fanId && me.id !== conv.performerId)) throw notFound('Conversation');
   await assertMayWrite(db, conv, me.id);
@@ -242,7 +285,7 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
   const id = newId();
   const at = nowIso();
   await db.transaction().execute(async (trx) => {
-    await insertMessage(trx, { id, conversationId: conv.id, senderId: me.id, recipientId, body: text, massMessageId: null, createdAt: at });
+    await insertMessage(trx, { id, conversationId: conv.id, senderId: me.id, recipientId, body: text, massMessageId: null, createdAt: at, price });
     await insertFiles(
       trx,
       input.files.map((f) =>
@@ -253,7 +296,7 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
     await touchConversation(trx, conv.id, id, at);
     await addNotification(trx, recipientId, 'message', { conversationId: conv.id, messageId: id, actorId: me.id, actorName: me.name ?? null, url: `/messages/${conv.id}` });
   });
-  const row = { id, conversationId: conv.id, senderId: me.id, body: text, createdAt: at, readAt: null };
+  const row = { id, conversationId: conv.id, senderId: me.id, recipientId, body: text, createdAt: at, readAt: null, price };
   const [mine, theirs] = await Promise.all([messageViews(deps, me.id, [row]), messageViews(deps, recipientId, [row])]);
   realtime.emitToUser(me.id, 'message/created', { conversationId: conv.id, message: mine[0]! });
   realtime.emitToUser(recipientId, 'message/created', { conversationId: conv.id, message: theirs[0]! });

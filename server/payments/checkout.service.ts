@@ -10,6 +10,7 @@ import { insertOrder } from '../orders/orders.repository.js';
 import { findVideoByKey } from '../videos/videos.repository.js';
 import { findPostByKey } from '../posts/posts.repository.js';
 import { findGalleryByKey } from '../galleries/galleries.repository.js';
+import { findMessage, performerNameOf } from '../messages/messages.repository.js';
 import type { Audience } from '../catalogue/catalogue.repository.js';
 import {
   ensureSubscriptionRow, everSubscribed, findPerformerForSale, findSubscription, holdSubscriptionRow, isLive, packageOfType,
@@ -356,7 +357,7 @@ export function subscriptionDraft(
 async function checkoutOneItem(
   money: Money,
   user: SessionUser,
-  item: { type: 'video' | 'gallery' | 'post'; label: string; id: string; performerId: string; title: string; price: number; visible: unknown; forSale: boolean },
+  item: { type: 'video' | 'gallery' | 'post' | 'message'; label: string; id: string; performerId: string; title: string; price: number; visible: unknown; forSale: boolean },
   input: { couponCode?: string | null },
   siteUrl: string,
 ) {
@@ -405,6 +406,27 @@ export async function checkoutPost(money: Money, user: SessionUser, buyer: Audie
   const post = await findPostByKey(db, postKey, buyer);
   if (!post || !post.performerId || post.type !== 'post') throw notFound('Post');
   const item = { type: 'post', label: 'Post', id: post.id, performerId: post.performerId, title: post.title, price: post.price, visible: post.visible, forSale: post.access === 'sale' } as const;
+  return checkoutOneItem(money, user, item, input, siteUrl);
+}
+
+/**
+ * POST /payment/purchase-message/{id}: a paid direct message, by its recipient (server/messages/README.md, "Paid
+ * messages"). The message exists only for its two participants: anyone else (admins too: they read, they do not buy)
+ * gets 404; its sender 400; a fan its sender blocked 403 BLOCKED_BY_PERFORMER; a message without a price 400 NOT_FOR_SALE; bought already 409. Bought like a post: one line,
+ * an entitlement of object type 'message' on this copy when paid, the performer's earning through the same settlement.
+ */
+export async function checkoutMessage(money: Money, user: SessionUser, messageId: string, input: { couponCode?: string | null }, siteUrl: string) {
+  const { db } = money.ctx;
+  await beforeCheckout(money);
+  const message = await findMessage(db, messageId);
+  if (!message || (user.id !== message.senderId && user.id !== message.recipientId)) throw notFound('Message');
+  // A fan the performer blocked keeps what they bought but cannot pay the performer again (as with tips).
+  await assertNotBlocked(db, message.senderId, user.id, 'unlock');
+  const name = (await performerNameOf(db, message.senderId)) ?? 'A performer';
+  const item = {
+    type: 'message', label: 'Message', id: message.id, performerId: message.senderId, title: `Paid message from ${name}`,
+    price: Number(message.price), visible: 1, forSale: Number(message.price) > 0,
+  } as const;
   return checkoutOneItem(money, user, item, input, siteUrl);
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
-import type { ObjectType } from '../db/schema.js';
+import type { EntitlementObjectType } from '../db/schema.js';
 import { productIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 
 /** SQL of what a payment gives: stock taken from products, and entitlements (what the paywall reads). */
@@ -46,7 +46,7 @@ export function productsByIds(db: DbOrTrx, ids: readonly string[]) {
 // Entitlements: one row per (user, object) (entitlements_pk); a purchase opens its object while revoked_at is NULL.
 
 /** Opens the object for the user through this payment; an entitlement revoked earlier comes back to life. */
-export async function grantEntitlement(db: DbOrTrx, userId: string, objectType: ObjectType, objectId: string, paymentId: string): Promise<void> {
+export async function grantEntitlement(db: DbOrTrx, userId: string, objectType: EntitlementObjectType, objectId: string, paymentId: string): Promise<void> {
   await db
     .insertInto('entitlements')
     .values({ userId, objectType, objectId, paymentId, revokedAt: null, createdAt: nowIso() })
@@ -60,7 +60,7 @@ export async function grantEntitlement(db: DbOrTrx, userId: string, objectType: 
 }
 
 /** Revokes what this payment opened; returns the objects that were revoked. */
-export async function revokeEntitlementsOf(db: DbOrTrx, paymentId: string): Promise<Array<{ userId: string; objectType: ObjectType; objectId: string }>> {
+export async function revokeEntitlementsOf(db: DbOrTrx, paymentId: string): Promise<Array<{ userId: string; objectType: EntitlementObjectType; objectId: string }>> {
   const rows = await db
     .selectFrom('entitlements')
     .select(['userId', 'objectType', 'objectId'])
@@ -74,7 +74,7 @@ export async function revokeEntitlementsOf(db: DbOrTrx, paymentId: string): Prom
 }
 
 /** Another paid (not reversed) payment of this user that bought the object, if any. */
-export async function otherPaidPurchase(db: DbOrTrx, userId: string, objectType: ObjectType, objectId: string, exceptPaymentId: string): Promise<string | undefined> {
+export async function otherPaidPurchase(db: DbOrTrx, userId: string, objectType: EntitlementObjectType, objectId: string, exceptPaymentId: string): Promise<string | undefined> {
   const row = await db
     .selectFrom('paymentItems')
     .innerJoin('payments', 'payments.id', 'paymentItems.paymentId')
@@ -91,7 +91,7 @@ export async function otherPaidPurchase(db: DbOrTrx, userId: string, objectType:
 }
 
 /** Whether the user holds a live entitlement of the object. */
-export async function hasEntitlement(db: DbOrTrx, userId: string, objectType: ObjectType, objectId: string): Promise<boolean> {
+export async function hasEntitlement(db: DbOrTrx, userId: string, objectType: EntitlementObjectType, objectId: string): Promise<boolean> {
   const row = await db
     .selectFrom('entitlements')
     .select('userId')

@@ -4,7 +4,7 @@ import { apiErrorSchema, idParams, listSchema } from '../../common/schemas/http.
 import { AppError, notFound } from '../http/errors.js';
 import { limiter } from '../http/rate-limit.js';
 import type { Money } from './money.js';
-import { checkoutGallery, checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
+import { checkoutGallery, checkoutMessage, checkoutPost, checkoutProducts, checkoutSubscription, checkoutVideo } from './checkout.service.js';
 import { visitorSiteUrl } from '../http/site-url.js';
 import { buyersSandboxCheckout, paymentStatus, userTransactions } from './transactions.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
@@ -95,6 +95,28 @@ export async function paymentsRoutes(app: ApiApp, opts: { money: Money }): Promi
     },
     async (request, reply) => {
       const result = await checkoutPost(money, requireUser(request), audienceOf(request.user, request.country), request.params.id, request.body ?? {}, siteUrl(request));
+      return reply.status(201).send(result);
+    },
+  );
+
+  app.post(
+    '/payment/purchase-message/:id',
+    {
+      ...route({
+        access: 'session',
+        tags,
+        summary: 'Unlock a paid direct message you received: its pictures and videos open when paid',
+        description:
+          '404 for anyone but the two participants of its conversation, 400 for its sender or a message without a price, 409 ALREADY_PURCHASED ' +
+          'when bought already, 403 PERFORMER_NOT_APPROVED. Settled like any sale (server/payments/README.md).',
+        params: idParams,
+        body: purchaseVideoBody,
+        response: { 201: checkoutSchema, ...errors },
+      }),
+      preHandler: perUser,
+    },
+    async (request, reply) => {
+      const result = await checkoutMessage(money, requireUser(request), request.params.id, request.body ?? {}, siteUrl(request));
       return reply.status(201).send(result);
     },
   );

@@ -15,7 +15,7 @@ export async function notifyNewSubscriber(trx: DbOrTrx, p: PaymentRow, performer
 }
 
 /** What is sold as an item: a payment of anything else (a subscription, a tip) is told by its own notification. */
-const SOLD_ITEMS: ReadonlySet<string> = new Set(['video', 'gallery', 'post', 'product']);
+const SOLD_ITEMS: ReadonlySet<string> = new Set(['video', 'gallery', 'post', 'message', 'product']);
 
 /**
  * An item sold: one 'purchase' notification per performer of the payment's items, with their part of the amount.

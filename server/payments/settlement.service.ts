@@ -232,7 +232,8 @@ async function grantAll(tc: TransitionContext, p: PaymentRow, items: PaymentItem
   const products = new Map((await productsByIds(tc.trx, items.filter((i) => i.objectType === 'product').map((i) => i.objectId))).map((r) => [r.id, r]));
   for (const item of items) {
     const opens =
-      item.objectType === 'video' || item.objectType === 'gallery' || item.objectType === 'post' || (item.objectType === 'product' && products.get(item.objectId)?.type === 'digital');
+      item.objectType === 'video' || item.objectType === 'gallery' || item.objectType === 'post' || item.objectType === 'message' ||
+      (item.objectType === 'product' && products.get(item.objectId)?.type === 'digital');
     // A tip opens nothing: it is money given, not an object bought.
     if (opens && item.objectType !== 'tip') await grantEntitlement(tc.trx, p.userId, item.objectType, item.objectId, p.id);
   }

@@ -216,6 +216,8 @@ const TABLE: Record<string, Expectation> = {
     ok: ['fan', 'owner'],
     req: (fx) => ({ path: `/messages/conversations/${fx.conversation}/messages`, json: { text: 'From the matrix' } }),
   },
+  // One message of that conversation (the fan's): its two participants and admins, nobody else.
+  'GET /messages/{id}': { access: SESSION, deny: ['fan2', 'other'], ok: ['fan', 'owner', 'admin'], req: (fx) => ({ path: `/messages/${fx.message}` }) },
   'POST /messages/conversations/{id}/read': { access: SESSION, deny: ['fan2', 'other', 'admin'], ok: ['fan', 'owner'], req: (fx) => ({ path: `/messages/conversations/${fx.conversation}/read` }) },
   'GET /messages/unread': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
   'GET /performer/message-settings': { access: PERFORMER, ok: ['owner', 'other'] },
@@ -247,6 +249,14 @@ const TABLE: Record<string, Expectation> = {
   // A's pay-per-view post: anyone signed in may start a checkout of it, except A (400: not your own), who passes the gate.
   'POST /payment/purchase-post/{id}': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: `/payment/purchase-post/${fx.salePost.id}`, json: {} }) },
   'POST /payment/purchase-gallery/{id}': { access: SESSION },
+  // A's paid message to the fan: only the fan may unlock it; A (its sender, 400) passes the gate; anyone else finds nothing.
+  'POST /payment/purchase-message/{id}': {
+    access: SESSION,
+    deny: ['fan2', 'other', 'admin'],
+    ok: ['fan'],
+    pass: ['owner'],
+    req: (fx) => ({ path: `/payment/purchase-message/${fx.paidMessage}`, json: {} }),
+  },
   // Anyone signed in may start a tip to A, except A (400: not oneself), who passes the gate.
   'POST /payment/tip': { access: SESSION, ok: ['fan', 'fan2', 'other', 'admin'], pass: ['owner'], req: (fx) => ({ path: '/payment/tip', json: { performerId: fx.w.perf.id, amount: 500 } }) },
   'POST /payment/purchase-products': { access: SESSION },
@@ -396,6 +406,9 @@ async function buildFixtures(t: TestApp) {
   const conversation: string = opened.body._id;
   const message = await postForm(t, `/messages/conversations/${conversation}/messages`, { fields: { text: 'Hello A' }, files: [{ name: 'file', filename: 'p.png', data: png, type: 'image/png' }] }, { headers: w.fan.headers });
   expect(message.status, JSON.stringify(message.body)).toBe(201);
+  // A answers with a paid picture (7.00 to unlock).
+  const paid = await postForm(t, `/messages/conversations/${conversation}/messages`, { fields: { text: 'For you', price: '700' }, files: [{ name: 'file', filename: 'p.png', data: png, type: 'image/png' }] }, { headers: w.perf.headers });
+  expect(paid.status, JSON.stringify(paid.body)).toBe(201);
   const blockedFan = (await makeUser(t.ctx.db, { name: 'Blocked By A' })).id;
   expect((await api('/performer/blocks', w.perf, { userId: blockedFan })).status).toBe(200);
   const mass = await api('/performer/mass-messages', w.perf, { text: 'To all my subscribers', audience: 'subscribers' });
@@ -406,7 +419,7 @@ async function buildFixtures(t: TestApp) {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
-    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage, notificationId,
+    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage, notificationId, message: message.body._id as string, paidMessage: paid.body._id as string,
   };
 }
 

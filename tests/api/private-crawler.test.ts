@@ -10,7 +10,7 @@ import { pageAccess } from '../../src/server/page-access.js';
 
 /**
  * A crawler with someone else's session. A fan and a performer talk privately (text and pictures both ways, a
- * mass message, a tip with a note); then another fan and another performer ask every GET route of the API and
+ * paid message not bought yet, a mass message, a tip with a note); then another fan and another performer ask every GET route of the API and
  * every page of the site, each path parameter filled with every private id there is (conversation, messages, their
  * files, the mass message, the tip's payment, the notifications). Not one answer may hold a private text, a file of
  * those messages, or a media URL of them. Routes are read from the running app, so a route added later is crawled
@@ -54,11 +54,17 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
       ids[`${key}File`] = sent.body.attachments[0]._id;
       hidden.push(sent.body.attachments[0]._id);
     }
+    // A paid picture the fan has not bought: its file is hidden from the fan too (tests/api/paid-messages.test.ts), and from every crawler.
+    const paid = await postForm(t, `/messages/conversations/${ids.conversation}/messages`, { fields: { text: 'paid-secret-3a9e unlock me', price: '900' }, files: picture }, { headers: perf.headers });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    ids.paidMessage = paid.body._id;
+    ids.paidMessageFile = paid.body.attachments[0]._id;
+    hidden.push('paid-secret-3a9e unlock me', paid.body.attachments[0]._id);
     const mass = await postForm(t, '/performer/mass-messages', { fields: { text: SECRETS.mass, audience: 'subscribers' }, files: picture }, { headers: perf.headers });
     expect(mass.status, JSON.stringify(mass.body)).toBe(201);
     ids.massMessage = mass.body._id;
     await waitFor(async () => (await api(perf, 'GET', '/performer/mass-messages')).body.items[0]?.status === 'done', 'the mass message to be delivered');
-    const copy = await db.selectFrom('messages').select('id').where('massMessageId', '=', ids.massMessage).executeTakeFirstOrThrow();
+    const copy = await db.selectFrom('messages').select('id').where('massMessageId', '=', ids.massMessage!).executeTakeFirstOrThrow();
     ids.massCopy = copy.id;
     const tip = await api(fan, 'POST', '/payment/tip', { performerId: perf.id, amount: 500, note: SECRETS.tip });
     expect(tip.status, JSON.stringify(tip.body)).toBe(201);

@@ -4,6 +4,7 @@ import type { ListResult } from '../../../common/schemas/http.js';
 import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../../common/messages.js';
 import type { Conversation, MessageItem } from '../../../common/schemas/messages.js';
 import { createInbox } from '../../lib/stores/messages.js';
+import { LockedFiles, PriceField, PriceNote, priceOf, useCurrencySymbol } from './paid-message.js';
 
 export interface InboxProps {
   me: string;
@@ -36,6 +37,10 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
   const state = useStore(inbox.store);
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
+  // A performer's optional price for the files attached (paid-message.tsx).
+  const [price, setPrice] = useState('');
+  const [priceError, setPriceError] = useState<string | null>(null);
+  const symbol = useCurrencySymbol();
   const fileInput = useRef<HTMLInputElement>(null);
   const log = useRef<HTMLOListElement>(null);
   const lastId = useRef<string | null>(null);
@@ -57,9 +62,13 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!text.trim() && files.length === 0) return;
-    if (await inbox.send(text, files)) {
+    const priced = isPerformer && files.length ? priceOf(price, symbol) : ({ ok: true, value: 0 } as const);
+    setPriceError(priced.ok ? null : priced.message);
+    if (!priced.ok) return;
+    if (await inbox.send(text, files, priced.value)) {
       setText('');
       setFiles([]);
+      setPrice('');
       if (fileInput.current) fileInput.current.value = '';
     }
   };
@@ -112,7 +121,7 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
               {state.loadingOlder ? 'Loading…' : 'Load older'}
             </button>
           ) : null}
-          <ol className="inbox__messages" ref={log} role="log" aria-live="polite" aria-label="Messages" data-testid="messages">
+          <ol className="inbox__messages" ref={log} aria-live="polite" aria-label="Messages" data-testid="messages">
             {state.messages.map((m) => (
               <li key={m._id} className={m.senderId === me ? 'bubble bubble--mine' : 'bubble'} data-testid="message" data-message-id={m._id}>
                 {m.text ? <p className="bubble__text">{m.text}</p> : null}
@@ -123,9 +132,11 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
                     <video key={a._id} src={a.url} className="bubble__media" controls preload="metadata" data-testid="message-video" />
                   ),
                 )}
+                {m.locked ? <LockedFiles message={m} /> : null}
                 <span className="bubble__meta">
                   <time dateTime={m.createdAt}>{when(m.createdAt)}</time>
                   {m.senderId === me && m.readAt ? <span data-testid="message-seen"> · Seen</span> : null}
+                  {m.senderId === me && m.price > 0 ? <PriceNote message={m} /> : null}
                 </span>
               </li>
             ))}
@@ -165,6 +176,7 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
               </label>
               <button type="submit" className="btn btn--primary" disabled={state.sending} data-testid="composer-send">{state.sending ? 'Sending…' : 'Send'}</button>
               {files.length ? <p className="form__hint composer__files">{files.map((f) => f.name).join(', ')}</p> : null}
+              {isPerformer && files.length ? <PriceField id="composer-price" value={price} onChange={setPrice} error={priceError} /> : null}
               {state.error ? <p className="form__error composer__files" role="alert" data-testid="composer-error">{state.error}</p> : null}
             </form>
           ) : (

@@ -2,8 +2,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { MessagePolicy } from '../../../common/enums.js';
 import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../../common/messages.js';
+import { formatMoney } from '../../../common/money.js';
 import type { BlockedFan, MassMessage } from '../../../common/schemas/messages.js';
 import { createMessagingSettings } from '../../lib/stores/messages.js';
+import { PriceField, priceOf, useCurrencySymbol } from '../messages/paid-message.js';
 
 const choices: Array<[MessagePolicy, string, string]> = [
   ['subscribers', 'Subscribers', 'Fans with a running subscription may write to you first.'],
@@ -19,12 +21,23 @@ export default function StudioMessaging({ initial }: { initial: { messagePolicy:
   const [settings] = useState(() => createMessagingSettings(initial));
   const { messagePolicy, blocked, saving, mass, sendingMass, massError } = useStore(settings.store);
   useEffect(() => settings.watchProgress(), [settings]);
+  // The optional price of the files, for every copy (each fan unlocks their own).
+  const [price, setPrice] = useState('');
+  const [priceError, setPriceError] = useState<string | null>(null);
+  const symbol = useCurrencySymbol();
   const onMass = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const data = new FormData(form);
     const files = (data.getAll('file') as File[]).filter((f) => f.size > 0).slice(0, MESSAGE_MAX_ATTACHMENTS);
-    if (await settings.sendMass(String(data.get('text') ?? ''), data.get('audience') === 'followers' ? 'followers' : 'subscribers', files)) form.reset();
+    const priced = priceOf(price, symbol);
+    const problem = !priced.ok ? priced.message : priced.value > 0 && !files.length ? 'Attach a picture or a video to sell' : null;
+    setPriceError(problem);
+    if (problem || !priced.ok) return;
+    if (await settings.sendMass(String(data.get('text') ?? ''), data.get('audience') === 'followers' ? 'followers' : 'subscribers', files, priced.value)) {
+      form.reset();
+      setPrice('');
+    }
   };
   return (
     <>
@@ -59,6 +72,9 @@ export default function StudioMessaging({ initial }: { initial: { messagePolicy:
             <label htmlFor="mass-files">Pictures or videos (optional)</label>
             <input id="mass-files" name="file" type="file" multiple accept="image/jpeg,image/png,image/webp,image/gif,video/mp4,video/quicktime,video/webm" />
           </div>
+          <div className="form__field">
+            <PriceField id="mass-price" value={price} onChange={setPrice} error={priceError} />
+          </div>
           {massError ? <p className="form__error" role="alert" data-testid="mass-error">{massError}</p> : null}
           <div className="form__actions">
             <button type="submit" className="btn btn--primary" disabled={sendingMass} data-testid="mass-send">{sendingMass ? 'Sending…' : 'Send to all'}</button>
@@ -68,7 +84,7 @@ export default function StudioMessaging({ initial }: { initial: { messagePolicy:
           <ul className="blocked-list" data-testid="mass-list">
             {mass.map((m) => (
               <li key={m._id} data-testid="mass-item">
-                <span>{m.text || `${m.attachments} attachment${m.attachments === 1 ? '' : 's'}`} <span className="form__hint">to {m.audience}</span></span>
+                <span>{m.text || `${m.attachments} attachment${m.attachments === 1 ? '' : 's'}`} <span className="form__hint">to {m.audience}{m.price > 0 ? ` · ${formatMoney(m.price, symbol)} to unlock` : ''}</span></span>
                 <span className="form__hint" data-testid="mass-progress">{m.status === 'done' ? `Delivered to ${m.delivered} of ${m.total}` : `Sending… ${m.delivered} of ${m.total}`}</span>
               </li>
             ))}

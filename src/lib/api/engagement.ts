@@ -41,13 +41,16 @@ export const engagement = {
   startConversation: (userId: string) => apiFetch<Conversation>('/messages/conversations', { method: 'POST', body: { userId } }),
   messages: (conversationId: string, q: { limit?: number; cursor?: string | null } = {}) =>
     apiFetch<ListResult<MessageItem>>(`/messages/conversations/${encodeURIComponent(conversationId)}/messages`, { query: { limit: q.limit, cursor: q.cursor ?? undefined } }),
-  /** Text and up to four pictures or videos, as multipart. */
-  sendMessage: (conversationId: string, text: string, files: readonly Blob[] = []) => {
+  /** Text and up to four pictures or videos, as multipart; a performer's price (minor units) locks the files. */
+  sendMessage: (conversationId: string, text: string, files: readonly Blob[] = [], price = 0) => {
     const form = new FormData();
     form.append('text', text);
+    if (price > 0) form.append('price', String(price));
     for (const f of files) form.append('file', f);
     return apiFetch<MessageItem>(`/messages/conversations/${encodeURIComponent(conversationId)}/messages`, { method: 'POST', body: form });
   },
+  /** One message again (a paid one once bought: its files then signed for the caller). */
+  message: (id: string) => apiFetch<MessageItem>(`/messages/${encodeURIComponent(id)}`),
   markRead: (conversationId: string) => apiFetch<ReadState>(`/messages/conversations/${encodeURIComponent(conversationId)}/read`, { method: 'POST' }),
   unreadMessages: () => apiFetch<UnreadCount>('/messages/unread'),
   messageSettings: (messagePolicy: MessageSettings['messagePolicy']) => apiFetch<MessageSettings>('/performer/message-settings', { method: 'PUT', body: { messagePolicy } }),
@@ -55,10 +58,11 @@ export const engagement = {
   unblock: (userId: string) => apiFetch<BlockState>(`/performer/blocks/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
   blocked: () => apiFetch<{ items: BlockedFan[] }>('/performer/blocks'),
   massMessages: () => apiFetch<{ items: MassMessage[] }>('/performer/mass-messages'),
-  sendMassMessage: (text: string, audience: MassMessage['audience'], files: readonly Blob[] = []) => {
+  sendMassMessage: (text: string, audience: MassMessage['audience'], files: readonly Blob[] = [], price = 0) => {
     const form = new FormData();
     form.append('text', text);
     form.append('audience', audience);
+    if (price > 0) form.append('price', String(price));
     for (const f of files) form.append('file', f);
     return apiFetch<MassMessage>('/performer/mass-messages', { method: 'POST', body: form });
   },

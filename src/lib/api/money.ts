@@ -13,6 +13,8 @@ export const money = {
     apiFetch<CheckoutResponse>(`/payment/purchase-video/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   purchasePost: (id: string, body: PurchaseRequest = {}) =>
     apiFetch<CheckoutResponse>(`/payment/purchase-post/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
+  purchaseMessage: (id: string, body: PurchaseRequest = {}) =>
+    apiFetch<CheckoutResponse>(`/payment/purchase-message/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   purchaseGallery: (id: string, body: PurchaseRequest = {}) =>
     apiFetch<CheckoutResponse>(`/payment/purchase-gallery/${encodeURIComponent(id)}`, { method: 'POST', body: { ...body } }),
   tip: (body: TipRequest) => apiFetch<CheckoutResponse>('/payment/tip', { method: 'POST', body: { ...body } }),

@@ -43,8 +43,8 @@ export interface Inbox {
   store: MapStore<InboxState>;
   loadOlder(): Promise<void>;
   loadMoreConversations(): Promise<void>;
-  /** Sends text and files; true when it was sent (the composer then clears). */
-  send(text: string, files: File[]): Promise<boolean>;
+  /** Sends text and files (a performer's `price` in minor units locks the files); true when it was sent (the composer then clears). */
+  send(text: string, files: File[], price?: number): Promise<boolean>;
   markRead(): Promise<void>;
   /** The performer blocks (or unblocks) the fan of the open conversation. */
   setBlocked(blocked: boolean): Promise<void>;
@@ -127,12 +127,12 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
       const known = new Set(store.get().conversations.map((c) => c._id));
       store.set({ ...store.get(), conversations: [...store.get().conversations, ...page.items.filter((c) => !known.has(c._id))], conversationsCursor: page.nextCursor ?? null });
     },
-    async send(text, files) {
+    async send(text, files, price = 0) {
       const active = store.get().active;
       if (!active || store.get().sending) return false;
       store.set({ ...store.get(), sending: true, error: null });
       try {
-        const message = await call(({ engagement }) => engagement.sendMessage(active._id, text, files));
+        const message = await call(({ engagement }) => engagement.sendMessage(active._id, text, files, price));
         addMessage(message);
         touchConversation(active._id, message, 0);
         store.setKey('sending', false);
@@ -171,6 +171,13 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
         if (store.get().active?._id !== conversationId) return;
         store.setKey('messages', store.get().messages.map((m) => (m.senderId === me && !m.readAt ? { ...m, readAt } : m)));
       });
+      // A paid message bought (here or in another tab): asked again, now with its files signed for this fan.
+      const offPaid = onRealtime('payment/success', ({ type, targetId }) => {
+        if (type !== 'message' || !targetId || !store.get().messages.some((m) => m._id === targetId)) return;
+        void call(({ engagement }) => engagement.message(targetId))
+          .then((fresh) => store.setKey('messages', store.get().messages.map((m) => (m._id === fresh._id ? fresh : m))))
+          .catch(() => {});
+      });
       const onVisible = () => {
         if (document.visibilityState === 'visible' && store.get().messages.some((m) => m.senderId !== me && !m.readAt)) void markRead();
       };
@@ -178,6 +185,7 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
       return () => {
         offCreated();
         offRead();
+        offPaid();
         document.removeEventListener('visibilitychange', onVisible);
       };
     },
@@ -229,10 +237,10 @@ export function createMessagingSettings(initial: { messagePolicy: MessagePolicy;
       poll();
       return () => clearTimeout(timer);
     },
-    async sendMass(text: string, audience: MassMessage['audience'], files: File[]): Promise<boolean> {
+    async sendMass(text: string, audience: MassMessage['audience'], files: File[], price = 0): Promise<boolean> {
       store.set({ ...store.get(), sendingMass: true, massError: null });
       try {
-        const sent = await call(({ engagement }) => engagement.sendMassMessage(text, audience, files));
+        const sent = await call(({ engagement }) => engagement.sendMassMessage(text, audience, files, price));
         store.set({ ...store.get(), mass: [sent, ...store.get().mass], sendingMass: false });
         pushToast('success', `Sending to ${sent.total} ${sent.total === 1 ? 'fan' : 'fans'}`);
         poll();

@@ -13,7 +13,7 @@ import { toast } from './toast.js';
  * delivery update.
  *
  * `pending` says which action is in flight, keyed by what it acts on (`subscribe:<performerId>`, `video:<id>`,
- * `gallery:<id>`, `post:<id>`, `download:<productId>`), so two buttons for different things never share a busy state. It only changes on a
+ * `gallery:<id>`, `post:<id>`, `message:<id>`, `download:<productId>`), so two buttons for different things never share a busy state. It only changes on a
  * click, in the browser, so the server's render of an island always reads it empty. A checkout that answered
  * stays pending: the page is leaving for the provider, and a second click must not start a second checkout.
  */
@@ -29,6 +29,7 @@ export const pendingKey = {
   video: (videoId: string) => `video:${videoId}`,
   post: (postId: string) => `post:${postId}`,
   gallery: (galleryId: string) => `gallery:${galleryId}`,
+  message: (messageId: string) => `message:${messageId}`,
   download: (productId: string) => `download:${productId}`,
   tip: (performerId: string) => `tip:${performerId}`,
 };
@@ -72,6 +73,11 @@ export function buyPost(postId: string, couponCode = ''): Promise<boolean> {
 export function buyGallery(galleryId: string, couponCode = ''): Promise<boolean> {
   const code = couponCode.trim();
   return redirectAfter(pendingKey.gallery(galleryId), 'buy', async () => (await call(({ money }) => money.purchaseGallery(galleryId, code ? { couponCode: code } : {}))).redirectUrl, PURCHASE_ERROR, true);
+}
+
+/** Unlocks a paid direct message through the provider's hosted page (it sends the fan back to the conversation). */
+export function buyMessage(messageId: string): Promise<boolean> {
+  return redirectAfter(pendingKey.message(messageId), 'buy', async () => (await call(({ money }) => money.purchaseMessage(messageId))).redirectUrl, PURCHASE_ERROR, true);
 }
 
 /** A tip (amount, note, where it is given) through the provider's hosted page. */
