@@ -96,7 +96,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     realtime: new RealtimeHub(),
   };
   registerAnnounceJob(jobs, { db: database.db, realtime: ctx.realtime, logger: logger.child({ module: 'feed' }) });
-  registerMassMessageJob(jobs, messagesDeps(ctx));
+  registerMassMessageJob(jobs, messagesDeps(ctx), config.massMessages);
   registerNotificationMailJob(jobs, { db: database.db, config, settings, mailer, logger: logger.child({ module: 'notifications' }) });
 
   // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.

@@ -86,9 +86,16 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   /** From address of every mail, e.g. `Fanstage <no-reply@example.com>`. */
   mailFrom: string;
-  /** Prefixed to every Redis key the app writes (rate limits, login failures), so several sites or test runs can share one Redis. */
   /** Direct messages one user may send (server/messages/README.md), RATE_LIMIT_MESSAGES, default 30 a minute. */
   messageSendLimit: Limit;
+  /**
+   * How a mass message is paced (server/messages/README.md): recipients delivered per job run (MASS_MESSAGE_BATCH,
+   * default 50) and the pause before the next run, ms (MASS_MESSAGE_PAUSE_MS, default 1000): about 3,000 recipients a
+   * minute, so one mass message never floods the database or the sockets. The benchmark sets the pause to 0 to
+   * measure the delivery itself (tests/bench/mass-message.ts).
+   */
+  massMessages: MassMessagePacing;
+  /** Prefixed to every Redis key the app writes (rate limits, login failures), so several sites or test runs can share one Redis. */
   redisKeyPrefix: string;
   /** Abuse limits of the account endpoints (see server/auth/README.md). */
   authLimits: AuthLimits;
@@ -96,6 +103,11 @@ export interface AppConfig {
   reportLimit: Limit;
   /** Upload limits, job queue and video processing (server/media/pipeline/config.ts lists the variables). */
   pipeline: PipelineConfig;
+}
+
+export interface MassMessagePacing {
+  batch: number;
+  pauseMs: number;
 }
 
 /** A number of proxy hops, or a list of trusted proxy addresses and CIDR ranges (see parseTrustProxy). */
@@ -206,6 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',
     messageSendLimit: parseLimit(env.RATE_LIMIT_MESSAGES, '30/60', 'RATE_LIMIT_MESSAGES'),
+    massMessages: {
+      batch: parseWhole(env.MASS_MESSAGE_BATCH, 50, 1, 'MASS_MESSAGE_BATCH'),
+      pauseMs: parseWhole(env.MASS_MESSAGE_PAUSE_MS, 1000, 0, 'MASS_MESSAGE_PAUSE_MS'),
+    },
     authLimits: {
       loginPerIp: parseLimit(env.RATE_LIMIT_LOGIN_IP, '30/900', 'RATE_LIMIT_LOGIN_IP'),
       loginPerAccount: parseLimit(env.RATE_LIMIT_LOGIN_ACCOUNT, '15/900', 'RATE_LIMIT_LOGIN_ACCOUNT'),
@@ -303,6 +319,14 @@ function parseLimit(raw: string | undefined, fallback: string, name: string): Li
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(raw || fallback);
   if (!m || Number(m[2]) < 1) throw new Error(`${name} must look like "max/seconds" (e.g. ${fallback}), got "${raw}"`);
   return { max: Number(m[1]), windowSec: Number(m[2]) };
+}
+
+/** A whole number of at least `min`, or the default when unset; a typo stops the start instead of pacing nothing. */
+function parseWhole(raw: string | undefined, fallback: number, min: number, name: string): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of at least ${min}, got "${raw}"`);
+  return n;
 }
 
 function normaliseBase(base: string): string {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { MassMessagePacing } from '../config.js';
 import { newId, nowIso } from '../db/ids.js';
 import { AppError, badRequest } from '../http/errors.js';
 import type { JobQueue } from '../jobs/queue.js';
@@ -23,9 +24,6 @@ import { assertPriceAllowed, cleanMessageText, messageViews, pushUnread, type Me
  */
 
 export const JOB_MASS_MESSAGE = 'messages.mass';
-/** Recipients per run, and the pause between runs: about 3,000 a minute, so one mass message never floods the database or the sockets. */
-export const MASS_BATCH = 50;
-export const MASS_PAUSE_MS = 1000;
 
 export interface MassJob {
   massMessageId: string;
@@ -91,7 +89,7 @@ export async function sendMassMessage(deps: MassDeps, performer: Sender, input: 
  * and the recipient's notification in one transaction per recipient, then the live events. Answers whether recipients
  * are left. Safe to run again over the same batch: a copy that exists is skipped.
  */
-export async function deliverMassBatch(deps: MessagesDeps, massMessageId: string, batch = MASS_BATCH): Promise<boolean> {
+export async function deliverMassBatch(deps: MessagesDeps, massMessageId: string, batch: number): Promise<boolean> {
   const { db, realtime } = deps;
   const mass = await findMassMessage(db, massMessageId);
   if (!mass || mass.status === 'done') return false;
@@ -123,12 +121,13 @@ export async function deliverMassBatch(deps: MessagesDeps, massMessageId: string
   return more;
 }
 
-export function registerMassMessageJob(queue: JobQueue, deps: MessagesDeps): void {
+/** `pacing` is config.massMessages (MASS_MESSAGE_BATCH recipients a run, MASS_MESSAGE_PAUSE_MS between runs). */
+export function registerMassMessageJob(queue: JobQueue, deps: MessagesDeps, pacing: MassMessagePacing): void {
   queue.register<MassJob>(JOB_MASS_MESSAGE, {
     async run(payload) {
-      const more = await deliverMassBatch(deps, payload.massMessageId);
+      const more = await deliverMassBatch(deps, payload.massMessageId, pacing.batch);
       // The next batch after a pause, as a job of its own, so a long delivery survives restarts and leaves room for other work.
-      if (more) await queue.enqueue(deps.db, JOB_MASS_MESSAGE, payload, { subject: `mass-message:${payload.massMessageId}`, runAt: new Date(Date.now() + MASS_PAUSE_MS) });
+      if (more) await queue.enqueue(deps.db, JOB_MASS_MESSAGE, payload, { subject: `mass-message:${payload.massMessageId}`, runAt: new Date(Date.now() + pacing.pauseMs) });
     },
   });
 }

@@ -261,12 +261,16 @@ export async function insertMassCopy(db: DbOrTrx, row: NewMessage): Promise<bool
   return rows.length > 0;
 }
 
+/**
+ * Moves a mass message's cursor forward only, or marks it done once. Two runs of the same batch (a job claimed again
+ * after its lease ran out, or enqueued twice) can finish out of order; the slower one must not move the cursor back.
+ */
 export async function advanceMassMessage(db: DbOrTrx, id: string, cursorUserId: string, finishedAt: string | null): Promise<void> {
-  await db
-    .updateTable('massMessages')
-    .set(finishedAt ? { cursorUserId, status: 'done', finishedAt } : { cursorUserId })
-    .where('id', '=', id)
-    .execute();
+  if (finishedAt) {
+    await db.updateTable('massMessages').set({ status: 'done', finishedAt }).where('id', '=', id).where('status', '=', 'sending').execute();
+    return;
+  }
+  await db.updateTable('massMessages').set({ cursorUserId }).where('id', '=', id).where('cursorUserId', '<', cursorUserId).execute();
 }
 
 /** The files of these ids (a mass message's, for each copy's attachment rows). */

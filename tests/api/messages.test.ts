@@ -4,11 +4,12 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeTestMedia, postForm, type TestMedia } from '../helpers/uploads.js';
 import { collect, nextEvent, sleep, socketsClosedAfterEach, startInstance, type TestSocket } from '../helpers/realtime-client.js';
-import { makeVideo, subscribe } from '../../server/seed/factories.js';
+import { makeVideo, subscribe, subscriptionRow, userRow } from '../../server/seed/factories.js';
 import { mediaSigner } from '../../server/media/signed-urls.js';
 import { newId } from '../../server/db/ids.js';
 import { waitFor } from '../helpers/uploads.js';
-import { deliverMassBatch } from '../../server/messages/mass.service.js';
+import { deliverMassBatch, JOB_MASS_MESSAGE } from '../../server/messages/mass.service.js';
+import { createSession } from '../helpers/sessions.js';
 import { messagesDeps } from '../../server/messages/messages.service.js';
 
 /**
@@ -18,7 +19,8 @@ import { messagesDeps } from '../../server/messages/messages.service.js';
 
 const open = socketsClosedAfterEach();
 /** A small budget so the limit is reached in a test; no other test sends this many as one user. */
-const env = { RATE_LIMIT_MESSAGES: '8/60', JOBS_POLL_MS: '50', JOBS_BACKOFF_MS: '50', JOBS_BACKOFF_MAX_MS: '200' };
+/** Mass messages at the production batch (50 a run) with a short pause, so a three-run delivery takes a moment. */
+const env = { RATE_LIMIT_MESSAGES: '8/60', JOBS_POLL_MS: '50', JOBS_BACKOFF_MS: '50', JOBS_BACKOFF_MAX_MS: '200', MASS_MESSAGE_PAUSE_MS: '20' };
 
 describe.each(engines)('messages on %s', (engine) => {
   let t: TestApp;
@@ -343,6 +345,68 @@ describe.each(engines)('messages on %s', (engine) => {
     expect(await deliverMassBatch(deps, sent.body._id, 1)).toBe(false);
     expect(await db.selectFrom('messages').select('id').where('massMessageId', '=', sent.body._id).execute()).toHaveLength(2);
     expect((await as(b, 'GET', '/messages/unread')).body).toEqual({ count: 1 });
+  });
+
+  it('lands a mass message to 120 subscribers (three runs) once each, though its job runs twice at once and again when done', async () => {
+    const db = t.ctx.db;
+    const perf = await createUser(db, 'performer', { name: 'Big Sender' });
+    const fans = Array.from({ length: 120 }, (_, i) => userRow({ username: `mass${i}x${perf.id.slice(-8).toLowerCase()}` }));
+    await db.insertInto('users').values(fans).execute();
+    await db.insertInto('subscriptions').values(fans.map((f) => subscriptionRow({ userId: f.id, performerId: perf.id }))).execute();
+    const fanIds = fans.map((f) => f.id).sort();
+    const reader = { headers: { authorization: `Bearer ${await createSession(db, fans[37]!.id)}` } } as TestUser;
+
+    const sent = await as(perf, 'POST', '/performer/mass-messages', { text: 'To all 120 of you', audience: 'subscribers' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body).toMatchObject({ total: 120, delivered: 0 });
+    const id: string = sent.body._id;
+    const subject = `mass-message:${id}`;
+    // A second chain of the same job (as when a job is claimed again after its lease ran out, or enqueued twice):
+    // the worker runs both at once (JOBS_CONCURRENCY 2), and two more runs of the first batch start here meanwhile.
+    await t.ctx.jobs.enqueue(db, JOB_MASS_MESSAGE, { massMessageId: id }, { subject });
+    const deps = messagesDeps(t.ctx);
+    await Promise.all([deliverMassBatch(deps, id, 50), deliverMassBatch(deps, id, 50)]);
+    const settled = async () => {
+      const jobs = await db.selectFrom('jobs').select(['status', 'lastError']).where('subject', '=', subject).execute();
+      return jobs.every((j) => j.status === 'done' || j.status === 'failed') ? jobs : null;
+    };
+    await waitFor(async () => ((await db.selectFrom('massMessages').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status === 'done' ? true : null), 'the mass message to be delivered');
+    const jobs = await waitFor(settled, 'every run of the job to finish');
+    expect(jobs.filter((j) => j.status === 'failed')).toEqual([]);
+    // Both chains walked the audience: more runs than the three one chain needs.
+    expect(jobs.length).toBeGreaterThanOrEqual(4);
+
+    const landed = async () => {
+      const copies = await db.selectFrom('messages').select(['recipientId', 'conversationId', 'id']).where('massMessageId', '=', id).execute();
+      const notified = await db.selectFrom('notifications').select('userId').where('type', '=', 'message').where('userId', 'in', fanIds).execute();
+      const conversations = await db.selectFrom('conversations').select(['id', 'fanId', 'lastMessageId']).where('performerId', '=', perf.id).execute();
+      return { copies, notified, conversations };
+    };
+    const once = async () => {
+      const { copies, notified, conversations } = await landed();
+      expect(copies).toHaveLength(120);
+      expect(copies.map((c) => c.recipientId).sort()).toEqual(fanIds);
+      expect(notified.map((n) => n.userId).sort()).toEqual(fanIds);
+      expect(conversations.map((c) => c.fanId).sort()).toEqual(fanIds);
+      // Each conversation's last message is the one copy in it.
+      const copyIn = new Map(copies.map((c) => [c.conversationId, c.id]));
+      for (const c of conversations) expect(c.lastMessageId).toBe(copyIn.get(c.id));
+      const listed = (await as(perf, 'GET', '/performer/mass-messages')).body.items.find((m: { _id: string }) => m._id === id);
+      expect(listed).toMatchObject({ total: 120, delivered: 120, status: 'done' });
+      expect((await as(reader, 'GET', '/messages/unread')).body).toEqual({ count: 1 });
+    };
+    await once();
+
+    // Enqueued again once done: the run finds the message done and writes nothing.
+    await t.ctx.jobs.enqueue(db, JOB_MASS_MESSAGE, { massMessageId: id }, { subject });
+    await waitFor(settled, 'the late run to finish');
+    // The whole walk again from the start, by two runners racing batch for batch (a retried delivery).
+    await db.updateTable('massMessages').set({ status: 'sending', cursorUserId: '', finishedAt: null }).where('id', '=', id).execute();
+    const walk = async () => {
+      while (await deliverMassBatch(deps, id, 50));
+    };
+    await Promise.all([walk(), walk()]);
+    await once();
   });
 
   it('limits how fast one user sends', async () => {

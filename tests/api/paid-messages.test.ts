@@ -220,7 +220,7 @@ describe.each(engines)('paid messages on %s', (engine) => {
     const sent = await postForm(t, '/performer/mass-messages', { fields: { text: 'For my subscribers', audience: 'subscribers', price: '300' }, files: [picture()] }, { headers: perf.headers });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
     expect(sent.body).toMatchObject({ price: 300, total: 2, attachments: 1 });
-    await deliverMassBatch(messagesDeps(t.ctx), sent.body._id);
+    await deliverMassBatch(messagesDeps(t.ctx), sent.body._id, t.ctx.config.massMessages.batch);
     const copies = await db.selectFrom('messages').select(['id', 'recipientId', 'price']).where('massMessageId', '=', sent.body._id).execute();
     expect(copies.map((c) => c.price)).toEqual([300, 300]);
     const copyOf = (f: TestUser) => copies.find((c) => c.recipientId === f.id)!.id;

@@ -3,7 +3,8 @@
  * performers) and measures pages and API calls with autocannon, each next to a plain Node HTTP server answering
  * the same bytes (the ceiling), in one run: on SQLite, and on PostgreSQL too when DATABASE_URL is set (a fresh
  * schema, dropped afterwards). Also: p99 growth of the video search from 10k to 1M videos (tests/bench/growth.ts),
- * JavaScript shipped per page, and sockets (tests/bench/sockets.ts).
+ * JavaScript shipped per page, sockets (tests/bench/sockets.ts) and a mass message to 10,000 subscribers
+ * (tests/bench/mass-message.ts).
  * Writes bench/report.md and bench/report.json. Targets are reported pass/fail per row; the command never fails on them.
  */
 import fs from 'node:fs';
@@ -17,6 +18,7 @@ import { buildApp, type BuiltApp } from '../../server/app.js';
 import type { Generated } from './generate.js';
 import { GUEST_JS_BUDGET_BYTES, rendererName, sessionCookie, shippedJs } from './shipped-js.js';
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
+import { massReportMarkdown, runMassBenchAll } from './mass-message.js';
 import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './load-generators.js';
 import { measureGrowth, type GrowthCell } from './growth.js';
 import { prepareBenchDatabase } from './bench-database.js';
@@ -45,12 +47,13 @@ const growthRounds = Number(process.env.BENCH_GROWTH_ROUNDS ?? 3);
 const pageCacheMs = Number(process.env.PAGE_CACHE_MS ?? 1000);
 /**
  * For working on one figure: BENCH_ONLY (a regular expression) keeps the page and list targets whose name matches,
- * BENCH_PARTS (comma-separated, default all of targets,growth,js,sockets) the parts of the run. The report says
+ * BENCH_PARTS (comma-separated, default all of targets,growth,js,sockets,mass) the parts of the run. The report says
  * when a run was partial.
  */
+const ALL_PARTS = ['targets', 'growth', 'js', 'sockets', 'mass'];
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
-const parts = new Set((process.env.BENCH_PARTS ?? 'targets,growth,js,sockets').split(',').map((s) => s.trim()));
-const partial = Boolean(only) || parts.size < 4;
+const parts = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()));
+const partial = Boolean(only) || ALL_PARTS.some((p) => !parts.has(p));
 const TARGET_RATIO = 0.4;
 const TARGET_P99_MS = 50;
 const TARGET_GROWTH = 1.5;
@@ -207,6 +210,8 @@ async function main() {
   const growthCells = new Map<string, Map<number, GrowthCell>>();
 
   for (const engine of engines) {
+    // The generated catalogue serves the page targets and the JavaScript figures; other parts make their own data.
+    if (!parts.has('targets') && !parts.has('js') && !parts.has('growth')) continue;
     const site = await startSite(engine, videoCount);
     generateMs[`${engine} ${videoCount}`] = site.generated.ms;
     const api = site.config.apiBase;
@@ -263,6 +268,8 @@ async function main() {
 
   // Held connections, memory per connection and fan-out latency (tests/bench/sockets.ts).
   const sockets = parts.has('sockets') ? await runSocketBench() : null;
+  // A mass message to 10,000 subscribers on each engine (tests/bench/mass-message.ts).
+  const mass = parts.has('mass') ? await runMassBenchAll() : [];
   if (sockets) console.log(`sockets: ${sockets.connections} of ${sockets.requested} held (${sockets.userRooms} user rooms), ${sockets.heapPerConnectionKiB} KiB heap each, emit call ${sockets.emitCallMs.p50} ms, last delivery p50 ${sockets.lastDeliveryMs.p50} ms`);
 
   const report = {
@@ -275,6 +282,7 @@ async function main() {
     renderer: rendererName(),
     js,
     sockets,
+    mass,
   };
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync('bench/report.json', JSON.stringify(report, null, 2));
@@ -323,7 +331,7 @@ async function main() {
     '|---|---|---|---:|---:|---:|---|',
     ...js.map((j) => `| ${j.visitor} | ${j.page} | \`${j.path}\` | ${j.files} | ${kb(j.raw)} | ${kb(j.gzip)} | ${pf(j.pass)} |`),
     '',
-  ].join('\n') + '\n' + (sockets ? socketReportMarkdown(sockets) : '');
+  ].join('\n') + '\n' + (sockets ? socketReportMarkdown(sockets) : '') + (mass.length ? '\n' + massReportMarkdown(mass) : '');
   fs.writeFileSync('bench/report.md', md);
   console.log('\n' + md);
 }

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { subscribe } from '../../server/seed/factories.js';
+import { startInstance } from '../helpers/realtime-client.js';
 
 /**
  * Messages in chromium (docs/product.md, Messages): a fan on a phone opens a conversation from the performer's page
@@ -138,5 +139,101 @@ describe.skipIf(!hasChromium)('messages in chromium', () => {
     await expect.poll(() => fresh.getByTestId('conversation-unread').textContent(), { timeout: 15_000 }).toBe('1');
     expect(await perfPage.getByTestId('conversation-item').first().getAttribute('data-conversation-id')).toBe(opened.body._id);
     await expect.poll(() => perfPage.getByTestId('messages-badge').textContent(), { timeout: 15_000 }).toBe('1');
+  }, 120_000);
+});
+
+/**
+ * The same conversation across two web instances on one PostgreSQL database, rooms shared through Redis (as deployed
+ * behind a balancer): the fan's browser is on instance A, the performer's on instance B. Messages go both ways live,
+ * each side's unread badge appears and clears, and each side sees its message read by the other.
+ */
+describe.skipIf(!hasChromium || !process.env.DATABASE_URL || !process.env.REDIS_URL)('messages across two instances in chromium (PostgreSQL + Redis)', () => {
+  let a: TestApp;
+  let b: Awaited<ReturnType<typeof startInstance>>;
+  let performer: TestUser;
+  let fan: TestUser;
+  const chromium = useBrowser(() => a.url);
+  const connected = (p: Page) => expect.poll(() => p.getByTestId('realtime-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('connected');
+  const badge = (p: Page) => p.getByTestId('messages-badge').count().then(async (n) => (n ? p.getByTestId('messages-badge').textContent() : null));
+
+  beforeAll(async () => {
+    a = await startTestApp('postgres', { web: true, env: { REDIS_URL: process.env.REDIS_URL!, JOBS_POLL_MS: '100' } });
+    b = await startInstance(a, { web: true });
+    performer = await createUser(a.ctx.db, 'performer', { name: 'Bea on B' });
+    fan = await createUser(a.ctx.db, 'user', { name: 'Al on A' });
+    await subscribe(a.ctx.db, fan.id, performer.id);
+  }, 60_000);
+  afterAll(async () => {
+    await b?.built.close();
+    await a?.close();
+  });
+
+  it('a fan on instance A and a performer on instance B talk live both ways; badges appear and clear; read state comes back', async () => {
+    const fanPage = await chromium.page({ as: fan, site: a.url, phone: true, viewport: { width: 390, height: 844 } });
+    const perfPage = await chromium.page({ as: performer, site: b.url, viewport: { width: 1280, height: 900 } });
+    await perfPage.goto(`${b.url}/studio`);
+    await waitForIsland(perfPage, 'MessagesLink');
+    await connected(perfPage);
+    expect(await badge(perfPage)).toBeNull();
+
+    // A → B: the fan writes from the performer's page on A; the performer's badge on B appears without a reload.
+    await fanPage.goto(`${a.url}/performers/${performer.username}`);
+    await fanPage.getByTestId('message-button').scrollIntoViewIfNeeded();
+    await waitForIsland(fanPage, 'MessageButton');
+    await fanPage.getByTestId('message-button').click();
+    await fanPage.waitForURL(/\/messages\/[0-9a-f]+$/);
+    const conversationId = fanPage.url().split('/').pop()!;
+    await waitForIsland(fanPage, 'Inbox');
+    await connected(fanPage);
+    await fanPage.getByTestId('composer-text').fill('Hello from instance A');
+    await fanPage.getByTestId('composer-send').click();
+    await expect.poll(() => fanPage.getByTestId('message').count()).toBe(1);
+    await expect.poll(() => badge(perfPage), { timeout: 15_000 }).toBe('1');
+
+    // The performer opens it on B: the badge clears there, and the fan on A sees "Seen".
+    await perfPage.getByTestId('messages-link').click();
+    await perfPage.waitForURL('**/messages');
+    await waitForIsland(perfPage, 'Inbox');
+    const item = perfPage.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
+    expect(await item.getByTestId('conversation-unread').textContent()).toBe('1');
+    await item.click();
+    await perfPage.waitForURL(`**/messages/${conversationId}`);
+    await waitForIsland(perfPage, 'Inbox');
+    await connected(perfPage);
+    expect(await perfPage.getByTestId('message').first().textContent()).toContain('Hello from instance A');
+    await expect.poll(() => badge(perfPage), { timeout: 15_000 }).toBeNull();
+    await expect.poll(() => fanPage.getByTestId('message-seen').count(), { timeout: 15_000 }).toBe(1);
+
+    // B → A while the fan has the thread open: it arrives live and is read at once; the performer on B sees "Seen".
+    await perfPage.getByTestId('composer-text').fill('Hi back from instance B');
+    await perfPage.getByTestId('composer-send').click();
+    await expect.poll(() => fanPage.getByTestId('message').count(), { timeout: 15_000 }).toBe(2);
+    expect(await fanPage.getByTestId('message').nth(1).textContent()).toContain('Hi back from instance B');
+    await expect.poll(() => perfPage.getByTestId('message-seen').count(), { timeout: 15_000 }).toBe(1);
+    expect(await badge(fanPage)).toBeNull();
+
+    // B → A while the fan is elsewhere on A: the fan's badge appears live; opening the thread clears it, and the
+    // performer on B sees that message read too.
+    await fanPage.goto(`${a.url}/`);
+    await waitForIsland(fanPage, 'MessagesLink');
+    await connected(fanPage);
+    await perfPage.getByTestId('composer-text').fill('Are you still there?');
+    await perfPage.getByTestId('composer-send').click();
+    await expect.poll(() => perfPage.getByTestId('message').count()).toBe(3);
+    await expect.poll(() => badge(fanPage), { timeout: 15_000 }).toBe('1');
+    await fanPage.getByTestId('messages-link').click();
+    await fanPage.waitForURL('**/messages');
+    await waitForIsland(fanPage, 'Inbox');
+    await fanPage.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`).click();
+    await fanPage.waitForURL(`**/messages/${conversationId}`);
+    await waitForIsland(fanPage, 'Inbox');
+    expect(await fanPage.getByTestId('message').last().textContent()).toContain('Are you still there?');
+    await expect.poll(() => badge(fanPage), { timeout: 15_000 }).toBeNull();
+    await expect.poll(() => perfPage.getByTestId('message-seen').count(), { timeout: 15_000 }).toBe(2);
+
+    // What the two browsers showed is what the database holds: three messages, all read.
+    const rows = await a.ctx.db.selectFrom('messages').select(['senderId', 'readAt']).where('conversationId', '=', conversationId).execute();
+    expect(rows.map((r) => r.senderId).sort()).toEqual([fan.id, performer.id, performer.id].sort());
+    expect(rows.every((r) => r.readAt !== null)).toBe(true);
   }, 120_000);
 });
