@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 
 /**
@@ -160,4 +160,17 @@ describe.skipIf(!hasChromium)('tips and reports in messages, in chromium', () =>
     expect(await told.textContent()).toContain('Your report was reviewed: the content was removed');
     expect(await told.getByRole('link').first().getAttribute('href')).toBe(`/messages/${conversationId}`);
   }, 120_000);
+
+  it('the thread with its Tip and a received message\'s open menu passes the accessibility audit on a phone', async () => {
+    await say(performer, 'One more for the audit');
+    // The site's CSP refuses inline scripts, axe's included: only this test's browser bypasses it.
+    const page = await chromium.page({ as: fan, viewport: { width: 390, height: 844 }, bypassCSP: true });
+    await page.goto(`${t.url}/messages/${conversationId}`);
+    await waitForIsland(page, 'Inbox');
+    const menu = page.getByTestId('message-menu').last();
+    await menu.locator('summary').click();
+    await expect.poll(() => menu.getByTestId('message-report').isVisible()).toBe(true);
+    expect(await page.getByTestId('thread').getByTestId('tip-button').isVisible()).toBe(true);
+    expect((await axeProblems(page)).map((v) => `${v.rule}: ${v.help} at ${v.targets.join(' | ')}`)).toEqual([]);
+  }, 60_000);
 });
