@@ -381,3 +381,23 @@ export const tipNotes = [
   'Loved the last one',
   'For the next shoot',
 ];
+
+/** The demo's direct messages: who writes each line of a short conversation between a fan and a performer (the first is the demo fan's, who has no subscription). */
+export const conversationScripts: ReadonlyArray<ReadonlyArray<readonly ['fan' | 'performer', string]>> = [
+  [
+    ['fan', 'Quick question: is the digital download in the store the same as the video series?'],
+    ['performer', 'It has the notes and timestamps, the videos stay here. Both together work best.'],
+  ],
+  [
+    ['fan', 'Hi! I just subscribed, loving the tutorials so far.'],
+    ['performer', 'Welcome, and thank you! Anything you would like to see next?'],
+    ['fan', 'A longer beginner session would be amazing.'],
+    ['performer', 'Noted. Filming one this week, you will see it in your feed first.'],
+    ['fan', 'Perfect, cannot wait!'],
+  ],
+  [
+    ['performer', 'Thank you for all the lovely comments this month!'],
+    ['fan', 'You earned it. The last video was my favourite.'],
+    ['performer', 'That makes my day. More like it coming soon.'],
+  ],
+];

@@ -11,6 +11,7 @@ import { createStorage, type Storage } from '../media/storage.js';
 import { resolveFfmpeg } from '../media/ffmpeg.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { seedAudience } from './audience.js';
+import { demoCorrespondents, seedConversations } from './conversations.js';
 import { buildPlan } from './plan.js';
 import { generateMedia, MediaWriter } from './media.js';
 import { audienceItems, insertPlan } from './inserts.js';
@@ -27,6 +28,7 @@ import { audienceItems, insertPlan } from './inserts.js';
  *  - ./media.ts     the files: generated art, thumbnails, clips with posters and teasers, PDFs, into storage;
  *  - ./inserts.ts   the rows written in batches in one transaction;
  *  - ./audience.ts  demo fans subscribing, watching, liking and commenting through the app's own code;
+ *  - ./conversations.ts  the demo performer's direct messages with the demo fan and a few subscribers;
  *  - ./factories.ts the row builders and their defaults, shared with the tests.
  *
  * Every number the site shows is counted from rows (docs/architecture.md, "Where the numbers come from"): nothing
@@ -134,7 +136,11 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
         appSecret: config.appSecret,
         ...money,
       });
-      return { ...inserted, ...audience };
+      const performer = { id: plan.demoPerformer.id, name: plan.demoPerformer.name };
+      const names = new Map(plan.users.map((u) => [u.id, u.name]));
+      const correspondents = await demoCorrespondents(trx, performer.id, { id: plan.fan.id, name: plan.fan.name }, names, plan.now);
+      const messages = await seedConversations(trx, { performer, fans: correspondents, now: plan.now });
+      return { ...inserted, ...audience, messages };
     });
     const rowsMs = Date.now() - rowsStarted;
 

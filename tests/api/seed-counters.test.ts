@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { createUser } from '../helpers/sessions.js';
+import { createSession, createUser } from '../helpers/sessions.js';
 import { payWithSandbox } from '../helpers/money-fixture.js';
 import { seedDemo, type SeedResult } from '../../server/seed/seed.js';
 
@@ -157,6 +157,31 @@ describe.each(engines)('the demo site counts its rows on %s', (engine) => {
       const likes = await t.ctx.db.selectFrom('reactions').select(sql<number | string>`count(*)`.as('n')).where('objectId', '=', v.id).where('action', '=', 'like').executeTakeFirstOrThrow();
       expect({ id: v.id, views: res.body.stats.views, likes: res.body.stats.likes }).toEqual({ id: v.id, views: Number(views.n), likes: Number(likes.n) });
     }
+  });
+
+  it("the demo performer's inbox has conversations; each one's last line is unread by its recipient, who has its notification", async () => {
+    const db = t.ctx.db;
+    const idOf = async (email: string) => (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const [performerId, fanId] = [await idOf(seeded.credentials!.performer.email), await idOf(seeded.credentials!.fan.email)];
+    const headersOf = async (id: string) => ({ authorization: `Bearer ${await createSession(db, id)}` });
+    const inbox = await t.api('/messages/conversations', { headers: await headersOf(performerId) });
+    expect(inbox.status).toBe(200);
+    expect(inbox.body.items.length).toBeGreaterThanOrEqual(2);
+    expect(seeded.counts).toMatchObject({ messages: expect.any(Number) });
+    // The demo fan's thread: read through the API as the fan, who may answer (the demo performer takes messages from fans).
+    const fanHeaders = await headersOf(fanId);
+    const mine = (await t.api('/messages/conversations', { headers: fanHeaders })).body.items;
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ canSend: true });
+    // One unread line a conversation, each counted in its recipient's badge (the demo fan's and the performer's among them).
+    const unreadMessages = await db.selectFrom('messages').select(['id', 'recipientId']).where('readAt', 'is', null).execute();
+    expect(unreadMessages.length).toBe(inbox.body.items.length);
+    expect(unreadMessages.map((m) => m.recipientId)).toEqual(expect.arrayContaining([fanId, performerId]));
+    let badges = 0;
+    for (const recipient of new Set(unreadMessages.map((m) => m.recipientId))) badges += (await t.api('/messages/unread', { headers: await headersOf(recipient) })).body.count;
+    expect(badges).toBe(unreadMessages.length);
+    const notified = await db.selectFrom('notifications').select('payload').where('type', '=', 'message').execute();
+    expect(notified.map((n) => JSON.parse(n.payload).messageId).sort()).toEqual(unreadMessages.map((m) => m.id).sort());
   });
 
   it('the demo fan one logs in as has no subscription (so the paywall is there to meet)', async () => {
