@@ -68,10 +68,10 @@ export type PaymentItemObjectType = z.output<typeof paymentItemObjectTypeSchema>
 /** What an entitlement (a purchase) opens: everything a payment item names but a tip, which opens nothing. */
 export type EntitlementObjectType = Exclude<PaymentItemObjectType, 'tip'>;
 /**
- * Where a tip was given: on the performer's page, on one of their posts or videos. A tip in a message or a
- * conversation will be one more value here (the tip API takes the context as a type and an id).
+ * Where a tip was given: on the performer's page, on one of their posts or videos, or in the fan's conversation with
+ * the performer (its id; the tip API takes the context as a type and an id).
  */
-export const tipContextTypeSchema = z.enum(['performer', 'post', 'video']);
+export const tipContextTypeSchema = z.enum(['performer', 'post', 'video', 'conversation']);
 export type TipContextType = z.output<typeof tipContextTypeSchema>;
 /** `watch_later` is for videos and galleries only; `like` and `favourite` for every engagement object type. */
 export const reactionActionSchema = z.enum(['like', 'favourite', 'watch_later']);

@@ -72,7 +72,8 @@ export function notificationText(type: string, payload: unknown, currencySymbol 
       text = `${who} sent you a message`;
       break;
     case 'tip':
-      text = money ? `${who} tipped you ${money}` : `${who} sent you a tip`;
+      // A tip given in a conversation says so: its link is that conversation.
+      text = `${money ? `${who} tipped you ${money}` : `${who} sent you a tip`}${str(p, 'objectType') === 'conversation' ? ' in messages' : ''}`;
       break;
     case 'subscriber':
       text = `${who} subscribed to you`;

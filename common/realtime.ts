@@ -17,7 +17,7 @@ export interface ObjectRef {
 /**
  * Events the server sends (socket.io). Emitted through `ctx.realtime` (server/realtime/README.md):
  * to an object room: comment/*, reaction/count; to a user room: notification/count, notification/created, payment/success,
- * subscription/success, content/new, message/created, message/read, messages/unread, tip/received.
+ * subscription/success, content/new, message/created, message/read, message/deleted, messages/unread, tip/received.
  */
 export interface ServerToClientEvents {
   'comment/created': (payload: { comment: CommentItem; commentCount: number }) => void;
@@ -41,6 +41,8 @@ export interface ServerToClientEvents {
   'message/created': (payload: { conversationId: string; message: MessageItem }) => void;
   /** A participant saw the conversation up to `readAt` (to both participants). */
   'message/read': (payload: { conversationId: string; readerId: string; readAt: string }) => void;
+  /** An admin removed a reported message (to both participants): open threads drop it. */
+  'message/deleted': (payload: { conversationId: string; messageId: string }) => void;
   /** The user's unread direct messages over all conversations (the header's badge). */
   'messages/unread': (payload: { count: number }) => void;
   /** A fan's tip to this performer was paid (to the performer's user room, after the settlement committed). */

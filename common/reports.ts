@@ -6,9 +6,10 @@
 
 /**
  * What a signed-in user may report. A gallery's photos are reported through their gallery (a photo has no page of
- * its own). A new kind is added here and in the resolver table of server/reports/targets.ts.
+ * its own); a direct message by the participant who received it. A new kind is added here and in the resolver table
+ * of server/reports/targets.ts.
  */
-export const REPORT_TARGET_TYPES = ['performer', 'video', 'gallery', 'product', 'post', 'comment'] as const;
+export const REPORT_TARGET_TYPES = ['performer', 'video', 'gallery', 'product', 'post', 'comment', 'message'] as const;
 
 /** Why: a fixed list; `other` asks for the text. */
 export const REPORT_REASONS = ['illegal', 'underage', 'non_consensual', 'copyright', 'spam', 'harassment', 'other'] as const;

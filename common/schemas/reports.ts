@@ -49,6 +49,20 @@ export const adminReportSchema = z.object({
 });
 export type AdminReport = z.output<typeof adminReportSchema>;
 
+/** One message of a reported message's conversation, as the console shows it around the reported one. */
+export const reportThreadLineSchema = z.object({
+  _id: z.string(),
+  sender: personRef,
+  /** The whole text (the reported one is judged by it). */
+  text: z.string(),
+  /** How many pictures or videos it carries. */
+  attachments: z.number().int(),
+  createdAt: z.string(),
+  /** The reported message itself. */
+  reported: z.boolean(),
+});
+export type ReportThreadLine = z.output<typeof reportThreadLineSchema>;
+
 /** The reports of one target with the target by name: what it is, where it is, whose account a suspension would end. */
 export const adminReportGroupSchema = z.object({
   targetType: reportTargetTypeSchema,
@@ -56,9 +70,9 @@ export const adminReportGroupSchema = z.object({
   target: z.object({
     /** Its title (a comment's first words, a performer's name); null once it is gone. */
     title: z.string().nullable(),
-    /** Its page on the site (a comment's: its object's page); null when it has none. */
+    /** Its page on the site (a comment's: its object's page; a message's: its conversation); null when it has none. */
     url: z.string().nullable(),
-    /** The account behind it: the performer of an item, the performer themself, a comment's author. */
+    /** The account behind it: the performer of an item, the performer themself, a comment's or a message's author. */
     owner: personRef,
     /** Its status now (`hidden`, `suspended`, `deleted`…). */
     status: z.string(),
@@ -69,6 +83,11 @@ export const adminReportGroupSchema = z.object({
   firstAt: z.string(),
   lastAt: z.string(),
   overdue: z.boolean(),
+  /**
+   * A reported direct message in its conversation: a few messages before and after it, oldest first, so the admin can
+   * judge it here (the whole conversation is at `target.url`). Null for other kinds and once the message is gone.
+   */
+  thread: z.array(reportThreadLineSchema).nullable(),
   /** What an admin may do with it (`remove` is not offered for a performer: suspending is how a performer goes). */
   actions: z.array(reportActionSchema),
   reports: z.array(adminReportSchema),

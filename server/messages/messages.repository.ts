@@ -156,6 +156,86 @@ export async function markRead(db: DbOrTrx, conversationId: string, userId: stri
   return Number(result.numUpdatedRows);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// Removing a message (a report's "remove": server/admin/moderation.ts) and what the console shows around it.
+
+/** The file ids of a message's attachments. */
+export async function attachmentFileIds(db: DbOrTrx, messageId: string): Promise<string[]> {
+  const rows = await db.selectFrom('messageAttachments').select('fileId').where('messageId', '=', messageId).execute();
+  return rows.map((r) => r.fileId);
+}
+
+/** Of these files, those another message still shows (a mass message's copies share their files). */
+export async function filesAttachedElsewhere(db: DbOrTrx, fileIds: readonly string[], messageId: string): Promise<Set<string>> {
+  if (!fileIds.length) return new Set();
+  const rows = await db
+    .selectFrom('messageAttachments')
+    .select('fileId')
+    .where('fileId', 'in', [...fileIds])
+    .where('messageId', '<>', messageId)
+    .execute();
+  return new Set(rows.map((r) => r.fileId));
+}
+
+/** Deletes a message and its attachment rows (not the files): whether the message was there. */
+export async function deleteMessageRow(db: DbOrTrx, messageId: string): Promise<boolean> {
+  await db.deleteFrom('messageAttachments').where('messageId', '=', messageId).execute();
+  const r = await db.deleteFrom('messages').where('id', '=', messageId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** The conversation's newest message by (created_at, id), on messages_conversation_created. */
+export function newestMessageOf(db: DbOrTrx, conversationId: string) {
+  return db
+    .selectFrom('messages')
+    .select(['id', 'createdAt'])
+    .where('conversationId', '=', conversationId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Sets the conversation's last message (null when none is left: it then leaves both lists, as an empty one does). */
+export async function setConversationLast(db: DbOrTrx, id: string, last: { id: string; createdAt: string } | undefined): Promise<void> {
+  await db
+    .updateTable('conversations')
+    .set(last ? { lastMessageId: last.id, lastMessageAt: last.createdAt } : { lastMessageId: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * Up to `before` messages before and `after` after one message of a conversation, and the message itself, oldest
+ * first: the context the console shows beside a reported message.
+ */
+export async function messagesAround(db: DbOrTrx, m: { id: string; conversationId: string; createdAt: string }, before: number, after: number) {
+  const lines = () =>
+    db
+      .selectFrom('messages')
+      .select((eb) => [
+        'messages.id', 'messages.senderId', 'messages.body', 'messages.createdAt',
+        eb.selectFrom('messageAttachments').select((e) => e.fn.countAll<number | string>().as('n')).whereRef('messageAttachments.messageId', '=', 'messages.id').as('attachments'),
+      ])
+      .where('messages.conversationId', '=', m.conversationId);
+  const [older, self, newer] = await Promise.all([
+    lines()
+      .where((eb) => eb.or([eb('messages.createdAt', '<', m.createdAt), eb.and([eb('messages.createdAt', '=', m.createdAt), eb('messages.id', '<', m.id)])]))
+      .orderBy('messages.createdAt', 'desc')
+      .orderBy('messages.id', 'desc')
+      .limit(before)
+      .execute(),
+    lines().where('messages.id', '=', m.id).execute(),
+    lines()
+      .where((eb) => eb.or([eb('messages.createdAt', '>', m.createdAt), eb.and([eb('messages.createdAt', '=', m.createdAt), eb('messages.id', '>', m.id)])]))
+      .orderBy('messages.createdAt', 'asc')
+      .orderBy('messages.id', 'asc')
+      .limit(after)
+      .execute(),
+  ]);
+  return [...older.reverse(), ...self, ...newer].map((r) => ({ ...r, attachments: Number(r.attachments ?? 0) }));
+}
+
 /** A message's attachment with its conversation's participants and its file: the protected media route's check. */
 export function findAttachmentFile(db: DbOrTrx, messageId: string, fileId: string) {
   return db

@@ -3,7 +3,7 @@ import { newId, nowIso } from '../db/ids.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
-import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
+import { addNotification, pushNotificationCount, readConversationNotifications } from '../notifications/notifications.service.js';
 import { mediaSigner, type MediaUrlSigner } from '../media/signed-urls.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
@@ -316,12 +316,20 @@ export async function pushUnread(deps: MessagesDeps, userId: string): Promise<nu
   }
 }
 
-/** Marks what the caller received in the conversation read; both participants hear `message/read` when anything changed. */
+/**
+ * Marks what the caller received in the conversation read, and in the same transaction the caller's unread `message`
+ * notifications of it (so the bell and the messages badge agree). Both participants hear `message/read` when a
+ * message changed; the reader's tabs their new `messages/unread` and, when a notification changed, `notification/count`.
+ */
 export async function markConversationRead(deps: MessagesDeps, me: Me, conversationId: string): Promise<ReadState> {
   const conv = await findConversation(deps.db, conversationId);
   if (!conv || (me.id !== conv.fanId && me.id !== conv.performerId)) throw notFound('Conversation');
   const at = nowIso();
-  const changed = await markRead(deps.db, conv.id, me.id, at);
+  const { changed, notifications } = await deps.db.transaction().execute(async (trx) => ({
+    changed: await markRead(trx, conv.id, me.id, at),
+    notifications: await readConversationNotifications(trx, me.id, conv.id),
+  }));
+  if (notifications > 0) await pushNotificationCount(deps.db, deps.realtime, me.id);
   if (changed > 0) {
     for (const userId of [conv.fanId, conv.performerId]) deps.realtime.emitToUser(userId, 'message/read', { conversationId: conv.id, readerId: me.id, readAt: at });
     return { conversationId: conv.id, readAt: at, count: await pushUnread(deps, me.id) };

@@ -50,6 +50,19 @@ export async function markNotificationRead(db: DbOrTrx, userId: string, id: stri
   await db.updateTable('notifications').set({ readAt: at }).where('id', '=', id).where('userId', '=', userId).where('readAt', 'is', null).execute();
 }
 
+/** Marks the user's unread notifications of one type and thread read (notifications_user_thread): how many were. */
+export async function markThreadNotificationsRead(db: DbOrTrx, userId: string, type: string, thread: string, at: string): Promise<number> {
+  const r = await db
+    .updateTable('notifications')
+    .set({ readAt: at })
+    .where('userId', '=', userId)
+    .where('thread', '=', thread)
+    .where('type', '=', type)
+    .where('readAt', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0);
+}
+
 /** Marks the user's unread notifications created up to `before` read: how many were. */
 export async function markAllNotificationsRead(db: DbOrTrx, userId: string, before: string, at: string): Promise<number> {
   const r = await db

@@ -11,7 +11,7 @@ import { notificationText } from '../../common/notification-text.js';
 import type { EmailPreferences, NotificationItem } from '../../common/schemas/notifications.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import {
-  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, markAllNotificationsRead, markNotificationRead, notificationPage, notificationTotal,
+  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, markAllNotificationsRead, markNotificationRead, markThreadNotificationsRead, notificationPage, notificationTotal,
   displayNameOf, setEmailChoice, unreadNotificationCount, userExists, type NotificationRow,
 } from './notifications.repository.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
@@ -31,9 +31,20 @@ export const MAILED_BY_JOB: ReadonlySet<string> = new Set<NotificationType>(['me
 /** Types whose mail is a money mail sent whatever the choice: shown in the choices as always on. */
 export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['order', 'payout']);
 
+/** The thread of a conversation's `message` notifications. */
+const conversationThread = (conversationId: string) => `conversation:${conversationId}`;
+
 /** What a row is about, when its mails are batched: a conversation's messages. */
 function threadOf(type: string, payload: Record<string, unknown>): string | null {
-  return type === 'message' && typeof payload.conversationId === 'string' ? `conversation:${payload.conversationId}` : null;
+  return type === 'message' && typeof payload.conversationId === 'string' ? conversationThread(payload.conversationId) : null;
+}
+
+/**
+ * Marks the user's unread `message` notifications of one conversation read, in the caller's transaction (reading the
+ * conversation reads them: docs/product.md, Notifications): how many were. Push the count after the commit.
+ */
+export function readConversationNotifications(db: DbOrTrx, userId: string, conversationId: string): Promise<number> {
+  return markThreadNotificationsRead(db, userId, 'message', conversationThread(conversationId), nowIso());
 }
 
 /**

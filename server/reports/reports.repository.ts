@@ -123,11 +123,11 @@ export interface TargetDetailRow {
   id: string;
   title: string | null;
   status: string;
-  /** The account a suspension would end: an item's performer, the performer themself, a comment's author. */
+  /** The account a suspension would end: an item's performer, the performer themself, a comment's or a message's author. */
   ownerId: string | null;
   /** A performer's username (their page's address). */
   username?: string | null;
-  /** A comment's object. */
+  /** A comment's object; a message's conversation (`objectType` 'conversation'). */
   objectType?: string | null;
   objectId?: string | null;
 }
@@ -150,6 +150,13 @@ export function targetDetails(db: DbOrTrx, type: ReportTargetType, ids: string[]
       return db
         .selectFrom('comments')
         .select(['id', sql<string>`substr(content, 1, 120)`.as('title'), 'status', 'userId as ownerId', 'objectType', 'objectId'])
+        .where('id', 'in', ids)
+        .execute();
+    case 'message':
+      // A message has no status of its own: it is there (active) until removed.
+      return db
+        .selectFrom('messages')
+        .select(['id', sql<string>`substr(body, 1, 120)`.as('title'), sql<string>`'active'`.as('status'), 'senderId as ownerId', sql<string>`'conversation'`.as('objectType'), 'conversationId as objectId'])
         .where('id', 'in', ids)
         .execute();
   }

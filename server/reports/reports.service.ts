@@ -3,12 +3,13 @@ import { newId, nowIso } from '../db/ids.js';
 import { AppError, isUniqueViolation, notFound } from '../http/errors.js';
 import type { SessionUser } from '../auth/auth.service.js';
 import type { Audit } from '../admin/admin.http.js';
-import { removeComment, setItemStatus, suspendAccount, type AfterCommitDeps, type Moderated } from '../admin/moderation.js';
+import { removeComment, removeMessage, setItemStatus, suspendAccount, type AfterCommitDeps, type Moderated } from '../admin/moderation.js';
+import { findMessage, messagesAround } from '../messages/messages.repository.js';
 import { describeRefs, personOf, reportsOverdueBefore } from '../admin/admin.repository.js';
 import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import type { ReportAction, ReportOutcome, ReportTargetType } from '../../common/enums.js';
-import type { AdminReportGroup, AdminReportList, AdminReportQuery, CreateReportRequest, Report } from '../../common/schemas/reports.js';
+import type { AdminReportGroup, AdminReportList, AdminReportQuery, CreateReportRequest, Report, ReportThreadLine } from '../../common/schemas/reports.js';
 import { findOpenReport, insertReport, listReportGroups, reportCounts, reportsOfTargets, resolveOpenReports, targetDetails, type TargetDetailRow } from './reports.repository.js';
 import { reportTargets } from './targets.js';
 
@@ -65,8 +66,28 @@ const pageOf = (type: string | null | undefined, id: string | null | undefined) 
 
 function describe(type: ReportTargetType, row: TargetDetailRow | undefined): DescribedTarget {
   if (!row) return { title: null, url: null, ownerId: null, ownerKind: 'user', status: 'deleted', exists: false };
-  const url = type === 'comment' ? pageOf(row.objectType, row.objectId) : pageOf(type, type === 'performer' ? (row.username ?? row.id) : row.id);
-  return { title: row.title, url, ownerId: row.ownerId, ownerKind: type === 'comment' ? 'user' : 'performer', status: row.status, exists: true };
+  // A message is judged in its conversation, which admins may read (and its recipient, told the outcome, too).
+  const url =
+    type === 'message'
+      ? `/messages/${encodeURIComponent(row.objectId ?? '')}`
+      : type === 'comment'
+        ? pageOf(row.objectType, row.objectId)
+        : pageOf(type, type === 'performer' ? (row.username ?? row.id) : row.id);
+  const ownerKind = type === 'comment' || type === 'message' ? 'user' : 'performer';
+  return { title: row.title, url, ownerId: row.ownerId, ownerKind, status: row.status, exists: true };
+}
+
+/** Messages shown before and after a reported message in the console. */
+const THREAD_BEFORE = 4;
+const THREAD_AFTER = 2;
+
+/** A reported message's context in its conversation (null when it is gone), its senders by name. */
+async function messageThread(db: DbOrTrx, id: string): Promise<ReportThreadLine[] | null> {
+  const message = await findMessage(db, id);
+  if (!message) return null;
+  const lines = await messagesAround(db, message, THREAD_BEFORE, THREAD_AFTER);
+  const refs = await describeRefs(db, lines.map((l) => ({ type: 'user', id: l.senderId })));
+  return lines.map((l) => ({ _id: l.id, sender: personOf(refs, 'user', l.senderId), text: l.body, attachments: l.attachments, createdAt: l.createdAt, reported: l.id === id }));
 }
 
 async function describeTargets(db: DbOrTrx, targets: Array<{ targetType: ReportTargetType; targetId: string }>): Promise<Map<string, DescribedTarget>> {
@@ -99,7 +120,11 @@ function actionsFor(type: ReportTargetType, t: DescribedTarget): ReportAction[] 
 export async function listReportQueue(db: DbOrTrx, q: AdminReportQuery, now = new Date()): Promise<AdminReportList> {
   const overdueBefore = reportsOverdueBefore(now);
   const [{ rows, total }, counts] = await Promise.all([listReportGroups(db, q), reportCounts(db, overdueBefore)]);
-  const [reports, targets] = await Promise.all([reportsOfTargets(db, q.status, rows), describeTargets(db, rows)]);
+  const [reports, targets, threads] = await Promise.all([
+    reportsOfTargets(db, q.status, rows),
+    describeTargets(db, rows),
+    Promise.all(rows.map(async (g) => [g.targetId, g.targetType === 'message' ? await messageThread(db, g.targetId) : null] as const)).then((e) => new Map(e)),
+  ]);
   const refs = await describeRefs(db, [
     ...reports.flatMap((r) => [{ type: 'user', id: r.reporterId }, { type: 'user', id: r.resolvedBy }]),
     ...[...targets.values()].map((t) => ({ type: t.ownerKind, id: t.ownerId })),
@@ -115,6 +140,7 @@ export async function listReportQueue(db: DbOrTrx, q: AdminReportQuery, now = ne
       firstAt: g.firstAt,
       lastAt: g.lastAt,
       overdue: q.status === 'open' && g.firstAt < overdueBefore,
+      thread: threads.get(g.targetId) ?? null,
       actions: q.status === 'open' ? actionsFor(g.targetType, target) : [],
       reports: reports
         .filter((r) => r.targetType === g.targetType && r.targetId === g.targetId)
@@ -161,6 +187,7 @@ export async function resolveTargetReports(
   let after: () => Promise<void> = async () => {};
   if (action === 'remove' && target.exists) {
     if (type === 'comment') after = (await removeComment(trx, audit, deps, id)).after;
+    else if (type === 'message') after = (await removeMessage(trx, audit, deps, id)).after;
     else if (type !== 'performer') await setItemStatus(trx, audit, type, id, 'hidden');
   } else if (action === 'suspend' && target.ownerId) {
     after = (await suspendAccount(trx, audit, deps, actorId, target.ownerId, note ?? `Reported ${type}`)).after;

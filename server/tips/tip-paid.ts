@@ -19,8 +19,10 @@ export async function tipPaid(trx: DbOrTrx, payment: { id: string; amount: numbe
   const tip = await tipOfPayment(trx, payment.id);
   if (!tip) return [];
   const context = tip.contextType && tip.contextType !== 'performer' ? { objectType: tip.contextType, objectId: tip.contextId } : {};
+  // A tip given in a conversation leads the performer to that conversation (to answer the fan); others to their earnings.
+  const url = tip.contextType === 'conversation' && tip.contextId ? `/messages/${tip.contextId}` : TIPS_URL;
   await addNotification(trx, tip.performerId, 'tip', {
-    tipId: tip.id, paymentId: payment.id, amount: payment.amount, actorId: tip.userId, actorName: tip.fanName, ...context, url: TIPS_URL,
+    tipId: tip.id, paymentId: payment.id, amount: payment.amount, actorId: tip.userId, actorName: tip.fanName, ...context, url,
   });
   return [
     {
@@ -28,7 +30,7 @@ export async function tipPaid(trx: DbOrTrx, payment: { id: string; amount: numbe
       event: 'tip/received',
       payload: {
         tipId: tip.id, paymentId: payment.id, amount: payment.amount, currency: payment.currency, actorName: tip.fanName,
-        contextType: tip.contextType, contextId: tip.contextId, url: TIPS_URL,
+        contextType: tip.contextType, contextId: tip.contextId, url,
       },
     },
   ];

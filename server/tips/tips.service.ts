@@ -12,7 +12,8 @@ import { beforeCheckout, checkout, type Draft } from '../payments/checkout.servi
 import type { TipContextType } from '../../common/enums.js';
 import type { TipRequest } from '../../common/schemas/money.js';
 import { tipAmountProblem, type TipLimits } from '../../common/tips.js';
-import { insertTip, tipsOfPayments } from './tips.repository.js';
+import { insertTip, tipOfPayment, tipsOfPayments } from './tips.repository.js';
+import { findConversation } from '../messages/messages.repository.js';
 import { assertNotBlocked } from '../blocks/blocks.service.js';
 
 /**
@@ -35,14 +36,22 @@ function cleanNote(note: string | undefined): string | null {
 }
 
 /**
- * Where the tip was given, checked against what the fan may see: the performer's page (the default), or one of the
- * performer's posts or videos that is public to this fan. Anything else answers 404 as if it did not exist.
+ * Where the tip was given, checked against what the fan may see: the performer's page (the default), one of the
+ * performer's posts or videos that is public to this fan, or the fan's own conversation with the performer. Anything
+ * else answers 404 as if it did not exist; what exists but is another performer's, 400 TIP_CONTEXT_MISMATCH.
  */
-async function tipContext(db: DbOrTrx, buyer: Audience, performer: { id: string; username: string }, context: TipRequest['context']): Promise<{ type: TipContextType; id: string }> {
+async function tipContext(db: DbOrTrx, buyer: Audience, fanId: string, performer: { id: string; username: string }, context: TipRequest['context']): Promise<{ type: TipContextType; id: string }> {
   const performerId = performer.id;
   if (!context || context.type === 'performer') {
     if (context && context.id !== performer.id && context.id !== performer.username) throw new AppError(400, 'TIP_CONTEXT_MISMATCH', 'The tip is given on another performer\'s page');
     return { type: 'performer', id: performerId };
+  }
+  if (context.type === 'conversation') {
+    // Only the conversation's fan tips from it: to anyone else (its performer, other fans) it does not exist, as in messages.
+    const conversation = await findConversation(db, context.id);
+    if (!conversation || conversation.fanId !== fanId) throw notFound('Conversation');
+    if (conversation.performerId !== performerId) throw new AppError(400, 'TIP_CONTEXT_MISMATCH', 'This conversation is with another performer');
+    return { type: 'conversation', id: conversation.id };
   }
   const item = context.type === 'video' ? await findVideoByKey(db, context.id, buyer) : await findPostByKey(db, context.id, buyer);
   if (!item || Number(item.visible) !== 1) throw notFound(context.type === 'video' ? 'Video' : 'Post');
@@ -96,9 +105,16 @@ export async function checkoutTip(money: Money, user: SessionUser, buyer: Audien
   if (performer.approved !== 1) throw new AppError(403, 'PERFORMER_NOT_APPROVED', 'This performer is not approved yet: they cannot be tipped');
   if (performer.id === user.id) throw new AppError(400, 'CANNOT_TIP_SELF', 'You cannot tip yourself');
   await assertNotBlocked(db, performer.id, user.id, 'tip');
-  const context = await tipContext(db, buyer, performer, input.context);
+  const context = await tipContext(db, buyer, user.id, performer, input.context);
   const draft = tipDraft({ tipId: newId(), userId: user.id, performer, amount: input.amount, context, note: cleanNote(input.note) });
   return checkout(money, user, draft, siteUrl);
+}
+
+/** Where an earning's tip links: the post or video it was given on, or the conversation it came from. */
+function contextUrlOf(type: TipContextType | null, id: string | null): string | null {
+  if (!id) return null;
+  if (type === 'video' || type === 'post') return `/${type}s/${id}`;
+  return type === 'conversation' ? `/messages/${id}` : null;
 }
 
 /** The tips of these payments by payment id, as an earning shows them. */
@@ -112,8 +128,14 @@ export async function tipsByPayment(db: DbOrTrx, paymentIds: readonly string[]) 
         contextType: r.contextType,
         contextId: r.contextId,
         contextTitle: r.videoTitle ?? r.postTitle ?? null,
-        contextUrl: r.contextType === 'video' || r.contextType === 'post' ? `/${r.contextType}s/${r.contextId}` : null,
+        contextUrl: contextUrlOf(r.contextType, r.contextId),
       },
     ]),
   );
+}
+
+/** The conversation a fan's tip was given from, for its payment's result page to lead back to; else null. */
+export async function tipConversationOf(db: DbOrTrx, userId: string, paymentId: string): Promise<string | null> {
+  const tip = await tipOfPayment(db, paymentId);
+  return tip && tip.userId === userId && tip.contextType === 'conversation' ? tip.contextId : null;
 }

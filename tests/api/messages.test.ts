@@ -278,6 +278,45 @@ describe.each(engines)('messages on %s', (engine) => {
     expect(payload.messageId).toBeTruthy();
   });
 
+  it("reading a conversation reads its message notifications too (only those), and pushes the bell's count", async () => {
+    const db = t.ctx.db;
+    const perf = await createUser(db, 'performer', { performer: { messagePolicy: 'fans' } });
+    const [fanA, fanB, outsider] = [await createUser(db), await createUser(db), await createUser(db)];
+    const convA = (await start(fanA, perf)).body._id as string;
+    const convB = (await start(fanB, perf)).body._id as string;
+    for (const text of ['one', 'two']) expect((await send(fanA, convA, text)).status).toBe(201);
+    expect((await send(fanB, convB, 'three')).status).toBe(201);
+    // A notification of another type, about nothing here.
+    await db.insertInto('notifications').values({ id: newId(), userId: perf.id, type: 'tip', payload: '{}', readAt: null, createdAt: new Date().toISOString(), thread: null, emailedAt: null, pushedAt: new Date().toISOString() }).execute();
+    const unread = async () =>
+      (await db.selectFrom('notifications').select(['type', 'thread']).where('userId', '=', perf.id).where('readAt', 'is', null).execute()).map((n) => `${n.type} ${n.thread ?? ''}`.trim()).sort();
+    expect(await unread()).toEqual([`message conversation:${convA}`, `message conversation:${convA}`, `message conversation:${convB}`, 'tip']);
+    expect((await as(perf, 'GET', '/notifications/unread-count')).body).toEqual({ count: 4 });
+
+    // An outsider's read is 404 and reads nothing.
+    expect((await as(outsider, 'POST', `/messages/conversations/${convA}/read`)).status).toBe(404);
+    expect(await unread()).toHaveLength(4);
+
+    const tab = await open(t.url, { token: perf.token });
+    await sleep(300); // the counts a new connection is sent first
+    const bell = nextEvent(tab, 'notification/count');
+    const badge = nextEvent(tab, 'messages/unread');
+    const read = await as(perf, 'POST', `/messages/conversations/${convA}/read`);
+    expect(read.status).toBe(200);
+    expect(read.body.count).toBe(1);
+    expect((await bell).count).toBe(2);
+    expect((await badge).count).toBe(1);
+    expect(await unread()).toEqual([`message conversation:${convB}`, 'tip']);
+    // The messages were already read: reading again still reads a notification left unread (one that arrived in between).
+    await db.updateTable('notifications').set({ readAt: null }).where('userId', '=', perf.id).where('thread', '=', `conversation:${convA}`).execute();
+    const again = nextEvent(tab, 'notification/count');
+    expect((await as(perf, 'POST', `/messages/conversations/${convA}/read`)).status).toBe(200);
+    expect((await again).count).toBe(2);
+    expect(await unread()).toEqual([`message conversation:${convB}`, 'tip']);
+    // The fan's own side is untouched by the performer's reading.
+    expect((await db.selectFrom('notifications').select('id').where('userId', '=', fanA.id).execute())).toEqual([]);
+  });
+
   it("delivers live to the recipient's tabs and the sender's other tabs, and nobody else", async () => {
     const db = t.ctx.db;
     const perf = await createUser(db, 'performer', { performer: { messagePolicy: 'fans' } });

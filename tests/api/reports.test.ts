@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeGallery, makePost, makeProduct, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { newId } from '../../server/db/ids.js';
 import { REPORT_TARGET_TYPES } from '../../common/reports.js';
 import type { ReportTargetType } from '../../common/enums.js';
+import { postForm, waitFor } from '../helpers/uploads.js';
+import { nextEvent, socketsClosedAfterEach, type TestSocket } from '../helpers/realtime-client.js';
 
 /**
  * Reports (docs/product.md, Reports): a signed-in user reports what they can see, once while it is open, within a
@@ -13,8 +16,10 @@ import type { ReportTargetType } from '../../common/enums.js';
  * told to every reporter with a `report` notification.
  */
 
+const openSocket = socketsClosedAfterEach();
+
 /** Low enough to reach in one test; each other test uses fresh reporters, so none of them meets it. */
-const LIMIT = 6;
+const LIMIT = 8;
 const DAY = 86_400_000;
 
 describe.each(engines)('reports on %s', (engine) => {
@@ -37,12 +42,23 @@ describe.each(engines)('reports on %s', (engine) => {
     (await t.ctx.db.selectFrom('notifications').select(['type', 'payload']).where('userId', '=', userId).where('type', '=', 'report').execute()).map((n) => JSON.parse(n.payload));
   const fans = (n: number) => Promise.all(Array.from({ length: n }, () => createUser(t.ctx.db, 'user')));
   const freeVideo = async (title = 'Reported clip') => (await makeVideo(t.ctx, perf.id, { title, access: 'free', withFiles: false })).id;
+  /** Opens the fan's conversation with a performer who takes messages from any fan; answers its id. */
+  const conversationOf = async (who: TestUser, performer: TestUser) => {
+    const res = await t.api('/messages/conversations', { method: 'POST', headers: who.headers, json: { userId: performer.id } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body._id as string;
+  };
+  const say = async (who: TestUser, conversationId: string, text: string) => {
+    const res = await t.api(`/messages/conversations/${conversationId}/messages`, { method: 'POST', headers: who.headers, json: { text } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body._id as string;
+  };
 
   beforeAll(async () => {
     t = await startTestApp(engine, { env: { RATE_LIMIT_REPORTS: `${LIMIT}/3600` } });
     const ctx = t.ctx;
     admin = await createUser(ctx.db, 'admin', { name: 'Ada Admin' });
-    perf = await createUser(ctx.db, 'performer', { name: 'Reported Performer' });
+    perf = await createUser(ctx.db, 'performer', { name: 'Reported Performer', performer: { messagePolicy: 'fans' } });
     fan = await createUser(ctx.db, 'user', { name: 'Careful Fan' });
     const commenter = await createUser(ctx.db, 'user', { name: 'Rude Commenter' });
     const video = await freeVideo('Free clip');
@@ -56,7 +72,11 @@ describe.each(engines)('reports on %s', (engine) => {
       product: (await makeProduct(ctx, perf.id, { name: 'A mug' })).id,
       post: (await makePost(ctx, { title: 'A post', performerId: perf.id, authorId: perf.id })).id,
       comment: comment.body._id,
+      message: '',
     };
+    const conversation = await conversationOf(fan, perf);
+    await say(fan, conversation, 'Hello');
+    targets.message = await say(perf, conversation, 'A rude answer');
   }, 90_000);
   afterAll(async () => {
     await t?.close();
@@ -324,4 +344,183 @@ describe.each(engines)('reports on %s', (engine) => {
     expect((await reportsOf(video))[0]!.status).toBe('open');
     expect((await t.ctx.db.selectFrom('videos').select('status').where('id', '=', video).executeTakeFirstOrThrow()).status).toBe('active');
   });
+});
+
+describe.each(engines)('reports of direct messages on %s', (engine) => {
+  let t: TestApp;
+  let admin: TestUser;
+  let perf: TestUser;
+  let png: Buffer;
+
+  const report = (who: TestUser, targetId: string, reason = 'harassment') => t.api('/reports', { method: 'POST', headers: who.headers, json: { targetType: 'message', targetId, reason } });
+  const resolve = (type: string, id: string, action: string) => t.api(`/admin/reports/${type}/${id}/resolve`, { method: 'POST', headers: admin.headers, json: { action } });
+  const reportsOf = (targetId: string) => t.ctx.db.selectFrom('reports').selectAll().where('targetId', '=', targetId).execute();
+  const messageRow = (id: string) => t.ctx.db.selectFrom('messages').select(['id', 'body']).where('id', '=', id).executeTakeFirst();
+  const conversationRow = (id: string) => t.ctx.db.selectFrom('conversations').select(['lastMessageId', 'lastMessageAt']).where('id', '=', id).executeTakeFirstOrThrow();
+  async function thread(fan: TestUser, texts: Array<[TestUser, string]>) {
+    const opened = await t.api('/messages/conversations', { method: 'POST', headers: fan.headers, json: { userId: perf.id } });
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+    const ids: string[] = [];
+    for (const [who, text] of texts) {
+      const sent = await t.api(`/messages/conversations/${opened.body._id}/messages`, { method: 'POST', headers: who.headers, json: { text } });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+      ids.push(sent.body._id);
+    }
+    return { conversationId: opened.body._id as string, ids };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { env: { JOBS_POLL_MS: '50' } });
+    admin = await createUser(t.ctx.db, 'admin');
+    perf = await createUser(t.ctx.db, 'performer', { name: 'Messaging Performer', performer: { messagePolicy: 'fans' } });
+    png = await sharp({ create: { width: 16, height: 12, channels: 3, background: { r: 200, g: 40, b: 40 } } }).png().toBuffer();
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('takes the report of the participant who received it; anyone else finds nothing (404 as an unknown id), its sender may not, nothing is written', async () => {
+    const fan = await createUser(t.ctx.db, 'user');
+    const { ids } = await thread(fan, [[fan, 'Hi'], [perf, 'Buy my stuff at a shady site']]);
+    const [hello, spam] = ids as [string, string];
+    const [otherFan, otherPerf] = [await createUser(t.ctx.db, 'user'), await createUser(t.ctx.db, 'performer')];
+    const unknown = await report(otherFan, newId());
+    expect(unknown.status).toBe(404);
+    for (const outsider of [otherFan, otherPerf, admin]) {
+      const res = await report(outsider, spam);
+      expect([res.status, res.body], outsider.username).toEqual([404, unknown.body]);
+    }
+    // Its sender knows it exists: their own is refused as own.
+    const own = await report(perf, spam);
+    expect([own.status, own.body.code]).toEqual([400, 'CANNOT_REPORT_OWN']);
+    expect((await report(fan, hello)).body.code).toBe('CANNOT_REPORT_OWN');
+    expect(await reportsOf(spam)).toEqual([]);
+    expect(await reportsOf(hello)).toEqual([]);
+
+    const ok = await report(fan, spam, 'spam');
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body).toMatchObject({ targetType: 'message', targetId: spam, reason: 'spam', status: 'open' });
+    expect((await report(fan, spam)).status).toBe(409);
+    // A performer reports what a fan sent them.
+    expect((await report(perf, hello, 'spam')).status).toBe(201);
+  });
+
+  it('shows the admin the message, its sender and the messages around it, and the conversation a link away', async () => {
+    const fan = await createUser(t.ctx.db, 'user', { name: 'Reporting Fan' });
+    const lines: Array<[TestUser, string]> = [[fan, 'one'], [perf, 'two'], [fan, 'three'], [perf, 'four'], [perf, 'the nasty one'], [fan, 'what?'], [perf, 'sorry'], [fan, 'ok'], [perf, 'late']];
+    const { conversationId, ids } = await thread(fan, lines);
+    const nasty = ids[4]!;
+    expect((await report(fan, nasty)).status).toBe(201);
+    const queue = await t.api('/admin/reports?targetType=message&limit=100', { headers: admin.headers });
+    expect(queue.status, JSON.stringify(queue.body)).toBe(200);
+    const group = queue.body.items.find((g: { targetId: string }) => g.targetId === nasty);
+    expect(group).toMatchObject({
+      targetType: 'message', count: 1, actions: ['remove', 'suspend', 'dismiss'],
+      target: { title: 'the nasty one', url: `/messages/${conversationId}`, owner: { _id: perf.id }, status: 'active' },
+    });
+    // Four before it, two after, oldest first; the reported one marked.
+    expect(group.thread.map((l: { text: string; reported: boolean }) => `${l.text}${l.reported ? ' *' : ''}`)).toEqual(['one', 'two', 'three', 'four', 'the nasty one *', 'what?', 'sorry']);
+    expect(group.thread[1]).toMatchObject({ sender: { _id: perf.id, name: 'Messaging Performer' }, attachments: 0, createdAt: expect.any(String) });
+    expect(group.thread[0].sender).toMatchObject({ _id: fan.id, name: 'Reporting Fan' });
+    // Other kinds carry no thread.
+    const video = (await makeVideo(t.ctx, perf.id, { title: 'Clip', access: 'free', withFiles: false })).id;
+    expect((await t.api('/reports', { method: 'POST', headers: fan.headers, json: { targetType: 'video', targetId: video, reason: 'spam' } })).status).toBe(201);
+    const videos = await t.api('/admin/reports?targetType=video', { headers: admin.headers });
+    expect(videos.body.items.find((g: { targetId: string }) => g.targetId === video).thread).toBeNull();
+    // The admin reads the whole conversation.
+    const read = await t.api(`/messages/conversations/${conversationId}/messages?limit=50`, { headers: admin.headers });
+    expect(read.body.items.map((m: { _id: string }) => m._id)).toContain(nasty);
+  });
+
+  it('"remove" deletes the message, its attachments and files, puts the conversation\'s last message back, audits it and tells the reporter and both tabs', async () => {
+    const fan = await createUser(t.ctx.db, 'user');
+    const { conversationId, ids } = await thread(fan, [[fan, 'Hi there'], [perf, 'Earlier answer']]);
+    const sent = await postForm(t, `/messages/conversations/${conversationId}/messages`, { fields: { text: 'Look at this' }, files: [{ name: 'file', filename: 'x.png', data: png, type: 'image/png' }] }, { headers: perf.headers });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const bad = sent.body._id as string;
+    const fileId = sent.body.attachments[0]._id as string;
+    const key = (await t.ctx.db.selectFrom('files').select('storageKey').where('id', '=', fileId).executeTakeFirstOrThrow()).storageKey;
+    expect(await t.ctx.storage.stat(key)).not.toBeNull();
+    expect((await conversationRow(conversationId)).lastMessageId).toBe(bad);
+    expect((await report(fan, bad, 'illegal')).status).toBe(201);
+
+    const [fanTab, perfTab] = (await Promise.all([fan, perf].map((u) => openSocket(t.url, { token: u.token })))) as TestSocket[];
+    const gone = [nextEvent(fanTab!, 'message/deleted'), nextEvent(perfTab!, 'message/deleted')];
+    const badge = nextEvent(fanTab!, 'messages/unread');
+    const res = await resolve('message', bad, 'remove');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ targetType: 'message', targetId: bad, outcome: 'removed', resolved: 1 });
+    for (const e of await Promise.all(gone)) expect(e).toEqual({ conversationId, messageId: bad });
+    expect((await badge).count).toBe(1); // "Earlier answer" is still unread
+
+    expect(await messageRow(bad)).toBeUndefined();
+    expect(await t.ctx.db.selectFrom('messageAttachments').select('fileId').where('messageId', '=', bad).execute()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('files').select('id').where('id', '=', fileId).executeTakeFirst()).toBeUndefined();
+    expect(await t.ctx.storage.stat(key)).toBeNull();
+    const earlier = await t.ctx.db.selectFrom('messages').select(['id', 'createdAt']).where('id', '=', ids[1]!).executeTakeFirstOrThrow();
+    expect(await conversationRow(conversationId)).toEqual({ lastMessageId: earlier.id, lastMessageAt: earlier.createdAt });
+    // Gone for both sides and the admin; the conversation's preview is the message before it.
+    for (const who of [fan, perf, admin]) {
+      const items = (await t.api(`/messages/conversations/${conversationId}/messages`, { headers: who.headers })).body.items.map((m: { _id: string }) => m._id);
+      expect(items).toEqual([ids[1], ids[0]]);
+      expect((await t.api(`/messages/${bad}`, { headers: who.headers })).status).toBe(404);
+    }
+    expect((await t.api('/messages/conversations', { headers: fan.headers })).body.items[0].lastMessage).toMatchObject({ text: 'Earlier answer' });
+
+    const audit = (await t.ctx.db.selectFrom('auditLog').select(['action', 'details', 'actorId']).where('targetId', '=', bad).execute()).sort((a, b) => a.action.localeCompare(b.action));
+    expect(audit.map((a) => a.action)).toEqual(['message.delete', 'report.resolve']);
+    expect(JSON.parse(audit[0]!.details)).toMatchObject({ conversationId, senderId: perf.id, recipientId: fan.id, text: 'Look at this', attachments: 1, filesDeleted: 1, bought: false });
+    const told = (await t.ctx.db.selectFrom('notifications').select('payload').where('userId', '=', fan.id).where('type', '=', 'report').execute()).map((n) => JSON.parse(n.payload));
+    expect(told).toEqual([expect.objectContaining({ outcome: 'removed', targetType: 'message', url: `/messages/${conversationId}` })]);
+    // Nothing left to resolve.
+    expect((await resolve('message', bad, 'dismiss')).status).toBe(404);
+  });
+
+  it('removing the only message empties the conversation; a mass message\'s copy keeps the files the other copies show', async () => {
+    const fan = await createUser(t.ctx.db, 'user');
+    const { conversationId, ids } = await thread(fan, [[fan, 'Only one']]);
+    const reporterPerf = perf;
+    expect((await report(reporterPerf, ids[0]!)).status).toBe(201);
+    expect((await resolve('message', ids[0]!, 'remove')).status).toBe(200);
+    expect((await conversationRow(conversationId)).lastMessageId).toBeNull();
+    expect((await t.api('/messages/conversations', { headers: fan.headers })).body.items.map((c: { _id: string }) => c._id)).not.toContain(conversationId);
+
+    // Two followers get one mass message with a picture; removing one copy leaves the other's picture.
+    const [a, b] = [await createUser(t.ctx.db, 'user'), await createUser(t.ctx.db, 'user')];
+    for (const f of [a, b]) expect((await t.api(`/performers/${perf.id}/follow`, { method: 'POST', headers: f.headers })).status).toBe(200);
+    const mass = await postForm(t, '/performer/mass-messages', { fields: { text: 'For my followers', audience: 'followers' }, files: [{ name: 'file', filename: 'm.png', data: png, type: 'image/png' }] }, { headers: perf.headers });
+    expect(mass.status, JSON.stringify(mass.body)).toBe(201);
+    const copies = await waitForCopies(mass.body._id, 2);
+    const copyOfA = copies.find((c) => c.recipientId === a.id)!;
+    const copyOfB = copies.find((c) => c.recipientId === b.id)!;
+    expect((await report(a, copyOfA.id, 'spam')).status).toBe(201);
+    expect((await resolve('message', copyOfA.id, 'remove')).status).toBe(200);
+    expect(await messageRow(copyOfA.id)).toBeUndefined();
+    const seen = await t.api(`/messages/${copyOfB.id}`, { headers: b.headers });
+    expect(seen.status).toBe(200);
+    expect(seen.body.attachments).toHaveLength(1);
+    expect((await fetch(`${t.url}${seen.body.attachments[0].url}`, { headers: b.headers })).status).toBe(200);
+  });
+
+  it('"suspend" ends the sender\'s account; "dismiss" keeps the message', async () => {
+    const sender = await createUser(t.ctx.db, 'performer', { performer: { messagePolicy: 'fans' } });
+    const fan = await createUser(t.ctx.db, 'user');
+    const opened = await t.api('/messages/conversations', { method: 'POST', headers: fan.headers, json: { userId: sender.id } });
+    await t.api(`/messages/conversations/${opened.body._id}/messages`, { method: 'POST', headers: fan.headers, json: { text: 'Hi' } });
+    const rude = await t.api(`/messages/conversations/${opened.body._id}/messages`, { method: 'POST', headers: sender.headers, json: { text: 'Rude' } });
+    const fine = await t.api(`/messages/conversations/${opened.body._id}/messages`, { method: 'POST', headers: sender.headers, json: { text: 'Fine' } });
+    expect((await report(fan, fine.body._id)).status).toBe(201);
+    expect((await resolve('message', fine.body._id, 'dismiss')).body).toMatchObject({ outcome: 'dismissed' });
+    expect(await messageRow(fine.body._id)).toBeTruthy();
+    expect((await report(fan, rude.body._id)).status).toBe(201);
+    expect((await resolve('message', rude.body._id, 'suspend')).body).toMatchObject({ outcome: 'suspended', resolved: 1 });
+    expect((await t.ctx.db.selectFrom('users').select('status').where('id', '=', sender.id).executeTakeFirstOrThrow()).status).toBe('suspended');
+    expect(await messageRow(rude.body._id)).toBeTruthy();
+  });
+
+  const waitForCopies = (massId: string, n: number) =>
+    waitFor(async () => {
+      const rows = await t.ctx.db.selectFrom('messages').select(['id', 'recipientId']).where('massMessageId', '=', massId).execute();
+      return rows.length >= n ? rows : null;
+    }, 'the mass message to be delivered');
 });

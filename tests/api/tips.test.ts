@@ -224,4 +224,50 @@ describe.each(engines)('tips on %s', (engine) => {
     expect((await t.api(`/payment/status/${paymentId}`, { headers: w.fan2.headers })).status).toBe(404);
     expect((await t.api(`/payment/status/${paymentId}`, { headers: w.fan.headers })).body).toMatchObject({ type: 'tip', description: 'Tip to Mona Money' });
   });
+
+  it('a tip from a conversation: only its fan, with its performer; the performer is told with a link to it, and the earning says it came from messages', async () => {
+    const db = t.ctx.db;
+    const perf = await createUser(db, 'performer', { name: 'Chatty Performer', performer: { messagePolicy: 'fans' } });
+    const otherPerf = await createUser(db, 'performer', { name: 'Other Chatty', performer: { messagePolicy: 'fans' } });
+    const [fan, otherFan, blocked] = [await createUser(db, 'user', { name: 'Messaging Mia' }), await createUser(db, 'user'), await createUser(db, 'user')];
+    const conversationOf = async (who: TestUser, performer: TestUser) => {
+      const res = await post('/messages/conversations', who, { userId: performer.id });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body._id as string;
+    };
+    const mine = await conversationOf(fan, perf);
+    const theirs = await conversationOf(otherFan, perf);
+    const withOther = await conversationOf(fan, otherPerf);
+    const blockedConv = await conversationOf(blocked, perf);
+    expect((await post('/performer/blocks', perf, { userId: blocked.id })).status).toBe(200);
+    const inConversation = (id: string) => ({ performerId: perf.id, amount: 300, context: { type: 'conversation', id } });
+
+    const before = await rowsNow();
+    // Someone else's conversation does not exist for the caller: the same 404 as an unknown id.
+    const unknown = await tip(fan, inConversation('no-such-conversation'));
+    const foreign = await tip(fan, inConversation(theirs));
+    expect([unknown.status, foreign.status]).toEqual([404, 404]);
+    expect(foreign.body).toEqual(unknown.body);
+    // The fan's conversation with another performer is not this performer's.
+    expect((await tip(fan, inConversation(withOther))).body.code).toBe('TIP_CONTEXT_MISMATCH');
+    // The performer does not tip from their own side, and a blocked fan is refused as anywhere.
+    expect((await tip(perf, inConversation(mine))).body.code).toBe('CANNOT_TIP_SELF');
+    const refused = await tip(blocked, inConversation(blockedConv));
+    expect([refused.status, refused.body.code]).toEqual([403, 'BLOCKED_BY_PERFORMER']);
+    expect(await rowsNow()).toEqual(before);
+
+    const onPerformer: TestSocket = await open(t.url, { token: perf.token });
+    const heard = nextEvent(onPerformer, 'tip/received');
+    const { paymentId } = await tipAndPay(fan, { ...inConversation(mine), note: 'For the chat' });
+    const tipRow = await db.selectFrom('tips').selectAll().where('paymentId', '=', paymentId).executeTakeFirstOrThrow();
+    expect(tipRow).toMatchObject({ userId: fan.id, performerId: perf.id, contextType: 'conversation', contextId: mine, note: 'For the chat' });
+    expect(await heard).toMatchObject({ paymentId, amount: 300, contextType: 'conversation', contextId: mine, url: `/messages/${mine}` });
+    expect(await tipNotifications(perf.id, paymentId)).toEqual([
+      { tipId: tipRow.id, paymentId, amount: 300, actorId: fan.id, actorName: 'Messaging Mia', objectType: 'conversation', objectId: mine, url: `/messages/${mine}` },
+    ]);
+    const list = await t.api('/notifications', { headers: perf.headers });
+    expect(list.body.items.find((n: { type: string }) => n.type === 'tip')).toMatchObject({ text: 'Messaging Mia tipped you $3.00 in messages', url: `/messages/${mine}` });
+    const earned = await t.api('/earning/performer/search?sourceType=tip', { headers: perf.headers });
+    expect(earned.body.items.find((e: { paymentId: string }) => e.paymentId === paymentId).tip).toMatchObject({ contextType: 'conversation', contextId: mine, contextUrl: `/messages/${mine}`, note: 'For the chat' });
+  });
 });

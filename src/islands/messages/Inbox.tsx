@@ -1,10 +1,15 @@
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ListResult } from '../../../common/schemas/http.js';
 import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../../common/messages.js';
 import type { Conversation, MessageItem } from '../../../common/schemas/messages.js';
 import { createInbox } from '../../lib/stores/messages.js';
 import { LockedFiles, PriceField, PriceNote, priceOf, useCurrencySymbol } from './paid-message.js';
+import type { TipLimits } from '../../../common/tips.js';
+import TipButton from '../TipButton.js';
+
+/** The report dialog loads with the first "Report" click (as in the comments). */
+const ReportDialog = lazy(() => import('../shared/ReportDialog.js').then((m) => ({ default: m.ReportDialog })));
 
 export interface InboxProps {
   me: string;
@@ -13,6 +18,8 @@ export interface InboxProps {
   conversations: ListResult<Conversation>;
   active: Conversation | null;
   messages: ListResult<MessageItem> | null;
+  /** The site's tip limits when the viewer is a fan (who may tip the performer from the thread); null otherwise. */
+  tipLimits?: TipLimits | null;
 }
 
 const when = (iso: string) => {
@@ -32,7 +39,7 @@ const preview = (c: Conversation, me: string) => {
  * thread at /messages/<id> with a way back); on a wide screen they sit side by side. The thread shows the newest
  * messages first loaded, older ones on "Load older"; what arrives live is appended and, when on screen, marked read.
  */
-export default function Inbox({ me, isPerformer, conversations, active, messages }: InboxProps) {
+export default function Inbox({ me, isPerformer, conversations, active, messages, tipLimits = null }: InboxProps) {
   const [inbox] = useState(() => createInbox(me, { conversations, active, messages }));
   const state = useStore(inbox.store);
   const [text, setText] = useState('');
@@ -44,10 +51,13 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
   const fileInput = useRef<HTMLInputElement>(null);
   const log = useRef<HTMLOListElement>(null);
   const lastId = useRef<string | null>(null);
+  // The received message whose report dialog is open.
+  const [reporting, setReporting] = useState<string | null>(null);
 
   useEffect(() => {
     const off = inbox.listen();
-    if (state.active && state.messages.some((m) => m.senderId !== me && !m.readAt)) void inbox.markRead();
+    // Opening a thread reads it, and with it its message notifications (the bell), even when no message was unread.
+    if (state.active && (state.active.fanId === me || state.active.performerId === me)) void inbox.markRead();
     return off;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [inbox]);
@@ -74,6 +84,8 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
   };
 
   const current = state.active;
+  // Only the two participants act on messages (an admin reads); only a received message is reported.
+  const participant = Boolean(current && (current.fanId === me || current.performerId === me));
   return (
     <div className={current ? 'inbox inbox--thread' : 'inbox inbox--list'} data-testid="inbox">
       <nav className="inbox__list" aria-label="Conversations">
@@ -110,6 +122,9 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
             <a href="/messages" className="inbox__back" data-testid="inbox-back">← All messages</a>
             <img src={current.other.avatar} alt="" width="32" height="32" className="inbox__avatar" />
             <h2 className="inbox__title">{current.other.role === 'performer' ? <a href={`/performers/${current.other.username}`}>{current.other.name}</a> : current.other.name}</h2>
+            {tipLimits && current.fanId === me && current.other.role === 'performer' && !current.blocked ? (
+              <TipButton performerId={current.performerId} performerName={current.other.name} context={{ type: 'conversation', id: current._id }} limits={tipLimits} />
+            ) : null}
             {isPerformer && current.performerId === me ? (
               <button type="button" className="btn btn--link" onClick={() => void inbox.setBlocked(!current.blocked)} data-testid="block-toggle">
                 {current.blocked ? 'Unblock' : 'Block'}
@@ -138,9 +153,31 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
                   {m.senderId === me && m.readAt ? <span data-testid="message-seen"> · Seen</span> : null}
                   {m.senderId === me && m.price > 0 ? <PriceNote message={m} /> : null}
                 </span>
+                {participant && m.senderId !== me ? (
+                  <details className="bubble__menu" data-testid="message-menu">
+                    <summary aria-label="More actions for this message">⋯</summary>
+                    <button
+                      type="button"
+                      className="btn btn--link"
+                      aria-haspopup="dialog"
+                      onClick={(e) => {
+                        e.currentTarget.closest('details')?.removeAttribute('open');
+                        setReporting(m._id);
+                      }}
+                      data-testid="message-report"
+                    >
+                      Report
+                    </button>
+                  </details>
+                ) : null}
               </li>
             ))}
           </ol>
+          {reporting ? (
+            <Suspense fallback={null}>
+              <ReportDialog key={reporting} open targetType="message" targetId={reporting} what="this message" onClose={() => setReporting(null)} />
+            </Suspense>
+          ) : null}
           {current.canSend && !(current.blocked && current.fanId === me) ? (
             <form className="composer" onSubmit={onSubmit} data-testid="composer">
               <label htmlFor="composer-text" className="sr-only">Message</label>

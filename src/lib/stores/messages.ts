@@ -10,7 +10,7 @@ import { registerReset } from './reset.js';
 
 /**
  * Direct messages in the browser (docs/product.md, Messages): the header's unread badge, the inbox (conversation list
- * and the open thread, updated live by `message/created`, `message/read` and `messages/unread`), the performer page's
+ * and the open thread, updated live by `message/created`, `message/read`, `message/deleted` and `messages/unread`), the performer page's
  * Message button, and the studio's messaging settings and blocked fans.
  */
 
@@ -178,6 +178,11 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
           .then((fresh) => store.setKey('messages', store.get().messages.map((m) => (m._id === fresh._id ? fresh : m))))
           .catch(() => {});
       });
+      // An admin removed a reported message: it leaves the open thread at once.
+      const offDeleted = onRealtime('message/deleted', ({ conversationId, messageId }) => {
+        if (store.get().active?._id !== conversationId) return;
+        store.setKey('messages', store.get().messages.filter((m) => m._id !== messageId));
+      });
       const onVisible = () => {
         if (document.visibilityState === 'visible' && store.get().messages.some((m) => m.senderId !== me && !m.readAt)) void markRead();
       };
@@ -186,6 +191,7 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
         offCreated();
         offRead();
         offPaid();
+        offDeleted();
         document.removeEventListener('visibilitychange', onVisible);
       };
     },
