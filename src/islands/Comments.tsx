@@ -17,6 +17,7 @@ import {
 } from '../lib/stores/comments.js';
 import { formatCount, nounFor } from '../../common/plural.js';
 import '../styles/engagement.css';
+import { ReportMenuItem } from './shared/ReportMenuItem.js';
 
 export interface CommentsProps {
   objectType: EngagementObjectType;
@@ -204,18 +205,7 @@ export default function Comments({ objectType, objectId, viewer, initial, locked
                     <summary aria-label={`More actions for ${c.user.name}'s comment`}>⋯</summary>
                     <div className="comment__menu-panel">
                       {viewer ? (
-                        <button
-                          type="button"
-                          className="btn btn--link"
-                          aria-haspopup="dialog"
-                          onClick={(e) => {
-                            e.currentTarget.closest('details')?.removeAttribute('open');
-                            setReporting(c._id);
-                          }}
-                          data-testid="comment-report"
-                        >
-                          Report
-                        </button>
+                        <ReportMenuItem onReport={() => setReporting(c._id)} testId="comment-report" />
                       ) : (
                         <a href={next} data-testid="comment-report-login">
                           Log in to report

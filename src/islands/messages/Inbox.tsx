@@ -7,6 +7,7 @@ import { createInbox } from '../../lib/stores/messages.js';
 import { LockedFiles, PriceField, PriceNote, priceOf, useCurrencySymbol } from './paid-message.js';
 import type { TipLimits } from '../../../common/tips.js';
 import TipButton from '../TipButton.js';
+import { ReportMenuItem } from '../shared/ReportMenuItem.js';
 
 /** The report dialog loads with the first "Report" click (as in the comments). */
 const ReportDialog = lazy(() => import('../shared/ReportDialog.js').then((m) => ({ default: m.ReportDialog })));
@@ -156,18 +157,7 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
                 {participant && m.senderId !== me ? (
                   <details className="bubble__menu" data-testid="message-menu">
                     <summary aria-label="More actions for this message">⋯</summary>
-                    <button
-                      type="button"
-                      className="btn btn--link"
-                      aria-haspopup="dialog"
-                      onClick={(e) => {
-                        e.currentTarget.closest('details')?.removeAttribute('open');
-                        setReporting(m._id);
-                      }}
-                      data-testid="message-report"
-                    >
-                      Report
-                    </button>
+                    <ReportMenuItem onReport={() => setReporting(m._id)} testId="message-report" />
                   </details>
                 ) : null}
               </li>

@@ -1,14 +1,19 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { listenUnread, seedUnread, unreadMessages } from '../../lib/stores/messages.js';
 
 /** The header's messages icon with the unread count, live (`messages/unread`); for signed-in visitors only. */
 export default function MessagesLink({ initialCount }: { initialCount: number }) {
+  // The first render (on the server, then hydrating) shows the count the page was rendered with: the store may
+  // already hold a newer one (the open thread was marked read before this island hydrated), which would not match.
+  const [mounted, setMounted] = useState(false);
   useEffect(() => {
     seedUnread(initialCount);
+    setMounted(true);
     return listenUnread();
   }, [initialCount]);
-  const count = useStore(unreadMessages) || 0;
+  const live = useStore(unreadMessages) || 0;
+  const count = mounted ? live : initialCount;
   const label = count ? `Messages, ${count} unread` : 'Messages';
   return (
     <a href="/messages" className="messages-link" aria-label={label} title={label} data-testid="messages-link">

@@ -17,13 +17,26 @@ import { registerReset } from './reset.js';
 /** The signed-in user's unread messages (the header's badge); the page renders the first value. */
 export const unreadMessages = atom<number>(0);
 
-export function seedUnread(count: number): void {
+/**
+ * Whether this page has had a count newer than the one it was rendered with (a read's answer, a live event). The
+ * header's badge hydrates when the browser is idle, often after the open thread has already been marked read: its
+ * rendered count is then older than what the store holds and must not put the old number back.
+ */
+let liveCount = false;
+
+function setUnread(count: number): void {
+  liveCount = true;
   unreadMessages.set(count);
+}
+
+/** The count the page was rendered with, unless a newer one has arrived since. */
+export function seedUnread(count: number): void {
+  if (!liveCount) unreadMessages.set(count);
 }
 
 /** Keeps the badge live until the returned function is called. */
 export function listenUnread(): () => void {
-  return onRealtime('messages/unread', ({ count }) => unreadMessages.set(count));
+  return onRealtime('messages/unread', ({ count }) => setUnread(count));
 }
 
 export interface InboxState {
@@ -98,7 +111,7 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
     if (!active) return;
     try {
       const state = await call(({ engagement }) => engagement.markRead(active._id));
-      unreadMessages.set(state.count);
+      setUnread(state.count);
       store.setKey('conversations', store.get().conversations.map((c) => (c._id === active._id ? { ...c, unreadCount: 0 } : c)));
     } catch {
       // the next message or visit marks it again
