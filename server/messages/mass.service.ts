@@ -3,7 +3,7 @@ import type { MassMessagePacing } from '../config.js';
 import { newId, nowIso } from '../db/ids.js';
 import { AppError, badRequest } from '../http/errors.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
+import { pushNotificationCount } from '../notifications/notifications.service.js';
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import type { MassAudience } from '../../common/enums.js';
@@ -13,7 +13,7 @@ import {
   advanceMassMessage, ensureConversation, filesByIds, findMassMessage, insertAttachments, insertMassCopy, insertMassMessage, massAudienceCount,
   massAudiencePage, massMessagesOf, performerNameOf, touchConversation,
 } from './messages.repository.js';
-import { assertPriceAllowed, cleanMessageText, messageViews, pushUnread, type MessagesDeps } from './messages.service.js';
+import { assertPriceAllowed, cleanMessageText, messageViews, notifyMessage, pushUnread, type MessagesDeps } from './messages.service.js';
 
 /**
  * Mass messages (docs/product.md, Messages): a performer writes once to all live subscribers or all followers. The
@@ -106,7 +106,7 @@ export async function deliverMassBatch(deps: MessagesDeps, massMessageId: string
       if (!inserted) return null;
       await insertAttachments(trx, files.map((f, position) => ({ messageId, fileId: f.id, kind: f.kind === 'video' ? 'video' : 'image', position })));
       await touchConversation(trx, conversation.id, messageId, at);
-      await addNotification(trx, fanId, 'message', { conversationId: conversation.id, messageId, actorId: mass.performerId, actorName: performerName, url: `/messages/${conversation.id}` });
+      await notifyMessage(trx, fanId, { conversationId: conversation.id, messageId, actorId: mass.performerId, actorName: performerName });
       return conversation.id;
     });
     if (!delivered) continue;

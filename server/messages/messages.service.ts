@@ -294,7 +294,7 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
     );
     await insertAttachments(trx, input.files.map((f, position) => ({ messageId: id, fileId: f.id, kind: f.type.kind === 'video' ? 'video' : 'image', position })));
     await touchConversation(trx, conv.id, id, at);
-    await addNotification(trx, recipientId, 'message', { conversationId: conv.id, messageId: id, actorId: me.id, actorName: me.name ?? null, url: `/messages/${conv.id}` });
+    await notifyMessage(trx, recipientId, { conversationId: conv.id, messageId: id, actorId: me.id, actorName: me.name ?? null });
   });
   const row = { id, conversationId: conv.id, senderId: me.id, recipientId, body: text, createdAt: at, readAt: null, price };
   const [mine, theirs] = await Promise.all([messageViews(deps, me.id, [row]), messageViews(deps, recipientId, [row])]);
@@ -303,6 +303,19 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
   await pushUnread(deps, recipientId);
   await pushNotificationCount(db, realtime, recipientId);
   return mine[0]!;
+}
+
+/**
+ * The recipient's `message` notification (the bell's entry, linking to the conversation; a mail when they chose one),
+ * written in the sender's transaction. One shape for a sent message, a mass message's copy and the demo's messages.
+ */
+export function notifyMessage(
+  db: DbOrTrx,
+  recipientId: string,
+  m: { conversationId: string; messageId: string; actorId: string; actorName: string | null },
+  opts: { email?: boolean } = {},
+): Promise<string> {
+  return addNotification(db, recipientId, 'message', { ...m, url: `/messages/${m.conversationId}` }, opts);
 }
 
 /** Sends the user's unread message count to all of their sockets; best effort. */

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { newId, nowIso } from '../db/ids.js';
 import { ensureConversation, insertMessage, markRead, massAudiencePage, setMessagePolicy, touchConversation } from '../messages/messages.repository.js';
-import { addNotification } from '../notifications/notifications.service.js';
+import { notifyMessage } from '../messages/messages.service.js';
 import { conversationScripts } from './content.js';
 import { DAY_MS } from '../../common/time.js';
 
@@ -40,7 +40,7 @@ export async function seedConversations(trx: Trx, input: { performer: DemoCorres
         // What came before has been read by both; the last line waits for its recipient.
         await markRead(trx, conversation.id, fan.id, at(line));
         await markRead(trx, conversation.id, input.performer.id, at(line));
-        await addNotification(trx, recipient.id, 'message', { conversationId: conversation.id, messageId: last.id, actorId: sender.id, actorName: sender.name, url: `/messages/${conversation.id}` }, { email: false });
+        await notifyMessage(trx, recipient.id, { conversationId: conversation.id, messageId: last.id, actorId: sender.id, actorName: sender.name }, { email: false });
       }
       await insertMessage(trx, { id: last.id, conversationId: conversation.id, senderId: sender.id, recipientId: recipient.id, body: text, massMessageId: null, createdAt: last.at });
       written++;
