@@ -140,3 +140,13 @@ export const reportOutcomeSchema = z.enum(REPORT_OUTCOMES);
 export type ReportOutcome = z.output<typeof reportOutcomeSchema>;
 export const reportActionSchema = z.enum(REPORT_ACTIONS);
 export type ReportAction = z.output<typeof reportActionSchema>;
+
+/** Takedown requests (docs/product.md, Takedown requests): what a request may point at, who asks, where it stands. */
+export const takedownTargetTypeSchema = z.enum(['video', 'gallery', 'photo', 'product', 'post', 'performer']);
+export type TakedownTargetType = z.output<typeof takedownTargetTypeSchema>;
+export const takedownRelationshipSchema = z.enum(['depicted', 'representative', 'copyright']);
+export type TakedownRelationship = z.output<typeof takedownRelationshipSchema>;
+export const takedownStatusSchema = z.enum(['open', 'upheld', 'restored']);
+export type TakedownStatus = z.output<typeof takedownStatusSchema>;
+export const takedownActionSchema = z.enum(['uphold', 'restore']);
+export type TakedownAction = z.output<typeof takedownActionSchema>;

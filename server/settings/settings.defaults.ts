@@ -17,6 +17,7 @@ const menus: MenuItem[] = [
   { title: 'Contact', path: '/contact', section: 'footer', ordering: 0 },
   { title: 'Terms of service', path: '/posts/terms', section: 'footer', ordering: 1 },
   { title: 'Privacy', path: '/posts/privacy', section: 'footer', ordering: 2 },
+  { title: 'Request removal', path: '/takedown', section: 'footer', ordering: 3 },
 ];
 
 export const settingDefs = {

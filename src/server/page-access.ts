@@ -45,6 +45,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/comments/[type]/[id]': PUBLIC,
   '/search': PUBLIC,
   '/contact': PUBLIC,
+  '/takedown': PUBLIC,
   // The cart lives in the browser (localStorage); the page is the same for everyone and says no-store itself.
   '/cart': PUBLIC,
   '/robots.txt': PUBLIC,
@@ -104,6 +105,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/content': ADMIN,
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
+  '/admin/takedowns': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
   '/admin/earnings': ADMIN,
