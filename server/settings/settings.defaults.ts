@@ -70,6 +70,10 @@ export const settingDefs = {
   // Tips (server/payments/README.md, "Tips"): the smallest and largest amount a fan may tip, minor units (100 = 1.00).
   tipMinimum: { default: 100, group: 'payment', public: false },
   tipMaximum: { default: 50000, group: 'payment', public: false },
+  // The age gate (server/http/age-gate.ts): guests confirm they are 18 or older before any page, in the listed
+  // countries (ISO codes; empty: everywhere).
+  ageGateEnabled: { default: false, group: 'age-gate', public: false },
+  ageGateCountries: { default: [] as string[], group: 'age-gate', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;
