@@ -23,7 +23,6 @@ export function takedownDeps(app: ApiApp): TakedownDeps {
 export async function takedownsRoutes(app: ApiApp): Promise<void> {
   const perIp = limiter(app, 'takedown', TAKEDOWN_LIMIT, byIp, 'Too many takedown requests from your address, please try again later');
   const deps = takedownDeps(app);
-  const siteHost = new URL(app.ctx.config.publicUrl).host;
   app.post(
     '/takedowns',
     {
@@ -40,7 +39,7 @@ export async function takedownsRoutes(app: ApiApp): Promise<void> {
     async (request, reply) => {
       const { captchaToken, ...body } = request.body;
       await app.ctx.captcha.require(captchaToken, request.ip);
-      const receipt = await fileTakedown(deps, body, { ip: request.ip, ownHosts: [siteHost, request.host].filter(Boolean) });
+      const receipt = await fileTakedown(deps, body, { ip: request.ip, ownHosts: [new URL(app.ctx.config.publicUrl).host, request.host].filter(Boolean) });
       return reply.code(201).send(receipt);
     },
   );
