@@ -187,6 +187,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/comments/[type]/[id]': { path: `/comments/video/${w.videos.freeVideo.id}`, expect: everyone(200) },
       '/search': { path: '/search?q=mug', expect: everyone(200) },
       '/contact': { path: '/contact', expect: everyone(200) },
+      '/takedown': { path: '/takedown', expect: everyone(200) },
       '/cart': { path: '/cart', expect: everyone(200) },
       '/robots.txt': { path: '/robots.txt', expect: everyone(200) },
       '/sitemap.xml': { path: '/sitemap.xml', expect: everyone(200) },
@@ -248,6 +249,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/payouts': { path: '/admin/payouts', expect: admins },
       '/admin/audit': { path: '/admin/audit', expect: admins },
       '/admin/reports': { path: '/admin/reports', expect: admins },
+      '/admin/takedowns': { path: '/admin/takedowns', expect: admins },
     };
   }, 120_000);
   afterAll(() => t?.close());
