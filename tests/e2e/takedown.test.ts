@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { failedRequest, hasChromium, useBrowser, waitForIsland } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeVideo } from '../../server/seed/factories.js';
 
@@ -43,6 +43,8 @@ describe.skipIf(!hasChromium)('takedowns and the age gate in chromium', () => {
     await form.getByTestId('takedown-submit').click();
     await expect.poll(() => form.textContent(), { timeout: 10_000 }).toMatch(/Your request TD-[0-9A-F]{10} was received/);
     expect((await t.ctx.db.selectFrom('videos').select('status').where('id', '=', videoId).executeTakeFirstOrThrow()).status).toBe('hidden');
+    // The page is gone: the 404 the browser logs is the point.
+    chromium.expectErrors(failedRequest(404, `/videos/${videoId}`));
     const gone = await page.goto(`${t.url}/videos/${videoId}`);
     expect(gone!.status()).toBe(404);
   });
