@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { createUser, type TestUser } from '../helpers/sessions.js';
+import { createSession, createUser, type TestUser } from '../helpers/sessions.js';
+import { socketsClosedAfterEach } from '../helpers/realtime-client.js';
 import { buildMoneyWorld, ledger, payWithSandbox, sandboxBillingOf, subscriptionOf, type MoneyWorld } from '../helpers/money-fixture.js';
 import { waitFor } from '../helpers/uploads.js';
 import { counterMismatches } from '../helpers/counters.js';
@@ -16,6 +17,7 @@ import { JOB_DATA_EXPORT_EXPIRE } from '../../server/privacy/export.service.js';
  * performer's items off the site.
  */
 
+const openSocket = socketsClosedAfterEach();
 const PASSWORD = 'Correct-horse-42';
 const SECRETS = {
   fanToPerf: 'fan-says-4c1e only for Mona',
@@ -217,9 +219,16 @@ describe.each(engines)('data rights on %s', (engine) => {
     const baseline = (await counterMismatches(t, { allowEmpty: true })).mismatches;
     const followersBefore = (await db.selectFrom('performers').select('followerCount').where('id', '=', perf.id).executeTakeFirstOrThrow()).followerCount;
 
+    // The fan is also signed in on a phone, with a live connection.
+    const phone = await createSession(db, fan.id);
+    const socket = await openSocket(t.url, { token: phone });
+    const dropped = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+
     const res = await api(fan, 'POST', '/users/me/delete', { password: PASSWORD, confirm: 'DELETE' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.headers.get('set-cookie')).toMatch(/token=;/);
+    expect(await dropped).toBe('io server disconnect');
+    expect((await t.api('/users/me', { headers: { authorization: `Bearer ${phone}` } })).status).toBe(401);
 
     // Signed out everywhere, and no way back in.
     expect((await api(fan, 'GET', '/users/me')).status).toBe(401);
@@ -295,5 +304,33 @@ describe.each(engines)('data rights on %s', (engine) => {
     expect((await api(w.admin, 'GET', '/users/me')).status).toBe(200);
     await createUser(t.ctx.db, 'admin');
     expect((await api(w.admin, 'POST', '/users/me/delete', { password: PASSWORD, confirm: 'DELETE' })).status).toBe(200);
+  });
+});
+
+describe.each(engines)('data rights are rate limited per account on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine, { env: { RATE_LIMIT_DATA_RIGHTS: '2/3600' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('password guesses at the deletion and export requests meet the limit (429), per account', async () => {
+    const guesser = await createUser(t.ctx.db, 'user');
+    const guess = () => t.api('/users/me/delete', { method: 'POST', headers: guesser.headers, json: { password: 'guess', confirm: 'DELETE' } });
+    expect((await guess()).status).toBe(400);
+    expect((await guess()).status).toBe(400);
+    const limited = await guess();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    const asker = await createUser(t.ctx.db, 'user');
+    const ask = () => t.api('/users/me/data-exports', { method: 'POST', headers: asker.headers });
+    expect([202, 409]).toContain((await ask()).status);
+    expect([202, 409]).toContain((await ask()).status);
+    expect((await ask()).status).toBe(429);
+    // Another account is not slowed by them.
+    const other = await createUser(t.ctx.db, 'user');
+    expect((await t.api('/users/me/delete', { method: 'POST', headers: other.headers, json: { password: 'guess', confirm: 'DELETE' } })).status).toBe(400);
   });
 });
