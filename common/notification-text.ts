@@ -36,6 +36,7 @@ const FALLBACK_URL: Record<string, string> = {
   order: '/account/orders',
   payout: '/studio/earnings',
   report: '/notifications',
+  data_export: '/account/data',
 };
 
 const ORDER_STATUS: Record<string, string> = {
@@ -99,6 +100,9 @@ export function notificationText(type: string, payload: unknown, currencySymbol 
       text = `Your report was reviewed${outcome && REPORT_OUTCOME[outcome] ? `: ${REPORT_OUTCOME[outcome]}` : ''}`;
       break;
     }
+    case 'data_export':
+      text = 'Your data export is ready to download';
+      break;
     default:
       text = 'You have a new notification';
   }
