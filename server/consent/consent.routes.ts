@@ -1,6 +1,5 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { ApiApp } from '../http/types.js';
 import { requireRole } from '../http/auth.js';
 import { route } from '../http/route.js';
@@ -139,7 +138,6 @@ export async function consentRoutes(app: ApiApp): Promise<void> {
             ? 'Confirm that you appear in the item and consent to it (its performer may then publish it); 409 once answered'
             : 'Decline: the item stays unpublished until its performer removes your name; 409 once answered',
         params: idParams,
-        body: z.object({}).strict().optional(),
         response: { 200: coPerformerRequestListSchema, ...errors },
       }),
       async (request) => answerCoPerformerRequest(ctx, actorOf(request), request.params.id, answer),
