@@ -46,7 +46,7 @@ export default function CoPerformers({ objectType, objectId }: { objectType: CoP
           ))}
         </ul>
       ) : loaded ? <p className="form__hint" data-testid="co-performers-none">Nobody else is named.</p> : null}
-      {loaded && !publishable ? <p className="form__error" data-testid="co-performers-blocked">Waiting for confirmation: this cannot be published yet.</p> : null}
+      {loaded && !publishable ? <p className="form__error" data-testid="co-performers-blocked">Waiting for confirmation: this stays a draft until everyone has confirmed (publish it again after that; reload to see its status).</p> : null}
 
       <div className="co-performers__tabs" role="group" aria-label="Who to add">
         <button type="button" className={`btn${mode === 'performer' ? ' btn--primary' : ''}`} aria-pressed={mode === 'performer'} onClick={() => setMode('performer')}>A performer here</button>
