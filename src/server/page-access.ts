@@ -46,6 +46,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/search': PUBLIC,
   '/contact': PUBLIC,
   '/takedown': PUBLIC,
+  // The record-keeping statement: an admin's text, the same for everyone.
+  '/record-keeping': PUBLIC,
   // The cart lives in the browser (localStorage); the page is the same for everyone and says no-store itself.
   '/cart': PUBLIC,
   '/robots.txt': PUBLIC,
@@ -81,6 +83,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/messages': SESSION,
   '/messages/[id]': SESSION,
   '/account/notifications': SESSION,
+  '/account/data': SESSION,
   '/notifications': SESSION,
 
   '/studio': PERFORMER,
@@ -92,6 +95,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/studio/earnings': PERFORMER,
   '/studio/orders': PERFORMER,
   '/studio/messages': PERFORMER,
+  // The requests in which other performers named the signed-in performer as a co-performer.
+  '/studio/co-performers': PERFORMER,
 
   '/admin': ADMIN,
   '/admin/settings': ADMIN,
@@ -106,6 +111,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
   '/admin/takedowns': ADMIN,
+  '/admin/consent': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
   '/admin/earnings': ADMIN,

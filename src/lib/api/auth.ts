@@ -4,6 +4,7 @@ import type {
 import type { ContactRequest, ContactSent, CountryItem } from '../../../common/schemas/site.js';
 import type { UpdateProfileRequest } from '../../../common/schemas/users.js';
 import type { CreateTakedownRequest, TakedownReceipt } from '../../../common/schemas/takedowns.js';
+import type { DataExport, DataExportList, DeleteAccountRequest } from '../../../common/schemas/privacy.js';
 import { apiFetch, multipart } from './transport.js';
 
 /** Sessions and accounts: sign-up, login, e-mail verification, passwords, the signed-in user's profile; the contact form and the country list of the account forms. */
@@ -24,4 +25,7 @@ export const auth = {
   contact: (body: ContactRequest) => apiFetch<ContactSent>('/contact', { method: 'POST', body: { ...body } }),
   countries: () => apiFetch<CountryItem[]>('/countries/list'),
   takedown: (body: CreateTakedownRequest) => apiFetch<TakedownReceipt>('/takedowns', { method: 'POST', body: { ...body } }),
+  dataExports: () => apiFetch<DataExportList>('/users/me/data-exports'),
+  requestDataExport: () => apiFetch<DataExport>('/users/me/data-exports', { method: 'POST' }),
+  deleteAccount: (body: DeleteAccountRequest) => apiFetch<MessageResponse>('/users/me/delete', { method: 'POST', body: { ...body } }),
 };
