@@ -797,8 +797,6 @@ export interface Database {
   auditLog: AuditLogTable;
   reports: ReportsTable;
   takedownRequests: TakedownRequestsTable;
-}
-
   dataExports: DataExportsTable;
   coPerformers: CoPerformersTable;
 }
