@@ -104,6 +104,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/content': ADMIN,
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
+  '/admin/watermarks': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
   '/admin/earnings': ADMIN,
