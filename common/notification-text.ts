@@ -36,6 +36,8 @@ const FALLBACK_URL: Record<string, string> = {
   order: '/account/orders',
   payout: '/studio/earnings',
   report: '/notifications',
+  data_export: '/account/data',
+  co_performer: '/studio/co-performers',
 };
 
 const ORDER_STATUS: Record<string, string> = {
@@ -99,6 +101,20 @@ export function notificationText(type: string, payload: unknown, currencySymbol 
       text = `Your report was reviewed${outcome && REPORT_OUTCOME[outcome] ? `: ${REPORT_OUTCOME[outcome]}` : ''}`;
       break;
     }
+    case 'data_export':
+      text = 'Your data export is ready to download';
+      break;
+    case 'co_performer': {
+      // A request to confirm (to the named performer), or its answer (to the item's performer).
+      const action = str(p, 'action');
+      text =
+        action === 'confirmed'
+          ? `${who} confirmed appearing in${quoted(title) || ' your item'}`
+          : action === 'declined'
+            ? `${who} declined appearing in${quoted(title) || ' your item'}`
+            : `${who} named you as a co-performer in${quoted(title) || ' an item'}: please confirm or decline`;
+      break;
+    }
     default:
       text = 'You have a new notification';
   }
@@ -115,4 +131,5 @@ export const NOTIFICATION_TYPE_LABELS: Record<string, string> = {
   order: 'Your orders',
   payout: 'Your payouts',
   report: 'Outcomes of your reports',
+  co_performer: 'Co-performer requests and answers',
 };

@@ -28,6 +28,7 @@ import { registerAnnounceJob } from './follows/announce.js';
 import { registerMassMessageJob } from './messages/mass.service.js';
 import { messagesDeps } from './messages/messages.service.js';
 import { registerNotificationMailJob } from './notifications/notification-mail.js';
+import { registerDataExportJobs } from './privacy/export.service.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
@@ -107,6 +108,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   registerAnnounceJob(jobs, { db: database.db, realtime: ctx.realtime, logger: logger.child({ module: 'feed' }) });
   registerMassMessageJob(jobs, messagesDeps(ctx), config.massMessages);
   registerNotificationMailJob(jobs, { db: database.db, config, settings, mailer, logger: logger.child({ module: 'notifications' }) });
+  registerDataExportJobs(jobs, { db: database.db, storage, settings, realtime: ctx.realtime, config, logger: logger.child({ module: 'privacy' }) });
 
   // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.
   const trust = proxyTrust(config.trustProxy);

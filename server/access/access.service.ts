@@ -1,5 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { findAttachmentFile } from '../messages/messages.repository.js';
+import { findExportFile } from '../privacy/privacy.repository.js';
+import { findConsentFile } from '../consent/consent.repository.js';
 import type { Access, ObjectType } from '../db/schema.js';
 import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
@@ -193,6 +195,13 @@ export async function openProtectedFile(
 ): Promise<ProtectedFileCheck> {
   const at = audienceOf(viewer, country, now.toISOString());
   const gone: ProtectedFileCheck = { ok: false, status: 404, code: 'NOT_FOUND', message: 'File not found' };
+  if (grant.objectType === 'export') {
+    // A data export opens for its owner only: not another user, not an admin (server/privacy/README.md), and only
+    // while it is ready (an expired or deleted export's URL finds nothing).
+    const x = await findExportFile(db, grant.objectId, grant.fileId);
+    if (!x || !viewer || viewer.id !== x.userId || x.status !== 'ready' || !x.expiresAt || x.expiresAt <= now.toISOString() || x.fileStatus !== 'ready') return gone;
+    return { ok: true, storageKey: x.storageKey, fileName: x.originalName, download: true };
+  }
   if (grant.objectType === 'message') {
     // A message's file opens for the conversation's two participants and admins, nobody else, whatever else they hold.
     const m = await findAttachmentFile(db, grant.objectId, grant.fileId);
@@ -201,6 +210,13 @@ export async function openProtectedFile(
     // A priced message's files stay shut to its recipient until bought (a refund shuts them again).
     if (!(await openMessageIds(db, viewer, [m])).open.has(m.id)) return { ok: false, status: 403, code: 'LOCKED', message: 'Unlock this message to open its files' };
     return { ok: true, storageKey: m.storageKey, fileName: m.originalName, download: false };
+  }
+  if (grant.objectType === 'consent') {
+    // A co-performer's release form or identity document (server/consent/): admins only, whoever else asks.
+    if (viewer?.role !== 'admin') return gone;
+    const f = await findConsentFile(db, grant.objectId, grant.fileId);
+    if (!f || f.fileStatus !== 'ready') return gone;
+    return { ok: true, storageKey: f.storageKey, fileName: f.originalName, download: false };
   }
   let subject: AccessSubject;
   let row: { visible: unknown; storageKey: string | null; fileStatus: string | null; originalName: string | null; markedKey?: string | null };

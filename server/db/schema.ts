@@ -2,7 +2,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, EntitlementObjectType, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
-  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType,
+  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, DataExportStatus,
+  CoPerformerKind, CoPerformerObjectType, CoPerformerStatus,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -30,6 +31,8 @@ export interface UsersTable extends Timestamps {
   termsAcceptedAt: string | null;
   /** When the person confirmed being 18 or older at sign-up; null as above. */
   adultConfirmedAt: string | null;
+  /** 0030: when the account was deleted (status 'deleted', the row a tombstone; server/privacy/README.md). */
+  deletedAt: Defaulted<string | null>;
 }
 
 export interface SessionsTable {
@@ -718,6 +721,37 @@ export interface WatermarkItemsTable {
   updatedAt: string;
 }
 
+/** 0030: a user's "download my data" request and the JSON file it made (server/privacy/README.md). */
+export interface DataExportsTable {
+  id: string;
+  userId: string;
+  status: Defaulted<DataExportStatus>;
+  fileId: string | null;
+  size: Defaulted<number>;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  readyAt: string | null;
+  expiresAt: string | null;
+}
+
+/** People shown in a performer's video, gallery or post, and their consent (migration 0027; server/consent/README.md). */
+export interface CoPerformersTable {
+  id: string;
+  objectType: CoPerformerObjectType;
+  objectId: string;
+  ownerId: string;
+  kind: CoPerformerKind;
+  performerId: string | null;
+  legalName: string | null;
+  releaseFileId: string | null;
+  idFileId: string | null;
+  status: CoPerformerStatus;
+  createdAt: string;
+  updatedAt: string;
+  respondedAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -770,6 +804,8 @@ export interface Database {
   notificationPreferences: NotificationPreferencesTable;
   auditLog: AuditLogTable;
   reports: ReportsTable;
+  dataExports: DataExportsTable;
+  coPerformers: CoPerformersTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -5,14 +5,14 @@ import { makeTestMedia, postForm, waitFor } from '../helpers/uploads.js';
 import { payWithSandbox } from '../helpers/money-fixture.js';
 import { registeredRoutes } from '../../server/http/access.js';
 import { mediaSigner } from '../../server/media/signed-urls.js';
-import { subscribe } from '../../server/seed/factories.js';
+import { makeVideo, subscribe } from '../../server/seed/factories.js';
 import { pageAccess } from '../../src/server/page-access.js';
 
 /**
  * A crawler with someone else's session. A fan and a performer talk privately (text and pictures both ways, a
  * paid message not bought yet, a mass message, a tip with a note); then another fan and another performer ask every GET route of the API and
  * every page of the site, each path parameter filled with every private id there is (conversation, messages, their
- * files, the mass message, the tip's payment, the notifications). Not one answer may hold a private text, a file of
+ * files, the mass message, the tip's payment, the notifications, the fan's data export and its file). Not one answer may hold a private text, a file of
  * those messages, or a media URL of them. Routes are read from the running app, so a route added later is crawled
  * without anyone remembering to list it.
  */
@@ -22,6 +22,7 @@ const SECRETS = {
   performer: 'performer-secret-91bc answer for one fan',
   mass: 'mass-secret-c0d2 to my subscribers',
   tip: 'tip-secret-5e6f note with the tip',
+  legalName: 'Legal-secret-a4b8 Outside Person',
 };
 
 describe.each(engines)('a crawler as another fan finds no private message on %s', (engine) => {
@@ -74,6 +75,42 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     expect(notes.length).toBeGreaterThan(1);
     notes.forEach((n, i) => (ids[`notification${i}`] = n.id));
 
+    // The fan's data export (server/privacy/README.md): every secret above is in its file, which only the fan opens.
+    const exported = await api(fan, 'POST', '/users/me/data-exports');
+    expect(exported.status, JSON.stringify(exported.body)).toBe(202);
+    ids.dataExport = exported.body._id;
+    hidden.push(exported.body._id);
+    const ready = await waitFor(async () => {
+      const x = (await api(fan, 'GET', `/users/me/data-exports/${ids.dataExport}`)).body;
+      return x.status === 'ready' ? x : null;
+    }, 'the data export to be ready');
+    ids.dataExportFile = String(ready.downloadUrl).split('?')[0]!.split('/').pop()!;
+    hidden.push(ids.dataExportFile);
+    // Consent records: the performer names an outside person (release form and identity document) and another performer
+    // of the site on a video; the record ids, the files' ids and the legal name are private (admins and the two only).
+    const partner = await createUser(db, 'performer', { name: 'Private Partner' });
+    const video = (await makeVideo(t.ctx, perf.id, { title: 'Consent duet', withFiles: false })).id;
+    const outside = await postForm(t, `/performer/co-performers/video/${video}/outside`, {
+      fields: { legalName: SECRETS.legalName },
+      files: [{ name: 'releaseForm', filename: 'release.pdf', data: media.pdf, type: 'application/pdf' }, { name: 'idDocument', filename: 'id.png', data: media.png, type: 'image/png' }],
+    }, { headers: perf.headers });
+    expect(outside.status, JSON.stringify(outside.body)).toBe(201);
+    const named = await api(perf, 'POST', `/performer/co-performers/video/${video}`, { username: partner.username });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    const consent = await db.selectFrom('coPerformers').select(['id', 'releaseFileId', 'idFileId']).where('objectId', '=', video).execute();
+    for (const [i, r] of consent.entries()) {
+      ids[`consentRecord${i}`] = r.id;
+      hidden.push(r.id);
+      if (r.releaseFileId) (ids[`consentRelease${i}`] = r.releaseFileId), hidden.push(r.releaseFileId);
+      if (r.idFileId) (ids[`consentId${i}`] = r.idFileId), hidden.push(r.idFileId);
+    }
+    expect(consent).toHaveLength(2);
+    // The admin's console holds them (with links), and the partner sees their own request: the crawl below proves more than nothing.
+    const admin = await createUser(db, 'admin');
+    const consoleAnswer = JSON.stringify((await api(admin, 'GET', `/admin/consent?objectType=video&objectId=${video}`)).body);
+    expect(consoleAnswer).toContain(SECRETS.legalName);
+    expect(consoleAnswer).toContain('/media/protected/consent/');
+
     // The participants themselves see what the crawlers must not (else the checks below prove nothing).
     const thread = JSON.stringify((await api(fan, 'GET', `/messages/conversations/${ids.conversation}/messages`)).body);
     for (const s of [SECRETS.fan, SECRETS.performer, SECRETS.mass]) expect(thread).toContain(s);
@@ -99,6 +136,8 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
   function leaks(body: string, askedFor: string): string[] {
     const found = hidden.filter((h) => body.includes(h) && !askedFor.includes(h));
     if (body.includes('/media/protected/message/')) found.push('a message media URL');
+    if (body.includes('/media/protected/export/')) found.push('a data export URL');
+    if (body.includes('/media/protected/consent/')) found.push('a consent file URL');
     return found;
   }
 
@@ -143,6 +182,20 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     expect((await fetch(`${t.url}/messages/${ids.conversation}`, { headers: pageSession(fan), redirect: 'manual' })).status).toBe(200);
   }, 240_000);
 
+  it('the media: the fan\'s data export, signed for the crawler or not, opens for the fan alone', async () => {
+    const signer = mediaSigner(t.config);
+    const target = { objectType: 'export' as const, objectId: ids.dataExport!, fileId: ids.dataExportFile! };
+    for (const who of Object.values(crawlers)) {
+      for (const url of [signer.sign(target, who.id).url, signer.sign(target, fan.id).url, signer.sign(target, null).url, `/media/protected/export/${ids.dataExport}/${ids.dataExportFile}`]) {
+        const res = await fetch(`${t.url}${url}`, { headers: who.headers });
+        expect([403, 404], `${who.username} ${url}`).toContain(res.status);
+      }
+    }
+    const own = await fetch(`${t.url}${signer.sign(target, fan.id).url}`, { headers: fan.headers });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain(SECRETS.fan);
+  });
+
   it('the media: every message file, signed for the crawler or not, opens for nobody but the two', async () => {
     const signer = mediaSigner(t.config);
     const files = [[ids.fanMessage!, ids.fanMessageFile!], [ids.performerMessage!, ids.performerMessageFile!]];
@@ -158,6 +211,25 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
       // The same signature for the fan opens: the refusals above are about who asks, not a broken URL.
       const own = signer.sign({ objectType: 'message', objectId: messageId!, fileId: fileId! }, fan.id).url;
       expect((await fetch(`${t.url}${own}`, { headers: fan.headers })).status).toBe(200);
+    }
+  });
+
+  it('the media: a release form or identity document, signed for anybody but an admin, opens for nobody; an admin\'s link only for that admin', async () => {
+    const signer = mediaSigner(t.config);
+    const files = Object.keys(ids).filter((k) => /^consent(Release|Id)\d$/.test(k)).map((k) => [ids[`consentRecord${k.slice(-1)}`]!, ids[k]!] as const);
+    expect(files).toHaveLength(2);
+    const admin = await createUser(t.ctx.db, 'admin');
+    for (const [recordId, fileId] of files) {
+      for (const who of [...Object.values(crawlers), fan, perf]) {
+        for (const url of [signer.sign({ objectType: 'consent', objectId: recordId, fileId }, who.id).url, `/media/protected/consent/${recordId}/${fileId}`]) {
+          const res = await fetch(`${t.url}${url}`, { headers: who.headers });
+          expect([403, 404], `${who.username} ${url}`).toContain(res.status);
+        }
+      }
+      const adminUrl = signer.sign({ objectType: 'consent', objectId: recordId, fileId }, admin.id).url;
+      for (const who of [...Object.values(crawlers), fan, perf]) expect((await fetch(`${t.url}${adminUrl}`, { headers: who.headers })).status).toBe(403);
+      expect((await fetch(`${t.url}${adminUrl}`)).status).toBe(403);
+      expect((await fetch(`${t.url}${adminUrl}`, { headers: admin.headers })).status).toBe(200);
     }
   });
 });

@@ -187,6 +187,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/comments/[type]/[id]': { path: `/comments/video/${w.videos.freeVideo.id}`, expect: everyone(200) },
       '/search': { path: '/search?q=mug', expect: everyone(200) },
       '/contact': { path: '/contact', expect: everyone(200) },
+      '/record-keeping': { path: '/record-keeping', expect: everyone(200) },
       '/cart': { path: '/cart', expect: everyone(200) },
       '/robots.txt': { path: '/robots.txt', expect: everyone(200) },
       '/sitemap.xml': { path: '/sitemap.xml', expect: everyone(200) },
@@ -204,6 +205,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/home': { path: '/home', expect: signedIn },
       '/notifications': { path: '/notifications', expect: signedIn },
       '/account/notifications': { path: '/account/notifications', expect: signedIn },
+      '/account/data': { path: '/account/data', expect: signedIn },
       '/notifications/unsubscribe': { path: `/notifications/unsubscribe?token=${unsubscribeToken(t.config.appSecret, w.fan.id, 'comment')}`, expect: everyone(200) },
       '/checkout': { path: '/checkout', expect: signedIn },
       '/payments/result/[id]': { path: `/payments/result/${bought.body.paymentId}`, expect: fansOwn(200) },
@@ -221,6 +223,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/messages': { path: '/messages', expect: signedIn, own: { who: 'fan', marker: 'You: Matrix message to Mona' } },
       '/messages/[id]': { path: `/messages/${conversation}`, expect: { guest: 'login', fan: 200, performer: 200, otherPerformer: 404, admin: 200 } },
       '/studio/messages': { path: '/studio/messages', expect: performers },
+      '/studio/co-performers': { path: '/studio/co-performers', expect: performers },
 
       '/studio': { path: '/studio', expect: performers, own: mona(`@${w.perf.username}`) },
       '/studio/profile': { path: '/studio/profile', expect: performers, own: mona(w.perf.username) },
@@ -249,6 +252,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/audit': { path: '/admin/audit', expect: admins },
       '/admin/reports': { path: '/admin/reports', expect: admins },
       '/admin/watermarks': { path: '/admin/watermarks', expect: admins },
+      '/admin/consent': { path: '/admin/consent', expect: admins },
     };
   }, 120_000);
   afterAll(() => t?.close());
