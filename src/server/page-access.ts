@@ -109,6 +109,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/content': ADMIN,
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
+  '/admin/watermarks': ADMIN,
   '/admin/consent': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,

@@ -350,6 +350,7 @@ const TABLE: Record<string, Expectation> = {
       'GET /admin/payout-requests', 'POST /admin/payout-requests/{id}/approve', 'POST /admin/payout-requests/{id}/reject', 'POST /admin/payout-requests/{id}/paid',
       'POST /admin/payout-requests/{id}/reveal',
       'GET /admin/dashboard', 'GET /admin/audit', 'GET /admin/reports', 'POST /admin/reports/{targetType}/{targetId}/resolve',
+      'GET /admin/watermarks', 'PUT /admin/settings/watermark', 'POST /admin/watermarks/runs', 'GET /admin/watermarks/runs/{id}',
       'GET /admin/consent', 'POST /admin/consent/{id}/refuse',
     ].map((key) => [key, { access: ADMIN }]),
   ),

@@ -251,6 +251,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/payouts': { path: '/admin/payouts', expect: admins },
       '/admin/audit': { path: '/admin/audit', expect: admins },
       '/admin/reports': { path: '/admin/reports', expect: admins },
+      '/admin/watermarks': { path: '/admin/watermarks', expect: admins },
       '/admin/consent': { path: '/admin/consent', expect: admins },
     };
   }, 120_000);
