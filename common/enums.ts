@@ -151,6 +151,14 @@ export const takedownStatusSchema = z.enum(['open', 'upheld', 'restored']);
 export type TakedownStatus = z.output<typeof takedownStatusSchema>;
 export const takedownActionSchema = z.enum(['uphold', 'restore']);
 export type TakedownAction = z.output<typeof takedownActionSchema>;
+/** Where the watermark sits on a picture or a video (docs/product.md, Watermarks). */
+export const WATERMARK_POSITIONS = ['bottom-right', 'bottom-left', 'top-right', 'top-left', 'center'] as const;
+export const watermarkPositionSchema = z.enum(WATERMARK_POSITIONS);
+export type WatermarkPosition = z.infer<typeof watermarkPositionSchema>;
+/** A watermark run: running, finished, or left for a newer one started with other settings. */
+export const WATERMARK_RUN_STATUSES = ['running', 'done', 'superseded'] as const;
+export const watermarkRunStatusSchema = z.enum(WATERMARK_RUN_STATUSES);
+export type WatermarkRunStatus = z.infer<typeof watermarkRunStatusSchema>;
 /** A "download my data" export (server/privacy/README.md): queued → running → ready → expired, or failed. */
 export const dataExportStatusSchema = z.enum(['queued', 'running', 'ready', 'failed', 'expired']);
 export type DataExportStatus = z.output<typeof dataExportStatusSchema>;

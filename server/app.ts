@@ -23,6 +23,7 @@ import { useMediaTools } from './media/ffmpeg.js';
 import { JobQueue } from './jobs/queue.js';
 import { scheduleOrphanSweep } from './media/orphans.js';
 import { registerMediaJobs } from './media/pipeline/processors.js';
+import { registerWatermarkJobs, watermarkAfterProcessing } from './media/watermark/watermark.service.js';
 import { registerAnnounceJob } from './follows/announce.js';
 import { registerMassMessageJob } from './messages/mass.service.js';
 import { messagesDeps } from './messages/messages.service.js';
@@ -81,7 +82,15 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const storage = await createStorage(config);
   useMediaTools(config.mediaTools);
   const jobs = new JobQueue(database.db, config.pipeline.jobs, logger.child({ module: 'jobs' }));
-  registerMediaJobs(jobs, { db: database.db, storage, logger: logger.child({ module: 'media' }), video: config.pipeline.video });
+  const watermarkDeps = {
+    db: database.db, storage, logger: logger.child({ module: 'watermark' }), jobs, settings, publicUrl: config.publicUrl, video: config.pipeline.video,
+    keepReplacedMs: config.mediaUrlTtlSec * 1000,
+  };
+  registerMediaJobs(jobs, {
+    db: database.db, storage, logger: logger.child({ module: 'media' }), video: config.pipeline.video,
+    afterProcessed: (objectType, objectId) => watermarkAfterProcessing(watermarkDeps, objectType, objectId),
+  });
+  registerWatermarkJobs(jobs, watermarkDeps);
   const ctx: AppContext = {
     config,
     db: database.db,

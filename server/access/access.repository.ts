@@ -2,6 +2,7 @@ import type { DbOrTrx } from '../db/database.js';
 import type { ObjectType } from '../db/schema.js';
 import { photoIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import { PRIVATE_THUMB_VARIANT } from '../media/photo-thumbs.js';
+import { MARKED_VARIANT } from '../media/watermark/variant.js';
 
 /**
  * The two facts access decisions read: live subscriptions and live entitlements. Both lookups are served by
@@ -57,7 +58,8 @@ export async function entitledObjectKeys(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The rows a protected file request is checked against (server/media/protected.routes.ts). `visible` is the same
+// The rows a protected file request is checked against (server/media/protected.routes.ts). `markedKey`: the file's
+// watermarked copy when it has one (server/media/watermark/), which is what is served; the URL keeps naming the file. `visible` is the same
 // "public" rule the lists use (server/catalogue/catalogue.repository.ts), as 0/1 or a boolean depending on the engine.
 
 /** A video and its full file, when `fileId` is that video's full file. */
@@ -65,7 +67,8 @@ export function findVideoFile(db: DbOrTrx, videoId: string, fileId: string, a: A
   return db
     .selectFrom('videos')
     .leftJoin('files', 'files.id', 'videos.fileId')
-    .select(['videos.id', 'videos.performerId', 'videos.access', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .leftJoin('files as marked', (j) => j.onRef('marked.parentId', '=', 'files.id').on('marked.variant', '=', MARKED_VARIANT).on('marked.status', '=', 'ready'))
+    .select(['videos.id', 'videos.performerId', 'videos.access', 'files.storageKey', 'files.status as fileStatus', 'files.originalName', 'marked.storageKey as markedKey'])
     .select(videoIsPublic(a).as('visible'))
     .where('videos.id', '=', videoId)
     .where('videos.fileId', '=', fileId)
@@ -88,7 +91,8 @@ export function findPhotoFile(db: DbOrTrx, photoId: string, fileId: string, a: A
         ]),
       ),
     )
-    .select(['photos.id', 'photos.performerId', 'photos.galleryId', 'galleries.access as galleryAccess', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .leftJoin('files as marked', (j) => j.onRef('marked.parentId', '=', 'files.id').on('marked.variant', '=', MARKED_VARIANT).on('marked.status', '=', 'ready'))
+    .select(['photos.id', 'photos.performerId', 'photos.galleryId', 'galleries.access as galleryAccess', 'files.storageKey', 'files.status as fileStatus', 'files.originalName', 'marked.storageKey as markedKey'])
     .select(photoIsPublic(a).as('visible'))
     .where('photos.id', '=', photoId)
     .executeTakeFirst();
@@ -122,7 +126,8 @@ export async function findPostFile(db: DbOrTrx, postId: string, fileId: string, 
   return db
     .selectFrom('posts')
     .leftJoin('files', (j) => j.on('files.id', '=', fileId))
-    .select(['posts.id', 'posts.performerId', 'posts.access', 'files.storageKey', 'files.status as fileStatus', 'files.originalName'])
+    .leftJoin('files as marked', (j) => j.onRef('marked.parentId', '=', 'files.id').on('marked.variant', '=', MARKED_VARIANT).on('marked.status', '=', 'ready'))
+    .select(['posts.id', 'posts.performerId', 'posts.access', 'files.storageKey', 'files.status as fileStatus', 'files.originalName', 'marked.storageKey as markedKey'])
     .select(postIsPublic(a).as('visible'))
     .where('posts.id', '=', postId)
     .executeTakeFirst();

@@ -219,7 +219,7 @@ export async function openProtectedFile(
     return { ok: true, storageKey: f.storageKey, fileName: f.originalName, download: false };
   }
   let subject: AccessSubject;
-  let row: { visible: unknown; storageKey: string | null; fileStatus: string | null; originalName: string | null };
+  let row: { visible: unknown; storageKey: string | null; fileStatus: string | null; originalName: string | null; markedKey?: string | null };
   if (grant.objectType === 'video') {
     const v = await findVideoFile(db, grant.objectId, grant.fileId, at);
     if (!v) return gone;
@@ -249,5 +249,6 @@ export async function openProtectedFile(
   if (!decision.open) {
     return { ok: false, status: 403, code: 'LOCKED', message: decision.needs === 'subscription' ? 'Subscribe to open this file' : 'Buy this item to open this file' };
   }
-  return { ok: true, storageKey: row.storageKey, fileName: row.originalName, download: grant.objectType === 'product' };
+  // The watermarked copy when there is one (server/media/watermark/); the original upload stays clean in storage.
+  return { ok: true, storageKey: row.markedKey ?? row.storageKey, fileName: row.originalName, download: grant.objectType === 'product' };
 }

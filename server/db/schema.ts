@@ -137,6 +137,8 @@ export interface FilesTable extends Timestamps {
   originalName: string | null;
   status: Defaulted<'uploaded' | 'processing' | 'ready' | 'failed'>;
   error: string | null;
+  /** The mark a stamped file carries (server/media/watermark/mark.ts `markSignature`); null when clean. */
+  watermark: Defaulted<string | null>;
 }
 
 export interface JobsTable extends Timestamps {
@@ -715,6 +717,30 @@ export interface TakedownRequestsTable {
   resolvedBy: string | null;
 }
 
+export interface WatermarkRunsTable {
+  id: string;
+  status: 'running' | 'done' | 'superseded';
+  enabled: number;
+  position: string;
+  opacity: number;
+  total: number;
+  cursorType: Defaulted<string>;
+  cursorId: Defaulted<string>;
+  paged: Defaulted<number>;
+  startedBy: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface WatermarkItemsTable {
+  runId: string;
+  objectType: 'video' | 'photo' | 'post_media';
+  objectId: string;
+  status: 'queued' | 'done' | 'failed';
+  error: string | null;
+  updatedAt: string;
+}
+
 /** 0030: a user's "download my data" request and the JSON file it made (server/privacy/README.md). */
 export interface DataExportsTable {
   id: string;
@@ -772,6 +798,8 @@ export interface Database {
   messageAttachments: MessageAttachmentsTable;
   performerBlocks: PerformerBlocksTable;
   massMessages: MassMessagesTable;
+  watermarkRuns: WatermarkRunsTable;
+  watermarkItems: WatermarkItemsTable;
   tips: TipsTable;
   contentAnnouncements: ContentAnnouncementsTable;
   videoViews: VideoViewsTable;

@@ -501,3 +501,29 @@ function even(n: number, name: string): number {
   if (!Number.isInteger(n) || n < 2 || n % 2 !== 0) throw new Error(`${name} must be an even integer >= 2 (H.264 needs it), got ${n}`);
   return n;
 }
+
+export interface OverlayOptions extends RunOptions {
+  /** Where the mark's top-left corner goes, in pixels of the video frame. */
+  left: number;
+  top: number;
+}
+
+/**
+ * Writes `videoFile` again with a transparent PNG (the watermark, its opacity already in its alpha) laid over every
+ * frame by the `overlay` filter: H.264 and AAC, faststart. The video is opened contained; the PNG
+ * is our own file, read with the single-picture demuxer only.
+ */
+export async function overlayMark(videoFile: string, markPng: string, outFile: string, opts: OverlayOptions): Promise<MediaInfo> {
+  await fsp.mkdir(path.dirname(outFile), { recursive: true });
+  const args = [
+    '-y', '-loglevel', 'error',
+    ...containedInput(videoFile),
+    '-protocol_whitelist', 'file', '-f', 'png_pipe', '-i', `file:${path.resolve(markPng)}`,
+    '-filter_complex', `[0:v:0][1:v]overlay=x=${Math.max(0, Math.round(opts.left))}:y=${Math.max(0, Math.round(opts.top))}:format=auto,format=yuv420p[v]`,
+    '-map', '[v]', '-map', '0:a:0?',
+    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-c:a', 'aac', '-b:a', '128k',
+    '-movflags', '+faststart', outFile,
+  ];
+  await runFfmpeg(args, opts);
+  return probeFile(outFile, { signal: opts.signal });
+}

@@ -10,6 +10,8 @@ export interface PostContext {
   signer: MediaUrlSigner;
   viewer: Viewer;
   files: Map<string, MediaFile>;
+  /** Watermarked copies by the id of the file they stand for (a post picture's display file). */
+  marked?: Map<string, MediaFile>;
   decision: AccessDecision;
 }
 
@@ -19,7 +21,8 @@ export interface PostContext {
  */
 function openFileUrl(x: PostContext, postId: string, fileId: string | null): string | null {
   const file = fileId ? x.files.get(fileId) : undefined;
-  return previewUrl(file) ?? fullMedia(x.signer, x.viewer, { objectType: 'post', objectId: postId }, file)?.url ?? null;
+  // A signed URL keeps naming the file itself: the media route serves its watermarked copy.
+  return previewUrl((fileId && x.marked?.get(fileId)) || file) ?? fullMedia(x.signer, x.viewer, { objectType: 'post', objectId: postId }, file)?.url ?? null;
 }
 
 export function toPostMediaItem(m: PostMediaRow, x: PostContext): PostMediaItem {

@@ -1,6 +1,7 @@
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, postSubject, type Viewer } from '../access/access.service.js';
-import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
+import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
+import { MARKED_VARIANT } from '../media/watermark/variant.js';
 import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { PostCard, PostDetail } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
@@ -28,11 +29,13 @@ async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], de
     ...rows.map((r) => r.imageFileId),
     ...shown.flatMap((m) => [m.previewFileId, m.thumbFileId, m.displayFileId, m.kind === 'video' ? m.fileId : null]),
   ]);
+  // A free post's picture in full is public: its watermarked copy (server/media/watermark/) has a public URL of its own.
+  const marked = await loadVariants(deps.db, shown.map((m) => m.displayFileId), MARKED_VARIANT);
   return rows.map((r) => ({
     row: r,
     media: byPost.get(r.id) ?? [],
     performer: r.performerId ? performers.get(r.performerId) : undefined,
-    x: { signer: deps.signer, viewer, files, decision: access.decide(postSubject(r)) },
+    x: { signer: deps.signer, viewer, files, marked, decision: access.decide(postSubject(r)) },
   }));
 }
 

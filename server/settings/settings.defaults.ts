@@ -1,4 +1,4 @@
-import type { GatewayName } from '../../common/enums.js';
+import type { GatewayName, WatermarkPosition } from '../../common/enums.js';
 import type { MenuItem, PublicSettings } from '../../common/schemas/site.js';
 
 /** Every setting the site knows, with its default, group and whether guests may read it. */
@@ -84,6 +84,12 @@ export const settingDefs = {
   // countries (ISO codes; empty: everywhere).
   ageGateEnabled: { default: false, group: 'age-gate', public: false },
   ageGateCountries: { default: [] as string[], group: 'age-gate', public: false },
+  // Watermarks (docs/product.md, Watermarks; server/media/watermark/): the performer's page address stamped on full
+  // photos, posts' full pictures, video posters and full videos; opacity in percent. Changing them re-processes the
+  // catalogue through a watermark run.
+  watermarkEnabled: { default: false, group: 'watermark', public: false },
+  watermarkPosition: { default: 'bottom-right' as WatermarkPosition, group: 'watermark', public: false },
+  watermarkOpacity: { default: 60, group: 'watermark', public: false },
   // Data rights (server/privacy/README.md): days a "download my data" file stays downloadable before a job deletes it.
   dataExportDays: { default: 7, group: 'privacy', public: false },
 } satisfies Record<string, SettingDef>;

@@ -14,8 +14,10 @@ export async function fileFamily(db: DbOrTrx, ids: Array<string | null | undefin
   const rows = await getFiles(db, ids);
   const roots = new Set(rows.map((r) => (r.variant !== 'original' && r.parentId ? r.parentId : r.id)));
   const [rootRows, children] = await Promise.all([getFiles(db, [...roots]), childFiles(db, [...roots])]);
+  // A derived file's own stamped copy (a post picture's display file's watermark, server/media/watermark/).
+  const grandchildren = await childFiles(db, children.map((c) => c.id));
   const all = new Map<string, FileRow>();
-  for (const r of [...rows, ...rootRows, ...children]) all.set(r.id, r);
+  for (const r of [...rows, ...rootRows, ...children, ...grandchildren]) all.set(r.id, r);
   return [...all.values()];
 }
 

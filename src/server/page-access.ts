@@ -111,6 +111,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
   '/admin/takedowns': ADMIN,
+  '/admin/watermarks': ADMIN,
   '/admin/consent': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,

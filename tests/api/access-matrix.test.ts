@@ -354,6 +354,7 @@ const TABLE: Record<string, Expectation> = {
       'POST /admin/payout-requests/{id}/reveal',
       'GET /admin/dashboard', 'GET /admin/audit', 'GET /admin/reports', 'POST /admin/reports/{targetType}/{targetId}/resolve',
       'GET /admin/takedowns', 'POST /admin/takedowns/{targetType}/{targetId}/resolve',
+      'GET /admin/watermarks', 'PUT /admin/settings/watermark', 'POST /admin/watermarks/runs', 'GET /admin/watermarks/runs/{id}',
       'GET /admin/consent', 'POST /admin/consent/{id}/refuse',
     ].map((key) => [key, { access: ADMIN }]),
   ),

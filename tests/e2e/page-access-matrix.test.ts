@@ -253,6 +253,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/audit': { path: '/admin/audit', expect: admins },
       '/admin/reports': { path: '/admin/reports', expect: admins },
       '/admin/takedowns': { path: '/admin/takedowns', expect: admins },
+      '/admin/watermarks': { path: '/admin/watermarks', expect: admins },
       '/admin/consent': { path: '/admin/consent', expect: admins },
     };
   }, 120_000);

@@ -85,6 +85,8 @@ export interface PipelineDeps {
   storage: Storage;
   logger: Logger;
   video: VideoProcessing;
+  /** Called once an item's processing is swapped in: the watermark's stamp follows (server/media/watermark/). */
+  afterProcessed?: (objectType: 'video' | 'photo' | 'post_media', objectId: string) => Promise<void>;
 }
 
 export function registerMediaJobs(queue: JobQueue, deps: PipelineDeps): void {
@@ -192,7 +194,9 @@ async function swapOutputs(
   try {
     await db.transaction().execute(async (trx) => {
       if (!(await stillCurrent(trx))) return;
-      const old = await childFiles(trx, [originalId], variants);
+      const previous = await childFiles(trx, [originalId], variants);
+      // A replaced display picture takes its stamped copy with it (server/media/watermark/): made again after this.
+      const old = [...previous, ...(await childFiles(trx, previous.map((f) => f.id), ['marked']))];
       await deleteFileRows(trx, old.map((f) => f.id));
       await insertFiles(trx, fresh.map((o) => o.row));
       await record(trx);
@@ -278,6 +282,7 @@ function videoHandler(deps: PipelineDeps, queue: JobQueue): JobHandler<VideoJob>
         },
       );
       queue.wake();
+      await deps.afterProcessed?.('video', videoId);
     },
     async onFailed(trx, { videoId }, error) {
       const video = await getVideoRow(trx, videoId);
@@ -351,6 +356,7 @@ function photoHandler(deps: PipelineDeps): JobHandler<PhotoJob> {
           await setPhotoProcessed(trx, photoId, out.row.id);
         },
       );
+      await deps.afterProcessed?.('photo', photoId);
     },
     async onFailed(trx, { photoId }, error) {
       const photo = await getPhotoRow(trx, photoId);
@@ -472,6 +478,7 @@ function postMediaHandler(deps: PipelineDeps): JobHandler<PostMediaJob> {
           await setPostMediaProcessed(trx, mediaId, values);
         },
       );
+      await deps.afterProcessed?.('post_media', mediaId);
     },
     async onFailed(trx, { mediaId }, error) {
       const media = await getPostMediaRow(trx, mediaId);

@@ -52,6 +52,8 @@ const VERBS: Record<string, string> = {
   'takedown.restore': 'restored after a takedown request',
   'settings.payment.update': 'changed',
   'settings.image.upload': 'uploaded a new picture for',
+  'settings.watermark.update': 'changed',
+  'watermark.run.start': 'started (or found running) the watermark run',
   'user.suspend': 'suspended',
   'user.reactivate': 'reactivated',
 };
@@ -131,7 +133,7 @@ export function auditTarget(entry: AuditEntryView): { label: string; href: strin
       return { label: t.name ?? t._id ?? 'a country', href: '/admin/country-blocks', deleted };
     case 'settings': {
       // "changed the site settings", "changed the payment settings", "uploaded a new picture for the logo".
-      const label = entry.action === 'settings.payment.update' ? 'the payment settings' : t._id ? `the ${labelOf(t._id).toLowerCase()}` : 'the site settings';
+      const label = entry.action === 'settings.payment.update' ? 'the payment settings' : entry.action === 'settings.watermark.update' ? 'the watermark settings' : t._id ? `the ${labelOf(t._id).toLowerCase()}` : 'the site settings';
       return { label, href: '/admin/settings', deleted };
     }
     default: {
