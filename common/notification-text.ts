@@ -36,6 +36,7 @@ const FALLBACK_URL: Record<string, string> = {
   order: '/account/orders',
   payout: '/studio/earnings',
   report: '/notifications',
+  verification: '/studio/verification',
 };
 
 const ORDER_STATUS: Record<string, string> = {
@@ -99,6 +100,11 @@ export function notificationText(type: string, payload: unknown, currencySymbol 
       text = `Your report was reviewed${outcome && REPORT_OUTCOME[outcome] ? `: ${REPORT_OUTCOME[outcome]}` : ''}`;
       break;
     }
+    case 'verification': {
+      const status = str(p, 'status');
+      text = status === 'approved' ? 'Your identity is verified: you can publish and sell' : status === 'rejected' ? 'Your identity verification was rejected: see why and send it again' : 'Your identity verification was updated';
+      break;
+    }
     default:
       text = 'You have a new notification';
   }
@@ -115,4 +121,5 @@ export const NOTIFICATION_TYPE_LABELS: Record<string, string> = {
   order: 'Your orders',
   payout: 'Your payouts',
   report: 'Outcomes of your reports',
+  verification: 'Your identity verification',
 };

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, EntitlementObjectType, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
-  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType,
+  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, VerificationStatus,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -692,6 +692,27 @@ export interface ReportsTable {
   resolvedBy: string | null;
 }
 
+/** Performers' identity and age verifications (migration 0026; server/verification/README.md). */
+export interface PerformerVerificationsTable extends Timestamps {
+  id: string;
+  performerId: string;
+  status: Defaulted<VerificationStatus>;
+  legalName: string;
+  /** YYYY-MM-DD. */
+  dateOfBirth: string;
+  /** ISO 3166-1 alpha-2, the country that issued the document. */
+  country: string;
+  documentFrontFileId: string | null;
+  documentBackFileId: string | null;
+  selfieFileId: string | null;
+  seeded: Defaulted<Flag>;
+  submittedAt: string;
+  decidedAt: string | null;
+  decidedBy: string | null;
+  reason: string | null;
+  filesDeletedAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -742,6 +763,7 @@ export interface Database {
   notificationPreferences: NotificationPreferencesTable;
   auditLog: AuditLogTable;
   reports: ReportsTable;
+  performerVerifications: PerformerVerificationsTable;
 }
 
 export type User = Selectable<UsersTable>;
