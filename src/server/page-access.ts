@@ -91,6 +91,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/studio/earnings': PERFORMER,
   '/studio/orders': PERFORMER,
   '/studio/messages': PERFORMER,
+  '/studio/verification': PERFORMER,
 
   '/admin': ADMIN,
   '/admin/settings': ADMIN,
@@ -104,6 +105,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/content': ADMIN,
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
+  '/admin/verifications': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
   '/admin/earnings': ADMIN,
