@@ -221,6 +221,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/messages': { path: '/messages', expect: signedIn, own: { who: 'fan', marker: 'You: Matrix message to Mona' } },
       '/messages/[id]': { path: `/messages/${conversation}`, expect: { guest: 'login', fan: 200, performer: 200, otherPerformer: 404, admin: 200 } },
       '/studio/messages': { path: '/studio/messages', expect: performers },
+      '/studio/verification': { path: '/studio/verification', expect: performers },
 
       '/studio': { path: '/studio', expect: performers, own: mona(`@${w.perf.username}`) },
       '/studio/profile': { path: '/studio/profile', expect: performers, own: mona(w.perf.username) },
@@ -248,6 +249,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/payouts': { path: '/admin/payouts', expect: admins },
       '/admin/audit': { path: '/admin/audit', expect: admins },
       '/admin/reports': { path: '/admin/reports', expect: admins },
+      '/admin/verifications': { path: '/admin/verifications', expect: admins },
     };
   }, 120_000);
   afterAll(() => t?.close());
