@@ -52,6 +52,8 @@ const VERBS: Record<string, string> = {
   'settings.image.upload': 'uploaded a new picture for',
   'user.suspend': 'suspended',
   'user.reactivate': 'reactivated',
+  'verification.approve': 'verified the identity of',
+  'verification.reject': 'rejected the identity verification of',
 };
 
 /** "coupon.create" → "created the coupon"; an action this list does not know reads as its words ("coupon create"). */
