@@ -84,7 +84,8 @@ export const conversationParams = z.object({ id: keyField });
 export const messageParams = z.object({ id: keyField });
 
 /** `POST /messages/conversations/{id}/read`: what is now read, and the caller's unread count after it. */
-export const readStateSchema = z.object({ conversationId: z.string(), readAt: z.string(), count: z.number().int() });
+/** After marking a conversation read: the reader's unread messages (`count`) and unread notifications (its message notifications were read too). */
+export const readStateSchema = z.object({ conversationId: z.string(), readAt: z.string(), count: z.number().int(), notifications: z.number().int() });
 export type ReadState = z.output<typeof readStateSchema>;
 
 /** A performer's messaging settings (studio). */

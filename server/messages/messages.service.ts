@@ -3,7 +3,7 @@ import { newId, nowIso } from '../db/ids.js';
 import { AppError, badRequest, notFound } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
-import { addNotification, pushNotificationCount, readConversationNotifications } from '../notifications/notifications.service.js';
+import { addNotification, pushNotificationCount, readConversationNotifications, unreadNotificationCount } from '../notifications/notifications.service.js';
 import { mediaSigner, type MediaUrlSigner } from '../media/signed-urls.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
@@ -343,11 +343,14 @@ export async function markConversationRead(deps: MessagesDeps, me: Me, conversat
     notifications: await readConversationNotifications(trx, me.id, conv.id),
   }));
   if (notifications > 0) await pushNotificationCount(deps.db, deps.realtime, me.id);
+  // The answer carries the bell's count too: the page that marked the thread read may not have a bell listening yet
+  // (islands hydrate when the browser is idle), and the pushed count would then be lost.
+  const unreadNotifications = await unreadNotificationCount(deps.db, me.id);
   if (changed > 0) {
     for (const userId of [conv.fanId, conv.performerId]) deps.realtime.emitToUser(userId, 'message/read', { conversationId: conv.id, readerId: me.id, readAt: at });
-    return { conversationId: conv.id, readAt: at, count: await pushUnread(deps, me.id) };
+    return { conversationId: conv.id, readAt: at, count: await pushUnread(deps, me.id), notifications: unreadNotifications };
   }
-  return { conversationId: conv.id, readAt: at, count: await unreadMessages(deps.db, me.id) };
+  return { conversationId: conv.id, readAt: at, count: await unreadMessages(deps.db, me.id), notifications: unreadNotifications };
 }
 
 export function unreadMessageCount(db: DbOrTrx, userId: string): Promise<number> {

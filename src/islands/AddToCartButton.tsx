@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { addToCart, cart } from '../lib/stores/cart.js';
 import { toast } from '../lib/stores/toast.js';
+import { useMounted } from '../lib/use-mounted.js';
 
 export interface AddToCartButtonProps {
   product: { _id: string; name: string; price: number; type: 'physical' | 'digital'; image?: string | null; performerId?: string };
@@ -14,8 +14,7 @@ export interface AddToCartButtonProps {
 export default function AddToCartButton({ product, inStock, owned = false }: AddToCartButtonProps) {
   const state = useStore(cart);
   // localStorage is only known after hydration: render the server's view first.
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  const mounted = useMounted();
   const inCart = mounted && state.items.some((i) => i._id === product._id);
   if (owned) return null;
   if (!inStock) return <p className="empty">Sold out</p>;

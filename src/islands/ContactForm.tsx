@@ -5,6 +5,7 @@ import { Field, FieldError, FormFooter } from './shared/Field.js';
 import { EmailField, NameField } from './shared/account-fields.js';
 import { useFormErrors } from './shared/useFormErrors.js';
 import { useFormValues } from './shared/useFormValues.js';
+import { useMounted } from '../lib/use-mounted.js';
 
 export interface ContactFormProps {
   captchaEnabled?: boolean;
@@ -23,8 +24,7 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
   const [captchaToken, setCaptchaToken] = useState('');
   const [captchaReset, setCaptchaReset] = useState(0);
   // The widget needs the browser; render it after hydration only.
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  const mounted = useMounted();
   const { fieldErrors, formError, clear, fail } = useFormErrors(FIELDS);
   const withCaptcha = captchaEnabled && Boolean(captchaSiteKey);
 

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { NotificationItem } from '../../common/schemas/notifications.js';
@@ -8,11 +8,13 @@ import '../styles/notifications.css';
 export interface NotificationListProps {
   initial: ListResult<NotificationItem>;
   pageSize: number;
+  /** The server's clock when it rendered the page: the first render in the browser must print the same "min ago". */
+  renderedAt: number;
 }
 
 const timeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
 
-/** "5 min ago" for the last hour, then the day and time (UTC on the server; the reader's zone once hydrated). */
+/** "5 min ago" for the last hour, then the day and time in UTC (the same text on the server and in the browser). */
 function when(iso: string, now: number): string {
   const ms = now - Date.parse(iso);
   if (ms < 60_000) return 'just now';
@@ -24,11 +26,18 @@ function when(iso: string, now: number): string {
  * The notifications page's list: newest first, unread ones marked, a click marks it read and follows its link; new ones
  * arrive on top while the page is open; "Mark all read"; more by cursor.
  */
-export default function NotificationList({ initial, pageSize }: NotificationListProps) {
+export default function NotificationList({ initial, pageSize, renderedAt }: NotificationListProps) {
   const list = useMemo(() => createNotificationList(initial, pageSize), []);
   const state = useStore(list.store);
   useEffect(() => list.listen(), [list]);
-  const now = Date.now();
+  // Hydration must print what the server printed ("just now" may have become "1 min ago" since): the server's clock
+  // first, then the browser's, moving on each minute.
+  const [now, setNow] = useState(renderedAt);
+  useEffect(() => {
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
   const unread = state.items.filter((i) => !i.read).length;
 
   const follow = async (event: React.MouseEvent<HTMLAnchorElement>, item: NotificationItem) => {

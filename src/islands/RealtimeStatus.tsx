@@ -1,11 +1,12 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { RealtimeStatus as Status } from '../../common/realtime.js';
 import { realtimeStatus } from '../lib/stores/realtime.js';
 import { loggedIn as loggedInStore } from '../lib/stores/auth.js';
 import RealtimeConnection from './RealtimeConnection.js';
 import { listenForTips } from '../lib/stores/tips.js';
 import '../styles/engagement.css';
+import { useMounted } from '../lib/use-mounted.js';
 
 const LABELS: Record<Status, string> = {
   initialized: 'Connecting…',
@@ -23,8 +24,7 @@ export interface RealtimeStatusProps {
 export function StatusIndicator() {
   const status = useStore(realtimeStatus);
   // The server renders nothing; the state exists only in the browser.
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  const mounted = useMounted();
   if (!mounted) return null;
   return (
     <span className="realtime-status" data-testid="realtime-status" data-status={status} title={`Realtime: ${LABELS[status]}`}>

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useState, type CSSProperties } from 'react';
 import { useStore } from '@nanostores/react';
 import { dismissToast, toasts, TOAST_TIMEOUT_MS, type Toast } from '../lib/stores/toast.js';
+import { useMounted } from '../lib/use-mounted.js';
 
 /** Space between the header's bottom edge and the first toast. */
 const GAP_PX = 12;
@@ -50,8 +51,7 @@ function useHeaderBottom(active: boolean): number | null {
 export default function Toaster() {
   const list = useStore(toasts);
   // The server renders no toasts; the queue (with any message the previous page handed over) shows after hydration.
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  const mounted = useMounted();
   const shown = mounted ? list : [];
   const headerBottom = useHeaderBottom(shown.length > 0);
   const style = headerBottom === null ? undefined : ({ '--toaster-top': `${headerBottom + GAP_PX}px` } as CSSProperties);

@@ -12,3 +12,9 @@ export function readableTime(iso: string, where: { locale?: string; timeZone?: s
 
 /** The server's text: UTC, labelled, in one fixed language so pages do not depend on the server's locale. */
 export const utcTime = (iso: string) => `${readableTime(iso, { locale: 'en-GB', timeZone: 'UTC' })} UTC`;
+
+/**
+ * Where an island prints a moment: until it has mounted, what the server printed (UTC in one fixed language, or
+ * hydration would not match for a reader elsewhere); then the reader's own zone and language.
+ */
+export const islandZone = (mounted: boolean): { locale?: string; timeZone?: string } => (mounted ? {} : { locale: 'en-GB', timeZone: 'UTC' });

@@ -261,9 +261,13 @@ describe.each(engines)('messages on %s', (engine) => {
     expect(list.body.items[1]).toMatchObject({ unreadCount: 3, lastMessage: { text: 'three', senderId: fanA.id }, other: { _id: fanA.id, name: 'Fan A' } });
     expect((await as(fanA, 'GET', '/messages/conversations')).body.items[0]).toMatchObject({ _id: convA, unreadCount: 0 });
 
+    const bellBefore = (await as(perf, 'GET', '/notifications/unread-count')).body.count;
     const read = await as(perf, 'POST', `/messages/conversations/${convA}/read`);
     expect(read.body).toMatchObject({ conversationId: convA, count: 1 });
     expect((await as(perf, 'GET', '/messages/unread')).body).toEqual({ count: 1 });
+    // The answer carries the bell's count, with the thread's message notifications read.
+    expect(read.body.notifications).toBeLessThan(bellBefore);
+    expect(read.body.notifications).toBe((await as(perf, 'GET', '/notifications/unread-count')).body.count);
     const thread = await as(fanA, 'GET', `/messages/conversations/${convA}/messages`);
     expect(thread.body.items.every((m: { readAt: string | null }) => m.readAt)).toBe(true);
     // Reading is the recipient's: the sender reading changes nothing.

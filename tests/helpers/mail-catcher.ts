@@ -19,6 +19,8 @@ export interface CaughtMail {
  */
 export class MailCatcher {
   readonly mails: CaughtMail[] = [];
+  /** SMTP connections opened to this server so far. */
+  connections = 0;
   private server: SMTPServer | undefined;
   private port = 0;
 
@@ -27,6 +29,10 @@ export class MailCatcher {
       authOptional: true,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
+      onConnect: (_session, callback) => {
+        this.connections += 1;
+        callback();
+      },
       size: 5 * 1024 * 1024,
       onData: (stream, session, callback) => {
         simpleParser(stream)

@@ -329,3 +329,26 @@ describe('resetAll', () => {
     expect(sessionStorage.getItem(TOAST_STORAGE_KEY)).toBeNull();
   });
 });
+
+describe('the header badges after a thread was read before they hydrated', () => {
+  it('a read thread\'s answer sets both counts, and the badges\' later start at the page\'s older figures keeps them', async () => {
+    const { createInbox, seedUnread, unreadMessages } = await import('../../src/lib/stores/messages.js');
+    const { followBellCount, unreadCount } = await import('../../src/lib/stores/notifications.js');
+    // Earlier cases load modules afresh: the reset these stores registered with is the one loaded beside them.
+    const { resetAll: resetStores } = await import('../../src/lib/stores/reset.js');
+    const conversation = { _id: 'c1' } as never;
+    stubFetch({ 'POST /api/messages/conversations/c1/read': reply(200, { conversationId: 'c1', readAt: '2026-11-27T10:00:00.000Z', count: 0, notifications: 2 }) });
+    const inbox = createInbox('me', { conversations: { items: [], total: 0 }, active: conversation, messages: { items: [], total: 0 } });
+    await inbox.markRead();
+    // The page said 1 unread message and 3 unread notifications when it was rendered.
+    seedUnread(1);
+    const stop = followBellCount(3);
+    expect(unreadMessages.get()).toBe(0);
+    expect(unreadCount.get()).toBe(2);
+    stop();
+    // A new page starts again from what it was rendered with.
+    resetStores();
+    followBellCount(5)();
+    expect(unreadCount.get()).toBe(5);
+  });
+});

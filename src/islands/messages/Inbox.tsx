@@ -8,6 +8,8 @@ import { LockedFiles, PriceField, PriceNote, priceOf, useCurrencySymbol } from '
 import type { TipLimits } from '../../../common/tips.js';
 import TipButton from '../TipButton.js';
 import { ReportMenuItem } from '../shared/ReportMenuItem.js';
+import { islandZone } from '../../lib/local-time.js';
+import { useMounted } from '../../lib/use-mounted.js';
 
 /** The report dialog loads with the first "Report" click (as in the comments). */
 const ReportDialog = lazy(() => import('../shared/ReportDialog.js').then((m) => ({ default: m.ReportDialog })));
@@ -23,10 +25,17 @@ export interface InboxProps {
   tipLimits?: TipLimits | null;
 }
 
-const when = (iso: string) => {
+/**
+ * A message's time: the hour when it is from today, else the day. Until the island has mounted, the day in UTC (what
+ * the server printed: it knows neither the reader's zone nor their "today"); then in the reader's zone and language.
+ */
+const when = (iso: string, mounted: boolean) => {
   const d = new Date(iso);
-  const today = new Date().toDateString() === d.toDateString();
-  return today ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' });
+  const where = islandZone(mounted);
+  const today = mounted && new Date().toDateString() === d.toDateString();
+  return today
+    ? d.toLocaleTimeString(where.locale, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleDateString(where.locale, { month: 'short', day: 'numeric', timeZone: where.timeZone });
 };
 
 const preview = (c: Conversation, me: string) => {
@@ -43,6 +52,7 @@ const preview = (c: Conversation, me: string) => {
 export default function Inbox({ me, isPerformer, conversations, active, messages, tipLimits = null }: InboxProps) {
   const [inbox] = useState(() => createInbox(me, { conversations, active, messages }));
   const state = useStore(inbox.store);
+  const mounted = useMounted();
   const [text, setText] = useState('');
   const [files, setFiles] = useState<File[]>([]);
   // A performer's optional price for the files attached (paid-message.tsx).
@@ -107,7 +117,7 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
                   <span className="inbox__preview">{preview(c, me)}</span>
                 </span>
                 <span className="inbox__meta">
-                  <time dateTime={c.lastMessageAt}>{when(c.lastMessageAt)}</time>
+                  <time dateTime={c.lastMessageAt}>{when(c.lastMessageAt, mounted)}</time>
                   {c.unreadCount ? <span className="inbox__unread" data-testid="conversation-unread" aria-label={`${c.unreadCount} unread`}>{c.unreadCount}</span> : null}
                 </span>
               </a>
@@ -150,7 +160,7 @@ export default function Inbox({ me, isPerformer, conversations, active, messages
                 )}
                 {m.locked ? <LockedFiles message={m} /> : null}
                 <span className="bubble__meta">
-                  <time dateTime={m.createdAt}>{when(m.createdAt)}</time>
+                  <time dateTime={m.createdAt}>{when(m.createdAt, mounted)}</time>
                   {m.senderId === me && m.readAt ? <span data-testid="message-seen"> · Seen</span> : null}
                   {m.senderId === me && m.price > 0 ? <PriceNote message={m} /> : null}
                 </span>

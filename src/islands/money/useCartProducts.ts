@@ -4,6 +4,7 @@ import type { ProductItem } from '../../../common/schemas/catalogue.js';
 import { ApiError } from '../../lib/api/error.js';
 import { checkout } from '../../lib/stores/payments.js';
 import { cart, type CartItem } from '../../lib/stores/cart.js';
+import { useMounted } from '../../lib/use-mounted.js';
 
 export interface CartLine {
   item: CartItem;
@@ -16,9 +17,8 @@ export interface CartLine {
 /** The cart's items with their current product data (prices are always the server's). */
 export function useCartProducts() {
   const state = useStore(cart);
-  const [mounted, setMounted] = useState(false);
+  const mounted = useMounted();
   const [products, setProducts] = useState<Record<string, ProductItem | null>>({});
-  useEffect(() => setMounted(true), []);
   const ids = state.items.map((i) => i._id).join(',');
   useEffect(() => {
     let alive = true;

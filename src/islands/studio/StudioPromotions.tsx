@@ -4,6 +4,8 @@ import type { Promotion } from '../../../common/schemas/money.js';
 import { MAX_OFFER_BPS } from '../../../common/offers.js';
 import { formatPercent, parsePercent } from '../../../common/money.js';
 import { createPromotionStudio } from '../../lib/stores/studio.js';
+import { islandZone, readableTime } from '../../lib/local-time.js';
+import { useMounted } from '../../lib/use-mounted.js';
 
 /**
  * Performer studio: promotions for new subscribers (POST /performer/promotions): a discount of the first period
@@ -27,7 +29,8 @@ export default function StudioPromotions({ initial }: { initial: Promotion[] }) 
     // datetime-local is the performer's own time: Date.parse reads it so, and the API gets UTC.
     if (await studio.create({ valueBps: value.value, startsAt: new Date(startsAt).toISOString(), endsAt: new Date(endsAt).toISOString(), maxUses })) form.reset();
   };
-  const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+  const zone = islandZone(useMounted());
+  const when = (iso: string | null) => (iso ? readableTime(iso, zone) : '—');
   return (
     <section className="studio-panel" aria-labelledby="promotions-heading" data-testid="studio-promotions">
       <h2 id="promotions-heading">Promotions for new subscribers</h2>

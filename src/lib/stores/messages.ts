@@ -7,6 +7,7 @@ import { call } from './client.js';
 import { onRealtime } from './realtime-events.js';
 import { pushToast } from './toast.js';
 import { registerReset } from './reset.js';
+import { setBellCount } from './notifications.js';
 
 /**
  * Direct messages in the browser (docs/product.md, Messages): the header's unread badge, the inbox (conversation list
@@ -112,6 +113,7 @@ export function createInbox(me: string, initial: { conversations: ListResult<Con
     try {
       const state = await call(({ engagement }) => engagement.markRead(active._id));
       setUnread(state.count);
+      setBellCount(state.notifications);
       store.setKey('conversations', store.get().conversations.map((c) => (c._id === active._id ? { ...c, unreadCount: 0 } : c)));
     } catch {
       // the next message or visit marks it again
@@ -293,4 +295,7 @@ export function createMessagingSettings(initial: { messagePolicy: MessagePolicy;
   };
 }
 
-registerReset('messages', () => unreadMessages.set(0));
+registerReset('messages', () => {
+  liveCount = false;
+  unreadMessages.set(0);
+});

@@ -7,6 +7,7 @@ import { call } from './client.js';
 import { onRealtime } from './realtime-events.js';
 import { LOAD_ERROR } from './listing.js';
 import { pushToast } from './toast.js';
+import { registerReset } from './reset.js';
 
 /**
  * Notifications in the browser (docs/product.md, Notifications): the list page's items and cursor, new ones prepended
@@ -81,13 +82,31 @@ export function createNotificationList(initial: ListResult<NotificationItem>, pa
   return { store, loadMore, markRead, markAllRead, listen };
 }
 
-/** The unread count the bell shows: the page's, then every `notification/count` (followBellCount). */
+/** The unread count the bell shows: the page's, then every newer one (followBellCount, setBellCount). */
 export const unreadCount = atom(0);
 
-/** Starts the bell's count at the page's figure and keeps it at the server's; returns the stop function. */
+/**
+ * Whether this page has had a count newer than the one it was rendered with. The bell hydrates when the browser is
+ * idle, often after the open thread was marked read (which reads its message notifications): its rendered count is
+ * then older than the store's and must not put the old number back.
+ */
+let liveBell = false;
+
+/** A count newer than the page's: a live event, or an answer that carries it (marking a conversation read). */
+export function setBellCount(count: number): void {
+  liveBell = true;
+  unreadCount.set(count);
+}
+
+registerReset('notification-bell', () => {
+  liveBell = false;
+  unreadCount.set(0);
+});
+
+/** Starts the bell's count at the page's figure (unless a newer one came first) and keeps it at the server's; returns the stop function. */
 export function followBellCount(initial: number): () => void {
-  unreadCount.set(initial);
-  return onRealtime('notification/count', ({ count }) => unreadCount.set(count));
+  if (!liveBell) unreadCount.set(initial);
+  return onRealtime('notification/count', ({ count }) => setBellCount(count));
 }
 
 // -----------------------------------------------------------------------------------------------------------------
