@@ -14,7 +14,8 @@ export type Role = z.output<typeof roleSchema>;
 /** The roles one may sign up as (an admin is made with `npm run admin:create`). */
 export const signupRoleSchema = roleSchema.extract(['user', 'performer']);
 export type SignupRole = z.output<typeof signupRoleSchema>;
-export const accountStatusSchema = z.enum(['active', 'suspended', 'pending']);
+// 'deleted': the account was deleted by its owner; the row is a tombstone (server/privacy/README.md).
+export const accountStatusSchema = z.enum(['active', 'suspended', 'pending', 'deleted']);
 export type AccountStatus = z.output<typeof accountStatusSchema>;
 export const performerStatusSchema = z.enum(['active', 'inactive', 'suspended']);
 export type PerformerStatus = z.output<typeof performerStatusSchema>;
@@ -143,3 +144,7 @@ export type ReportAction = z.output<typeof reportActionSchema>;
 /** A performer's identity and age verification (server/verification/): a submission waits for an admin's decision. */
 export const verificationStatusSchema = z.enum(['pending', 'approved', 'rejected']);
 export type VerificationStatus = z.output<typeof verificationStatusSchema>;
+
+/** A "download my data" export (server/privacy/README.md): queued → running → ready → expired, or failed. */
+export const dataExportStatusSchema = z.enum(['queued', 'running', 'ready', 'failed', 'expired']);
+export type DataExportStatus = z.output<typeof dataExportStatusSchema>;

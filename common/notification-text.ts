@@ -37,6 +37,7 @@ const FALLBACK_URL: Record<string, string> = {
   payout: '/studio/earnings',
   report: '/notifications',
   verification: '/studio/verification',
+  data_export: '/account/data',
 };
 
 const ORDER_STATUS: Record<string, string> = {
@@ -105,6 +106,9 @@ export function notificationText(type: string, payload: unknown, currencySymbol 
       text = status === 'approved' ? 'Your identity is verified: you can publish and sell' : status === 'rejected' ? 'Your identity verification was rejected: see why and send it again' : 'Your identity verification was updated';
       break;
     }
+    case 'data_export':
+      text = 'Your data export is ready to download';
+      break;
     default:
       text = 'You have a new notification';
   }

@@ -28,6 +28,7 @@ import { registerMassMessageJob } from './messages/mass.service.js';
 import { messagesDeps } from './messages/messages.service.js';
 import { registerNotificationMailJob } from './notifications/notification-mail.js';
 import { registerVerificationJobs, scheduleVerificationRetention } from './verification/verification.service.js';
+import { registerDataExportJobs } from './privacy/export.service.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
 import { apiRoutes, PUBLIC_CACHE_ROUTES } from './routes.js';
@@ -100,6 +101,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   registerMassMessageJob(jobs, messagesDeps(ctx), config.massMessages);
   registerNotificationMailJob(jobs, { db: database.db, config, settings, mailer, logger: logger.child({ module: 'notifications' }) });
   registerVerificationJobs(jobs, { db: database.db, storage, settings, logger: logger.child({ module: 'verification' }) });
+  registerDataExportJobs(jobs, { db: database.db, storage, settings, realtime: ctx.realtime, config, logger: logger.child({ module: 'privacy' }) });
 
   // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.
   const trust = proxyTrust(config.trustProxy);

@@ -101,6 +101,8 @@ export interface AppConfig {
   authLimits: AuthLimits;
   /** Reports a signed-in user may send (RATE_LIMIT_REPORTS, `max/seconds`, default 10 an hour; docs/product.md, Reports). */
   reportLimit: Limit;
+  /** Data exports asked for and account deletions tried per account (RATE_LIMIT_DATA_RIGHTS, `max/seconds`, default 5 an hour). */
+  dataRightsLimit: Limit;
   /** Upload limits, job queue and video processing (server/media/pipeline/config.ts lists the variables). */
   pipeline: PipelineConfig;
 }
@@ -233,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       passwordChangePerUser: parseLimit(env.RATE_LIMIT_PASSWORD_CHANGE, '10/900', 'RATE_LIMIT_PASSWORD_CHANGE'),
     },
     reportLimit: parseLimit(env.RATE_LIMIT_REPORTS, '10/3600', 'RATE_LIMIT_REPORTS'),
+    dataRightsLimit: parseLimit(env.RATE_LIMIT_DATA_RIGHTS, '5/3600', 'RATE_LIMIT_DATA_RIGHTS'),
     pipeline: loadPipelineConfig(env),
   };
   // An address given in code (overrides) is as deliberate as PUBLIC_URL.

@@ -1,5 +1,6 @@
 import type { DbOrTrx } from '../db/database.js';
 import { findAttachmentFile } from '../messages/messages.repository.js';
+import { findExportFile } from '../privacy/privacy.repository.js';
 import type { Access, ObjectType } from '../db/schema.js';
 import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
@@ -200,6 +201,13 @@ export async function openProtectedFile(
     const f = await findVerificationFile(db, grant.objectId, grant.fileId);
     if (!f || f.fileStatus !== 'ready') return gone;
     return { ok: true, storageKey: f.storageKey, fileName: f.originalName, download: false };
+  }
+  if (grant.objectType === 'export') {
+    // A data export opens for its owner only: not another user, not an admin (server/privacy/README.md), and only
+    // while it is ready (an expired or deleted export's URL finds nothing).
+    const x = await findExportFile(db, grant.objectId, grant.fileId);
+    if (!x || !viewer || viewer.id !== x.userId || x.status !== 'ready' || !x.expiresAt || x.expiresAt <= now.toISOString() || x.fileStatus !== 'ready') return gone;
+    return { ok: true, storageKey: x.storageKey, fileName: x.originalName, download: true };
   }
   if (grant.objectType === 'message') {
     // A message's file opens for the conversation's two participants and admins, nobody else, whatever else they hold.

@@ -19,7 +19,7 @@ export interface SessionRow {
   avatarPath: string | null;
 }
 
-/** A live session: not revoked, not expired, and its user not suspended. */
+/** A live session: not revoked, not expired, and its user not suspended or deleted. */
 export function findLiveSession(db: DbOrTrx, tokenHash: string, now: string): Promise<SessionRow | undefined> {
   return db
     .selectFrom('sessions')
@@ -38,7 +38,7 @@ export function findLiveSession(db: DbOrTrx, tokenHash: string, now: string): Pr
     .where('sessions.tokenHash', '=', tokenHash)
     .where('sessions.revokedAt', 'is', null)
     .where('sessions.expiresAt', '>', now)
-    .where('users.status', '!=', 'suspended')
+    .where('users.status', 'not in', ['suspended', 'deleted'])
     .executeTakeFirst();
 }
 

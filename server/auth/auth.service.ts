@@ -170,6 +170,7 @@ export class AuthService {
       // Only the sign-up route calls this, and its schema requires both confirmations.
       termsAcceptedAt: now,
       adultConfirmedAt: now,
+      deletedAt: null,
       createdAt: now,
       updatedAt: now,
     };

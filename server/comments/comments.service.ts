@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import type { Logger } from 'pino';
-import type { Db } from '../db/database.js';
+import type { Db, DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import { AppError, forbidden, notFound } from '../http/errors.js';
 import type { Cursor } from '../http/pagination.js';
@@ -248,4 +248,30 @@ export async function removeComment(deps: CommentDeps, user: SessionUser, id: st
   const answer: DeleteCommentResponse = { _id: id, objectType, objectId: row.objectId, commentCount: result.count };
   realtime.emitToObject(objectType, row.objectId, 'comment/deleted', answer);
   return answer;
+}
+
+/**
+ * Deletes every comment of a user in the caller's transaction (an account deletion: comments are removed, not
+ * anonymised), each active one taking its object's counter down as `removeComment` does. Answers the image files'
+ * storage keys (deleted after the commit) and the `comment/deleted` events to push then.
+ */
+export async function removeAllCommentsOf(
+  trx: DbOrTrx,
+  rows: ReadonlyArray<{ id: string; objectType: string; objectId: string; status: string; imageFileId: string | null }>,
+): Promise<{ imageKeys: string[]; deleted: DeleteCommentResponse[] }> {
+  const imageKeys: string[] = [];
+  const deleted: DeleteCommentResponse[] = [];
+  for (const row of rows) {
+    const objectType = row.objectType as EngagementObjectType;
+    if (!(await deleteCommentRow(trx, row.id))) continue;
+    const count = row.status === 'active' ? await adjustCounter(trx, objectType, row.objectId, 'comment', -1) : await readCounter(trx, objectType, row.objectId, 'comment');
+    const key = row.imageFileId ? await deleteFileRow(trx, row.imageFileId) : undefined;
+    if (key) imageKeys.push(key);
+    deleted.push({ _id: row.id, objectType, objectId: row.objectId, commentCount: count ?? 0 });
+  }
+  return { imageKeys, deleted };
+}
+
+export function pushDeletedComments(realtime: RealtimeEmitter, deleted: readonly DeleteCommentResponse[]): void {
+  for (const d of deleted) realtime.emitToObject(d.objectType, d.objectId, 'comment/deleted', d);
 }

@@ -26,6 +26,7 @@ import * as m0023 from './migrations/0023_notifications.js';
 import * as m0024 from './migrations/0024_reports.js';
 import * as m0025 from './migrations/0025_paid_messages.js';
 import * as m0026 from './migrations/0026_verification.js';
+import * as m0030 from './migrations/0030_data_rights.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0024_reports': m0024,
   '0025_paid_messages': m0025,
   '0026_verification': m0026,
+  '0030_data_rights': m0030,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, EntitlementObjectType, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
-  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, VerificationStatus,
+  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, VerificationStatus, DataExportStatus,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -30,6 +30,8 @@ export interface UsersTable extends Timestamps {
   termsAcceptedAt: string | null;
   /** When the person confirmed being 18 or older at sign-up; null as above. */
   adultConfirmedAt: string | null;
+  /** 0030: when the account was deleted (status 'deleted', the row a tombstone; server/privacy/README.md). */
+  deletedAt: Defaulted<string | null>;
 }
 
 export interface SessionsTable {
@@ -713,6 +715,20 @@ export interface PerformerVerificationsTable extends Timestamps {
   filesDeletedAt: string | null;
 }
 
+/** 0030: a user's "download my data" request and the JSON file it made (server/privacy/README.md). */
+export interface DataExportsTable {
+  id: string;
+  userId: string;
+  status: Defaulted<DataExportStatus>;
+  fileId: string | null;
+  size: Defaulted<number>;
+  error: string | null;
+  createdAt: string;
+  updatedAt: string;
+  readyAt: string | null;
+  expiresAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -764,6 +780,7 @@ export interface Database {
   auditLog: AuditLogTable;
   reports: ReportsTable;
   performerVerifications: PerformerVerificationsTable;
+  dataExports: DataExportsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -60,3 +60,10 @@ export async function listFollowing(db: DbOrTrx, user: Follower, country: string
   const { rows, total, nextCursor } = await listFollowedPerformers(db, user.id, audienceOf(user, country), p);
   return { items: rows.map((r) => ({ ...toCard(r), followedAt: r.createdAt })), total, nextCursor };
 }
+
+/** Ends every follow of a user in the caller's transaction (an account deletion), each counter with its row. */
+export async function unfollowAll(trx: DbOrTrx, userId: string, performerIds: readonly string[]): Promise<number> {
+  let removed = 0;
+  for (const performerId of performerIds) if (await removeFollow(trx, userId, performerId)) removed++;
+  return removed;
+}

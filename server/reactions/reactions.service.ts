@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '../db/database.js';
+import type { Db, DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { badRequest, notFound } from '../http/errors.js';
@@ -155,4 +155,33 @@ export async function listReactedGalleries(ctx: Ctx, user: SessionUser, action: 
 export async function reactionCounts(db: Db, objectType: EngagementObjectType, objectId: string): Promise<{ like: number; favourite: number }> {
   const [like, favourite] = await Promise.all([readCounter(db, objectType, objectId, 'like'), readCounter(db, objectType, objectId, 'favourite')]);
   return { like: like ?? 0, favourite: favourite ?? 0 };
+}
+
+/** A counter change to push once the transaction that made it committed. */
+export interface ReactionCountChange {
+  objectType: EngagementObjectType;
+  objectId: string;
+  action: ReactionAction;
+  count: number;
+}
+
+/**
+ * Removes every reaction of a user in the caller's transaction (an account deletion), each row with its counter as
+ * `removeReaction` moves it. Answers the counts to push after the commit (`reaction/count`).
+ */
+export async function removeAllReactionsOf(trx: DbOrTrx, userId: string, rows: ReadonlyArray<{ objectType: string; objectId: string; action: ReactionAction }>): Promise<ReactionCountChange[]> {
+  const changes: ReactionCountChange[] = [];
+  for (const r of rows) {
+    const objectType = r.objectType as EngagementObjectType;
+    const deleted = await deleteReaction(trx, { userId, objectType, objectId: r.objectId, action: r.action });
+    const counter = counterOf[r.action];
+    if (!deleted || !counter) continue;
+    const count = await adjustCounter(trx, objectType, r.objectId, counter, -1);
+    changes.push({ objectType, objectId: r.objectId, action: r.action, count: count ?? 0 });
+  }
+  return changes;
+}
+
+export function pushReactionCounts(realtime: RealtimeEmitter, changes: readonly ReactionCountChange[]): void {
+  for (const c of changes) realtime.emitToObject(c.objectType, c.objectId, 'reaction/count', c);
 }

@@ -72,6 +72,8 @@ export const settingDefs = {
   // Tips (server/payments/README.md, "Tips"): the smallest and largest amount a fan may tip, minor units (100 = 1.00).
   tipMinimum: { default: 100, group: 'payment', public: false },
   tipMaximum: { default: 50000, group: 'payment', public: false },
+  // Data rights (server/privacy/README.md): days a "download my data" file stays downloadable before a job deletes it.
+  dataExportDays: { default: 7, group: 'privacy', public: false },
 } satisfies Record<string, SettingDef>;
 
 export type SettingKey = keyof typeof settingDefs;

@@ -9,4 +9,5 @@ export const ACCOUNT_LINKS = [
   ['/account/notifications', 'Notifications'],
   ['/account/profile', 'Profile'],
   ['/account/password', 'Password'],
+  ['/account/data', 'Your data'],
 ] as const satisfies ReadonlyArray<readonly [href: string, label: string]>;

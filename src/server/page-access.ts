@@ -80,6 +80,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/messages': SESSION,
   '/messages/[id]': SESSION,
   '/account/notifications': SESSION,
+  '/account/data': SESSION,
   '/notifications': SESSION,
 
   '/studio': PERFORMER,

@@ -117,6 +117,12 @@ const TABLE: Record<string, Expectation> = {
   'POST /auth/users/reset-password': { access: PUBLIC },
   'PUT /auth/users/me/password': { access: SESSION },
   'GET /users/me': { access: SESSION, ok: ['fan', 'owner', 'other', 'admin'] },
+  // The fan's data export: the fan's alone, admins included (server/privacy/README.md).
+  'GET /users/me/data-exports': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'], hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.dataExport } },
+  'POST /users/me/data-exports': { access: SESSION },
+  'GET /users/me/data-exports/{id}': { access: SESSION, deny: ['fan2', 'owner', 'other', 'admin'], ok: ['fan'], req: (fx) => ({ path: `/users/me/data-exports/${fx.dataExport}` }) },
+  // The sample body has no password: nobody is deleted here (tests/api/data-rights.test.ts deletes for real).
+  'POST /users/me/delete': { access: SESSION },
   'PUT /users': { access: SESSION },
   'GET /users/search': { access: ADMIN, ok: ['admin'] },
   'POST /users/avatar/upload': { access: SESSION },
@@ -419,12 +425,16 @@ async function buildFixtures(t: TestApp) {
   expect(mass.status, JSON.stringify(mass.body)).toBe(201);
   const massMessage: string = mass.body._id;
   const verification = (await t.ctx.db.selectFrom('performerVerifications').select('id').where('performerId', '=', A).executeTakeFirstOrThrow()).id;
+  const exported = await api('/users/me/data-exports', w.fan, {});
+  expect(exported.status, JSON.stringify(exported.body)).toBe(202);
+  const dataExport: string = exported.body._id;
 
   return {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
-    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage, notificationId, message: message.body._id as string, paidMessage: paid.body._id as string, verification,
+    payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage, notificationId, message: message.body._id as string, paidMessage: paid.body._id as string,
+    dataExport, verification,
   };
 }
 

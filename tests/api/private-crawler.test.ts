@@ -12,7 +12,7 @@ import { pageAccess } from '../../src/server/page-access.js';
  * A crawler with someone else's session. A fan and a performer talk privately (text and pictures both ways, a
  * paid message not bought yet, a mass message, a tip with a note); then another fan and another performer ask every GET route of the API and
  * every page of the site, each path parameter filled with every private id there is (conversation, messages, their
- * files, the mass message, the tip's payment, the notifications). Not one answer may hold a private text, a file of
+ * files, the mass message, the tip's payment, the notifications, the fan's data export and its file). Not one answer may hold a private text, a file of
  * those messages, or a media URL of them. Routes are read from the running app, so a route added later is crawled
  * without anyone remembering to list it.
  */
@@ -87,6 +87,18 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     expect(notes.length).toBeGreaterThan(1);
     notes.forEach((n, i) => (ids[`notification${i}`] = n.id));
 
+    // The fan's data export (server/privacy/README.md): every secret above is in its file, which only the fan opens.
+    const exported = await api(fan, 'POST', '/users/me/data-exports');
+    expect(exported.status, JSON.stringify(exported.body)).toBe(202);
+    ids.dataExport = exported.body._id;
+    hidden.push(exported.body._id);
+    const ready = await waitFor(async () => {
+      const x = (await api(fan, 'GET', `/users/me/data-exports/${ids.dataExport}`)).body;
+      return x.status === 'ready' ? x : null;
+    }, 'the data export to be ready');
+    ids.dataExportFile = String(ready.downloadUrl).split('?')[0]!.split('/').pop()!;
+    hidden.push(ids.dataExportFile);
+
     // The participants themselves see what the crawlers must not (else the checks below prove nothing).
     const thread = JSON.stringify((await api(fan, 'GET', `/messages/conversations/${ids.conversation}/messages`)).body);
     for (const s of [SECRETS.fan, SECRETS.performer, SECRETS.mass]) expect(thread).toContain(s);
@@ -113,6 +125,7 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     const found = hidden.filter((h) => body.includes(h) && !askedFor.includes(h));
     if (body.includes('/media/protected/message/')) found.push('a message media URL');
     if (body.includes('/media/protected/verification/')) found.push('an identity verification media URL');
+    if (body.includes('/media/protected/export/')) found.push('a data export URL');
     return found;
   }
 
@@ -156,6 +169,20 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     // The thread's page renders for its fan (its messages come from the API the crawl above asked as others).
     expect((await fetch(`${t.url}/messages/${ids.conversation}`, { headers: pageSession(fan), redirect: 'manual' })).status).toBe(200);
   }, 240_000);
+
+  it('the media: the fan\'s data export, signed for the crawler or not, opens for the fan alone', async () => {
+    const signer = mediaSigner(t.config);
+    const target = { objectType: 'export' as const, objectId: ids.dataExport!, fileId: ids.dataExportFile! };
+    for (const who of Object.values(crawlers)) {
+      for (const url of [signer.sign(target, who.id).url, signer.sign(target, fan.id).url, signer.sign(target, null).url, `/media/protected/export/${ids.dataExport}/${ids.dataExportFile}`]) {
+        const res = await fetch(`${t.url}${url}`, { headers: who.headers });
+        expect([403, 404], `${who.username} ${url}`).toContain(res.status);
+      }
+    }
+    const own = await fetch(`${t.url}${signer.sign(target, fan.id).url}`, { headers: fan.headers });
+    expect(own.status).toBe(200);
+    expect(await own.text()).toContain(SECRETS.fan);
+  });
 
   it('the media: every message file, signed for the crawler or not, opens for nobody but the two', async () => {
     const signer = mediaSigner(t.config);

@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     home: () => '/home', profile: () => '/account/profile', password: () => '/account/password',
     subscriptions: () => '/account/subscriptions', orders: () => '/account/orders', transactions: () => '/account/transactions',
     favourites: () => '/account/favourites', 'watch later': () => '/account/watch-later', notifications: () => '/notifications',
-    'notification settings': () => '/account/notifications', 'video for sale': () => `/videos/${c.videos.sale.id}`,
+    'notification settings': () => '/account/notifications', 'your data': () => '/account/data', 'video for sale': () => `/videos/${c.videos.sale.id}`,
     messages: () => '/messages',
     // With the Tip button (its dialog is audited open in tests/e2e/tips.test.ts).
     performer: () => '/performers/alice', post: () => `/posts/${c.posts.byAlice.id}`,

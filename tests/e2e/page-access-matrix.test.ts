@@ -204,6 +204,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/home': { path: '/home', expect: signedIn },
       '/notifications': { path: '/notifications', expect: signedIn },
       '/account/notifications': { path: '/account/notifications', expect: signedIn },
+      '/account/data': { path: '/account/data', expect: signedIn },
       '/notifications/unsubscribe': { path: `/notifications/unsubscribe?token=${unsubscribeToken(t.config.appSecret, w.fan.id, 'comment')}`, expect: everyone(200) },
       '/checkout': { path: '/checkout', expect: signedIn },
       '/payments/result/[id]': { path: `/payments/result/${bought.body.paymentId}`, expect: fansOwn(200) },
