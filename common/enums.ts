@@ -128,7 +128,7 @@ export type MassAudience = z.output<typeof massAudienceSchema>;
  * What a notification is about (server/notifications/README.md): the `type` of a notification row, and the keys of a
  * user's email choices. Rows of another type (older or newer code) are still listed, with a generic text.
  */
-export const notificationTypeSchema = z.enum(['message', 'tip', 'subscriber', 'comment', 'purchase', 'order', 'payout', 'report', 'verification']);
+export const notificationTypeSchema = z.enum(['message', 'tip', 'subscriber', 'comment', 'purchase', 'order', 'payout', 'report', 'co_performer', 'verification']);
 export type NotificationType = z.output<typeof notificationTypeSchema>;
 /** Reports (docs/product.md, Reports): the lists themselves live in common/reports.ts, which the report dialog loads. */
 export const reportTargetTypeSchema = z.enum(REPORT_TARGET_TYPES);
@@ -148,3 +148,14 @@ export type VerificationStatus = z.output<typeof verificationStatusSchema>;
 /** A "download my data" export (server/privacy/README.md): queued → running → ready → expired, or failed. */
 export const dataExportStatusSchema = z.enum(['queued', 'running', 'ready', 'failed', 'expired']);
 export type DataExportStatus = z.output<typeof dataExportStatusSchema>;
+/**
+ * Co-performers (docs/product.md, Co-performers and consent): the items that name the people shown in them, the two
+ * kinds of person (a performer of this site, or an outside person with a release form and an identity document) and
+ * where each record stands. Only `confirmed` lets the item be published.
+ */
+export const coPerformerObjectTypeSchema = z.enum(['video', 'gallery', 'post']);
+export type CoPerformerObjectType = z.output<typeof coPerformerObjectTypeSchema>;
+export const coPerformerKindSchema = z.enum(['performer', 'outside']);
+export type CoPerformerKind = z.output<typeof coPerformerKindSchema>;
+export const coPerformerStatusSchema = z.enum(['pending', 'confirmed', 'declined']);
+export type CoPerformerStatus = z.output<typeof coPerformerStatusSchema>;

@@ -38,6 +38,7 @@ const FALLBACK_URL: Record<string, string> = {
   report: '/notifications',
   verification: '/studio/verification',
   data_export: '/account/data',
+  co_performer: '/studio/co-performers',
 };
 
 const ORDER_STATUS: Record<string, string> = {
@@ -109,6 +110,17 @@ export function notificationText(type: string, payload: unknown, currencySymbol 
     case 'data_export':
       text = 'Your data export is ready to download';
       break;
+    case 'co_performer': {
+      // A request to confirm (to the named performer), or its answer (to the item's performer).
+      const action = str(p, 'action');
+      text =
+        action === 'confirmed'
+          ? `${who} confirmed appearing in${quoted(title) || ' your item'}`
+          : action === 'declined'
+            ? `${who} declined appearing in${quoted(title) || ' your item'}`
+            : `${who} named you as a co-performer in${quoted(title) || ' an item'}: please confirm or decline`;
+      break;
+    }
     default:
       text = 'You have a new notification';
   }
@@ -126,4 +138,5 @@ export const NOTIFICATION_TYPE_LABELS: Record<string, string> = {
   payout: 'Your payouts',
   report: 'Outcomes of your reports',
   verification: 'Your identity verification',
+  co_performer: 'Co-performer requests and answers',
 };

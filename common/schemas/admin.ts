@@ -46,6 +46,7 @@ export const settingsBody = z
     loginPlaceholderImage: linkField,
     menus: z.array(menuItemSchema).max(50, 'At most 50 menu items'),
     footerContent: z.string().max(5000, 'Footer content must be at most 5000 characters'),
+    recordKeepingStatement: z.string().trim().min(1, 'Write the record-keeping statement').max(20_000, 'The record-keeping statement must be at most 20,000 characters'),
     currency: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'Currency must be a three-letter ISO 4217 code'),
     currencySymbol: z.string().trim().min(1, 'Currency symbol is required').max(5),
     maintenanceMode: z.boolean(),
@@ -385,5 +386,5 @@ export const paymentView = z.object({
 /** `GET /admin/settings`: every setting the console edits. */
 export const adminSettingsSchema = publicSettingsSchema
   .pick({ siteName: true, logoUrl: true, favicon: true, loginPlaceholderImage: true, menus: true, footerContent: true, currency: true, currencySymbol: true, maintenanceMode: true })
-  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), verificationDocumentRetentionDays: z.number(), payment: paymentView });
+  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), verificationDocumentRetentionDays: z.number(), recordKeepingStatement: z.string(), payment: paymentView });
 export type AdminSettings = z.output<typeof adminSettingsSchema>;

@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { findAttachmentFile } from '../messages/messages.repository.js';
 import { findExportFile } from '../privacy/privacy.repository.js';
+import { findConsentFile } from '../consent/consent.repository.js';
 import type { Access, ObjectType } from '../db/schema.js';
 import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
@@ -217,6 +218,13 @@ export async function openProtectedFile(
     // A priced message's files stay shut to its recipient until bought (a refund shuts them again).
     if (!(await openMessageIds(db, viewer, [m])).open.has(m.id)) return { ok: false, status: 403, code: 'LOCKED', message: 'Unlock this message to open its files' };
     return { ok: true, storageKey: m.storageKey, fileName: m.originalName, download: false };
+  }
+  if (grant.objectType === 'consent') {
+    // A co-performer's release form or identity document (server/consent/): admins only, whoever else asks.
+    if (viewer?.role !== 'admin') return gone;
+    const f = await findConsentFile(db, grant.objectId, grant.fileId);
+    if (!f || f.fileStatus !== 'ready') return gone;
+    return { ok: true, storageKey: f.storageKey, fileName: f.originalName, download: false };
   }
   let subject: AccessSubject;
   let row: { visible: unknown; storageKey: string | null; fileStatus: string | null; originalName: string | null };

@@ -55,6 +55,7 @@ export async function adminSettingsRoutes(app: ApiApp): Promise<void> {
     async (request) => {
       const body = { ...request.body };
       if (body.footerContent !== undefined) body.footerContent = cleanFooterHtml(body.footerContent);
+      if (body.recordKeepingStatement !== undefined) body.recordKeepingStatement = cleanFooterHtml(body.recordKeepingStatement);
       if (body.menus) body.menus = body.menus.map((m, i) => ({ ...m, ordering: m.ordering ?? i }));
       await adminTx(db, request, async (trx, audit) => {
         for (const [key, value] of Object.entries(body)) await put(trx, key as SettingKey, value);

@@ -3,6 +3,7 @@ import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, EntitlementObjectType, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
   SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, VerificationStatus, DataExportStatus,
+  CoPerformerKind, CoPerformerObjectType, CoPerformerStatus,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -729,6 +730,23 @@ export interface DataExportsTable {
   expiresAt: string | null;
 }
 
+/** People shown in a performer's video, gallery or post, and their consent (migration 0027; server/consent/README.md). */
+export interface CoPerformersTable {
+  id: string;
+  objectType: CoPerformerObjectType;
+  objectId: string;
+  ownerId: string;
+  kind: CoPerformerKind;
+  performerId: string | null;
+  legalName: string | null;
+  releaseFileId: string | null;
+  idFileId: string | null;
+  status: CoPerformerStatus;
+  createdAt: string;
+  updatedAt: string;
+  respondedAt: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -781,6 +799,7 @@ export interface Database {
   reports: ReportsTable;
   performerVerifications: PerformerVerificationsTable;
   dataExports: DataExportsTable;
+  coPerformers: CoPerformersTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -10,6 +10,7 @@ import * as repo from '../studio/studio.repository.js';
 import type { PhotoRow } from '../studio/studio.repository.js';
 import type { GalleryInput, StudioGallery } from '../../common/schemas/studio.js';
 import { enqueueAnnouncement } from '../follows/announce.js';
+import { assertPublishable } from '../consent/consent.service.js';
 
 /**
  * The performer studio's galleries (server/studio/studio.routes.ts): create, edit, delete; their photos are in
@@ -60,6 +61,8 @@ export async function updateGallery(deps: StudioDeps, actor: Actor, id: string, 
     // The gallery row first: it is the lock photo.process takes before swapping a thumbnail in.
     await repo.updateGallery(trx, id, { ...sentFields(input, ['title', 'description', 'status']), access, isSale, price });
     await relinkItem(trx, 'gallery', id, input);
+    // Published only once everyone named in it confirmed (checked after the row's write, which locks it).
+    if (input.status === 'active') await assertPublishable(trx, 'gallery', id);
     if (rethumb) {
       const photos = await repo.photosOfGallery(trx, id);
       if (locking) {

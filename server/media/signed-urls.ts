@@ -17,8 +17,8 @@ export const PROTECTED_MEDIA_PREFIX = '/media/protected';
 export const GUEST = 'guest';
 
 /** Items whose full file is protected; the signed URL names the item so access is re-checked against it. */
-export type ProtectedObjectType = 'video' | 'photo' | 'product' | 'post' | 'message' | 'export' | 'verification';
-const objectTypes: readonly ProtectedObjectType[] = ['video', 'photo', 'product', 'post', 'message', 'export', 'verification'];
+export type ProtectedObjectType = 'video' | 'photo' | 'product' | 'post' | 'message' | 'export' | 'consent' | 'verification';
+const objectTypes: readonly ProtectedObjectType[] = ['video', 'photo', 'product', 'post', 'message', 'export', 'consent', 'verification'];
 
 export interface MediaGrant {
   objectType: ProtectedObjectType;

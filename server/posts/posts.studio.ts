@@ -14,6 +14,7 @@ import * as repo from '../studio/studio.repository.js';
 import type { PostInput, StudioPost, StudioPostMedia } from '../../common/schemas/studio.js';
 import { htmlToText, textToHtml } from './post-text.js';
 import { enqueueAnnouncement } from '../follows/announce.js';
+import { assertPublishable } from '../consent/consent.service.js';
 
 /**
  * The performer studio's posts (server/studio/studio.routes.ts): text with up to POST_MAX_IMAGES pictures or one
@@ -170,6 +171,8 @@ export async function updatePost(deps: StudioDeps, actor: Actor, id: string, inp
       access,
       price,
     });
+    // Published or scheduled only once everyone named in it confirmed (checked after the row's write, which locks it).
+    if (status === 'published' && (input.status !== undefined || input.publishedAt !== undefined)) await assertPublishable(trx, 'post', id);
     const gone = current.filter((m) => removing.has(m.id));
     const goneFiles = await fileFamily(trx, gone.map((m) => m.fileId));
     await repo.deletePostMediaRows(trx, gone.map((m) => m.id));

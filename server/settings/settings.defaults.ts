@@ -17,7 +17,15 @@ const menus: MenuItem[] = [
   { title: 'Contact', path: '/contact', section: 'footer', ordering: 0 },
   { title: 'Terms of service', path: '/posts/terms', section: 'footer', ordering: 1 },
   { title: 'Privacy', path: '/posts/privacy', section: 'footer', ordering: 2 },
+  { title: 'Record-keeping statement', path: '/record-keeping', section: 'footer', ordering: 3 },
 ];
+
+/** Says that records exist and who keeps them; the admin replaces the placeholders with the custodian's name and address. */
+const RECORD_KEEPING_DEFAULT =
+  '<p>All persons who appear in any visual depiction of actual or simulated sexually explicit conduct on this site were 18 years of age or older at the time the depiction was created.</p>' +
+  '<p>The records required by 18 U.S.C. 2257 and 28 C.F.R. 75 for all materials on this site, including each performer\'s and each co-performer\'s proof of age, identity document and signed release, are kept by the custodian of records:</p>' +
+  '<p>Custodian of Records<br>[Company name]<br>[Street address]<br>[City, postal code, country]</p>' +
+  '<p>Performers upload their own content; every person shown in it is named on it and has confirmed their consent, or their signed release and identity document were provided, before it was published.</p>';
 
 export const settingDefs = {
   siteName: { default: 'Fanstage', group: 'general', public: true },
@@ -26,6 +34,8 @@ export const settingDefs = {
   loginPlaceholderImage: { default: '/login-placeholder.svg', group: 'general', public: true },
   menus: { default: menus, group: 'general', public: true },
   footerContent: { default: '<p>© Fanstage. All performers were 18 or older at the time of production.</p>', group: 'general', public: true },
+  // The record-keeping statement page (/record-keeping): HTML an admin writes, cleaned like the footer's.
+  recordKeepingStatement: { default: RECORD_KEEPING_DEFAULT, group: 'general', public: false },
   currency: { default: 'USD', group: 'general', public: true },
   currencySymbol: { default: '$', group: 'general', public: true },
   maintenanceMode: { default: false, group: 'general', public: true },

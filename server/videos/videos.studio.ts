@@ -12,6 +12,7 @@ import { previewFiles, removeItem, withdrawPreviews } from '../studio/stored-fil
 import * as repo from '../studio/studio.repository.js';
 import type { StudioVideo, VideoInput } from '../../common/schemas/studio.js';
 import { enqueueAnnouncement } from '../follows/announce.js';
+import { assertPublishable } from '../consent/consent.service.js';
 
 /**
  * The performer studio's videos (server/studio/studio.routes.ts): upload, edit, delete, process again. The upload is
@@ -125,6 +126,8 @@ export async function updateVideo(deps: StudioDeps, actor: Actor, id: string, in
     }
     await repo.updateVideo(trx, id, { ...sentFields(input, ['title', 'description', 'status']), ...(when ?? {}), access, isSale, price });
     await relinkItem(trx, 'video', id, input);
+    // Published or scheduled only once everyone named in it confirmed (checked after the row's write, which locks it).
+    if ((input.status ?? row.status) === 'active' && (input.status !== undefined || input.scheduledAt !== undefined)) await assertPublishable(trx, 'video', id);
     // A draft made active or a schedule moved: announced once public (a video still processing is announced when its
     // processing finishes instead).
     if ((input.status ?? row.status) === 'active' && row.processingStatus === 'ready') {

@@ -45,6 +45,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/comments/[type]/[id]': PUBLIC,
   '/search': PUBLIC,
   '/contact': PUBLIC,
+  // The record-keeping statement: an admin's text, the same for everyone.
+  '/record-keeping': PUBLIC,
   // The cart lives in the browser (localStorage); the page is the same for everyone and says no-store itself.
   '/cart': PUBLIC,
   '/robots.txt': PUBLIC,
@@ -93,6 +95,8 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/studio/orders': PERFORMER,
   '/studio/messages': PERFORMER,
   '/studio/verification': PERFORMER,
+  // The requests in which other performers named the signed-in performer as a co-performer.
+  '/studio/co-performers': PERFORMER,
 
   '/admin': ADMIN,
   '/admin/settings': ADMIN,
@@ -107,6 +111,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
   '/admin/verifications': ADMIN,
+  '/admin/consent': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
   '/admin/earnings': ADMIN,

@@ -188,6 +188,22 @@ const TABLE: Record<string, Expectation> = {
   'POST /performer/promotions': { access: PERFORMER },
   // Only its performer ends a promotion.
   'POST /performer/promotions/{id}/end': { access: PERFORMER, deny: ['other'], ok: ['owner'], req: (fx) => ({ path: `/performer/promotions/${fx.promotion}/end` }) },
+  // Co-performers: A names B ('other') on A's videos. Only A reaches A's items and records; only B answers B's requests.
+  'GET /performer/co-performers/{objectType}/{objectId}': { access: PERFORMER, deny: ['other'], ok: ['owner'], req: (fx) => ({ path: `/performer/co-performers/video/${fx.co.video}` }) },
+  'POST /performer/co-performers/{objectType}/{objectId}': { access: PERFORMER, deny: ['other'], ok: ['owner'], req: (fx) => ({ path: `/performer/co-performers/video/${fx.co.unnamedVideo}`, json: { username: fx.w.perf2.username } }) },
+  'POST /performer/co-performers/{objectType}/{objectId}/outside': {
+    access: PERFORMER,
+    deny: ['other'],
+    ok: ['owner'],
+    req: (fx) => ({
+      path: `/performer/co-performers/video/${fx.co.video}/outside`,
+      form: { fields: { legalName: 'Outside Person' }, files: [{ name: 'releaseForm', filename: 'r.png', data: fx.png, type: 'image/png' }, { name: 'idDocument', filename: 'i.png', data: fx.png, type: 'image/png' }] },
+    }),
+  },
+  'DELETE /performer/co-performers/{id}': { access: PERFORMER, deny: ['other'], ok: ['owner'], req: (fx) => ({ path: `/performer/co-performers/${fx.co.recordToDelete}` }) },
+  'GET /performer/co-performer-requests': { access: PERFORMER, ok: ['owner', 'other'], hide: { from: ['owner'], shownTo: 'other', id: (fx) => fx.co.record } },
+  'POST /performer/co-performer-requests/{id}/confirm': { access: PERFORMER, deny: ['owner'], ok: ['other'], req: (fx) => ({ path: `/performer/co-performer-requests/${fx.co.record}/confirm` }) },
+  'POST /performer/co-performer-requests/{id}/decline': { access: PERFORMER, deny: ['owner'], ok: ['other'], req: (fx) => ({ path: `/performer/co-performer-requests/${fx.co.recordToDecline}/decline` }) },
 
   // -- comments and reactions (the fan's) -----------------------------------------------------------------------------
   'POST /comments': { access: SESSION },
@@ -338,6 +354,7 @@ const TABLE: Record<string, Expectation> = {
       'POST /admin/payout-requests/{id}/reveal',
       'GET /admin/dashboard', 'GET /admin/audit', 'GET /admin/reports', 'POST /admin/reports/{targetType}/{targetId}/resolve',
       'GET /admin/verifications', 'GET /admin/verifications/{id}', 'POST /admin/verifications/{id}/approve', 'POST /admin/verifications/{id}/reject',
+      'GET /admin/consent', 'POST /admin/consent/{id}/refuse',
     ].map((key) => [key, { access: ADMIN }]),
   ),
 };
@@ -428,6 +445,15 @@ async function buildFixtures(t: TestApp) {
   const exported = await api('/users/me/data-exports', w.fan, {});
   expect(exported.status, JSON.stringify(exported.body)).toBe(202);
   const dataExport: string = exported.body._id;
+  // Co-performers: A names B on three of A's videos (one record to confirm, one to decline, one to remove); a fourth names nobody yet.
+  const coVideos = await Promise.all(['Duet', 'Duet two', 'Duet three', 'Duet four'].map(async (title) => (await makeVideo(ctx, A, { title, withFiles: false })).id));
+  const coRecords: string[] = [];
+  for (const video of coVideos.slice(0, 3)) {
+    const named = await api(`/performer/co-performers/video/${video}`, w.perf, { username: w.perf2.username });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    coRecords.push(named.body.items[0]._id);
+  }
+  const co = { video: coVideos[0]!, unnamedVideo: coVideos[3]!, record: coRecords[0]!, recordToDecline: coRecords[1]!, recordToDelete: coRecords[2]! };
 
   return {
     t, w, users, png, draftVideo, videoToDelete, gallery, galleryToDelete, photo, photoToDelete, draftProduct, productToDelete, post, postToDelete, salePost,
@@ -435,6 +461,7 @@ async function buildFixtures(t: TestApp) {
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
     payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage, notificationId, message: message.body._id as string, paidMessage: paid.body._id as string,
     dataExport, verification,
+    co,
   };
 }
 

@@ -149,6 +149,10 @@ describe.each(engines)('admin console API on %s', (engine) => {
       return res.body._id as string;
     };
     const [toApprove, toReject, toPay, toReveal] = [await payoutRequest(), await payoutRequest(), await payoutRequest(), await payoutRequest()];
+    // A consent record to refuse: the performer names another performer on the video.
+    const named = await call(performer, 'POST', `/performer/co-performers/video/${video.id}`, { json: { username: owed.username } });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    const consentRecord = named.body.items[0]._id as string;
 
     const samples: Record<string, Sample> = {
       'GET /admin/settings': { path: '/admin/settings' },
@@ -206,6 +210,8 @@ describe.each(engines)('admin console API on %s', (engine) => {
       'GET /admin/verifications/:id': { path: `/admin/verifications/${toVerify}` },
       'POST /admin/verifications/:id/approve': { path: `/admin/verifications/${toVerify}/approve` },
       'POST /admin/verifications/:id/reject': { path: `/admin/verifications/${toRefuse}/reject`, json: { reason: 'Unreadable document' } },
+      'GET /admin/consent': { path: '/admin/consent' },
+      'POST /admin/consent/:id/refuse': { path: `/admin/consent/${consentRecord}/refuse` },
     };
     const keys = routes.map((r) => `${r.method} ${r.url.replace(/^\/api/, '')}`);
     // Every registered admin route has a sample (a new route without one fails here), and no sample is stale.

@@ -5,7 +5,7 @@ import { makeTestMedia, postForm, waitFor } from '../helpers/uploads.js';
 import { payWithSandbox } from '../helpers/money-fixture.js';
 import { registeredRoutes } from '../../server/http/access.js';
 import { mediaSigner } from '../../server/media/signed-urls.js';
-import { subscribe } from '../../server/seed/factories.js';
+import { makeVideo, subscribe } from '../../server/seed/factories.js';
 import { pageAccess } from '../../src/server/page-access.js';
 
 /**
@@ -22,7 +22,8 @@ const SECRETS = {
   performer: 'performer-secret-91bc answer for one fan',
   mass: 'mass-secret-c0d2 to my subscribers',
   tip: 'tip-secret-5e6f note with the tip',
-  legalName: 'Legalname Secret-4d2b',
+  verificationName: 'Legalname Secret-4d2b',
+  legalName: 'Legal-secret-a4b8 Outside Person',
 };
 
 describe.each(engines)('a crawler as another fan finds no private message on %s', (engine) => {
@@ -74,7 +75,7 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     // A new performer's identity verification: the legal name and the pictures are for admins only.
     const verifying = await createUser(db, 'performer', { name: 'Verifying Performer', performer: { approved: 0 } });
     const sent = await postForm(t, '/performer/verification', {
-      fields: { legalName: SECRETS.legalName, dateOfBirth: '1987-03-09', country: 'NL' },
+      fields: { legalName: SECRETS.verificationName, dateOfBirth: '1987-03-09', country: 'NL' },
       files: ['documentFront', 'documentBack', 'selfie'].map((name) => ({ name, filename: `${name}.jpg`, data: media.jpeg, type: 'image/jpeg' })),
     }, { headers: verifying.headers });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
@@ -98,6 +99,30 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     }, 'the data export to be ready');
     ids.dataExportFile = String(ready.downloadUrl).split('?')[0]!.split('/').pop()!;
     hidden.push(ids.dataExportFile);
+    // Consent records: the performer names an outside person (release form and identity document) and another performer
+    // of the site on a video; the record ids, the files' ids and the legal name are private (admins and the two only).
+    const partner = await createUser(db, 'performer', { name: 'Private Partner' });
+    const video = (await makeVideo(t.ctx, perf.id, { title: 'Consent duet', withFiles: false })).id;
+    const outside = await postForm(t, `/performer/co-performers/video/${video}/outside`, {
+      fields: { legalName: SECRETS.legalName },
+      files: [{ name: 'releaseForm', filename: 'release.pdf', data: media.pdf, type: 'application/pdf' }, { name: 'idDocument', filename: 'id.png', data: media.png, type: 'image/png' }],
+    }, { headers: perf.headers });
+    expect(outside.status, JSON.stringify(outside.body)).toBe(201);
+    const named = await api(perf, 'POST', `/performer/co-performers/video/${video}`, { username: partner.username });
+    expect(named.status, JSON.stringify(named.body)).toBe(201);
+    const consent = await db.selectFrom('coPerformers').select(['id', 'releaseFileId', 'idFileId']).where('objectId', '=', video).execute();
+    for (const [i, r] of consent.entries()) {
+      ids[`consentRecord${i}`] = r.id;
+      hidden.push(r.id);
+      if (r.releaseFileId) (ids[`consentRelease${i}`] = r.releaseFileId), hidden.push(r.releaseFileId);
+      if (r.idFileId) (ids[`consentId${i}`] = r.idFileId), hidden.push(r.idFileId);
+    }
+    expect(consent).toHaveLength(2);
+    // The admin's console holds them (with links), and the partner sees their own request: the crawl below proves more than nothing.
+    const admin = await createUser(db, 'admin');
+    const consoleAnswer = JSON.stringify((await api(admin, 'GET', `/admin/consent?objectType=video&objectId=${video}`)).body);
+    expect(consoleAnswer).toContain(SECRETS.legalName);
+    expect(consoleAnswer).toContain('/media/protected/consent/');
 
     // The participants themselves see what the crawlers must not (else the checks below prove nothing).
     const thread = JSON.stringify((await api(fan, 'GET', `/messages/conversations/${ids.conversation}/messages`)).body);
@@ -126,6 +151,7 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     if (body.includes('/media/protected/message/')) found.push('a message media URL');
     if (body.includes('/media/protected/verification/')) found.push('an identity verification media URL');
     if (body.includes('/media/protected/export/')) found.push('a data export URL');
+    if (body.includes('/media/protected/consent/')) found.push('a consent file URL');
     return found;
   }
 
@@ -199,6 +225,25 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
       // The same signature for the fan opens: the refusals above are about who asks, not a broken URL.
       const own = signer.sign({ objectType: 'message', objectId: messageId!, fileId: fileId! }, fan.id).url;
       expect((await fetch(`${t.url}${own}`, { headers: fan.headers })).status).toBe(200);
+    }
+  });
+
+  it('the media: a release form or identity document, signed for anybody but an admin, opens for nobody; an admin\'s link only for that admin', async () => {
+    const signer = mediaSigner(t.config);
+    const files = Object.keys(ids).filter((k) => /^consent(Release|Id)\d$/.test(k)).map((k) => [ids[`consentRecord${k.slice(-1)}`]!, ids[k]!] as const);
+    expect(files).toHaveLength(2);
+    const admin = await createUser(t.ctx.db, 'admin');
+    for (const [recordId, fileId] of files) {
+      for (const who of [...Object.values(crawlers), fan, perf]) {
+        for (const url of [signer.sign({ objectType: 'consent', objectId: recordId, fileId }, who.id).url, `/media/protected/consent/${recordId}/${fileId}`]) {
+          const res = await fetch(`${t.url}${url}`, { headers: who.headers });
+          expect([403, 404], `${who.username} ${url}`).toContain(res.status);
+        }
+      }
+      const adminUrl = signer.sign({ objectType: 'consent', objectId: recordId, fileId }, admin.id).url;
+      for (const who of [...Object.values(crawlers), fan, perf]) expect((await fetch(`${t.url}${adminUrl}`, { headers: who.headers })).status).toBe(403);
+      expect((await fetch(`${t.url}${adminUrl}`)).status).toBe(403);
+      expect((await fetch(`${t.url}${adminUrl}`, { headers: admin.headers })).status).toBe(200);
     }
   });
 

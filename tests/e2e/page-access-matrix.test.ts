@@ -187,6 +187,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/comments/[type]/[id]': { path: `/comments/video/${w.videos.freeVideo.id}`, expect: everyone(200) },
       '/search': { path: '/search?q=mug', expect: everyone(200) },
       '/contact': { path: '/contact', expect: everyone(200) },
+      '/record-keeping': { path: '/record-keeping', expect: everyone(200) },
       '/cart': { path: '/cart', expect: everyone(200) },
       '/robots.txt': { path: '/robots.txt', expect: everyone(200) },
       '/sitemap.xml': { path: '/sitemap.xml', expect: everyone(200) },
@@ -223,6 +224,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/messages/[id]': { path: `/messages/${conversation}`, expect: { guest: 'login', fan: 200, performer: 200, otherPerformer: 404, admin: 200 } },
       '/studio/messages': { path: '/studio/messages', expect: performers },
       '/studio/verification': { path: '/studio/verification', expect: performers },
+      '/studio/co-performers': { path: '/studio/co-performers', expect: performers },
 
       '/studio': { path: '/studio', expect: performers, own: mona(`@${w.perf.username}`) },
       '/studio/profile': { path: '/studio/profile', expect: performers, own: mona(w.perf.username) },
@@ -251,6 +253,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/audit': { path: '/admin/audit', expect: admins },
       '/admin/reports': { path: '/admin/reports', expect: admins },
       '/admin/verifications': { path: '/admin/verifications', expect: admins },
+      '/admin/consent': { path: '/admin/consent', expect: admins },
     };
   }, 120_000);
   afterAll(() => t?.close());

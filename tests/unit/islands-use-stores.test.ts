@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
  */
 const ROOT = join(import.meta.dirname, '../../src/islands');
 /** The names of src/lib/api/* that send requests (the rest are types and pure helpers such as errorMessage). */
-const CALLERS = ['auth', 'catalogue', 'engagement', 'money', 'studioApi', 'adminApi', 'apiFetch', 'upload'];
+const CALLERS = ['auth', 'catalogue', 'engagement', 'money', 'studioApi', 'adminApi', 'consentApi', 'apiFetch', 'upload'];
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.(tsx?|jsx?)$/.test(e.name) ? [join(dir, e.name)] : []));

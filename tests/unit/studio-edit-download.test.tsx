@@ -71,18 +71,21 @@ describe('studio inline editors', () => {
       processingError: null, duration: 3, thumbnailUrl: null, posterUrl: null, teaserUrl: null, scheduledAt: null, publishedAt: '2026-01-01T00:00:00.000Z',
       createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
     };
-    const { calls } = stubFetch({
+    const { calls: all } = stubFetch({
+      // The editor's "People in this" loads the item's co-performers when it opens.
+      'GET /api/performer/co-performers/video/v1': reply(200, { items: [], publishable: true }),
       'PUT /api/performer/assets/videos/v1': (c) =>
         (c.body as { title?: string }).title === ''
           ? reply(400, { message: 'Validation failed', code: 'VALIDATION_FAILED', details: [{ path: 'body.title', message: 'Title cannot be empty' }] })
           : reply(200, { ...video, ...(c.body as object), visibility: 'sale' }),
     });
+    const puts = () => all.filter((c) => c.method === 'PUT');
     render(<StudioVideos initial={{ items: [video], total: 1 }} currencySymbol="$" />);
     fireEvent.click(screen.getByTestId('video-edit'));
     fireEvent.change(screen.getByTestId('edit-visibility'), { target: { value: 'sale' } });
     fireEvent.click(screen.getByTestId('edit-save'));
     expect(await screen.findByText('Enter a sale price')).toBeTruthy();
-    expect(calls).toHaveLength(0);
+    expect(puts()).toHaveLength(0);
     fireEvent.input(screen.getByTestId('edit-title'), { target: { value: '' } });
     fireEvent.input(screen.getByTestId('edit-price'), { target: { value: '4.99' } });
     fireEvent.click(screen.getByTestId('edit-save'));
@@ -90,7 +93,7 @@ describe('studio inline editors', () => {
     fireEvent.input(screen.getByTestId('edit-title'), { target: { value: 'Clip two' } });
     fireEvent.click(screen.getByTestId('edit-save'));
     await waitFor(() => expect(screen.queryByTestId('item-editor')).toBeNull());
-    expect(calls[1]!.body).toEqual({ title: 'Clip two', visibility: 'sale', price: 499 });
+    expect(puts()[1]!.body).toEqual({ title: 'Clip two', visibility: 'sale', price: 499 });
     expect(screen.getByTestId('studio-video').textContent).toContain('Clip two');
   });
 
@@ -99,13 +102,17 @@ describe('studio inline editors', () => {
       _id: 'po1', title: 'Hello', slug: 'hello', excerpt: 'Hi', content: '<p>Hello</p>', status: 'published', visibility: 'free', price: 0, media: [], imageUrl: null,
       imageStatus: 'none', publishedAt: '2026-01-01T10:00:00.000Z', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
     };
-    const { calls } = stubFetch({ 'PUT /api/performer/assets/posts/po1': (c) => reply(200, { ...post, ...(c.body as object) }) });
+    const { calls: all } = stubFetch({
+      'GET /api/performer/co-performers/post/po1': reply(200, { items: [], publishable: true }),
+      'PUT /api/performer/assets/posts/po1': (c) => reply(200, { ...post, ...(c.body as object) }),
+    });
+    const puts = () => all.filter((c) => c.method === 'PUT');
     render(<StudioPosts initial={{ items: [post], total: 1 }} />);
     fireEvent.click(screen.getByTestId('post-edit'));
     fireEvent.input(screen.getByTestId('edit-excerpt'), { target: { value: 'Hi there' } });
     fireEvent.input(screen.getByTestId('edit-publishedAt'), { target: { value: '' } });
     fireEvent.click(screen.getByTestId('edit-save'));
-    await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0]!.body).toEqual({ excerpt: 'Hi there', publishedAt: null });
+    await waitFor(() => expect(puts()).toHaveLength(1));
+    expect(puts()[0]!.body).toEqual({ excerpt: 'Hi there', publishedAt: null });
   });
 });

@@ -6,6 +6,7 @@ import UploadProgress, { toMinor } from './UploadProgress.tsx';
 import { STATUS_OPTIONS } from './ItemEditor.tsx';
 import { ActionsCell, ItemTable, accessFields } from './StudioRow.tsx';
 import { FieldError } from '../shared/Field.js';
+import CoPerformers from './CoPerformers.tsx';
 
 /** Performer studio: create galleries and upload photos to them (with a progress bar); calls go through its store. */
 export default function StudioGalleries({ initial, currencySymbol }: { initial: { items: StudioGallery[]; total: number }; currencySymbol: string }) {
@@ -87,6 +88,7 @@ export default function StudioGalleries({ initial, currencySymbol }: { initial: 
             { name: 'status', label: 'Status', kind: 'select', value: g.status, options: STATUS_OPTIONS },
           ],
           save: (changes) => studio.update(g._id, changes),
+          children: <CoPerformers objectType="gallery" objectId={g._id} />,
         })}
       />
     </div>

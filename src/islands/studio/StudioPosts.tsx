@@ -9,6 +9,7 @@ import { VISIBILITY_OPTIONS } from './ItemEditor.tsx';
 import { ActionsCell, ItemTable, accessFields } from './StudioRow.tsx';
 import { FieldError } from '../shared/Field.js';
 import UploadProgress, { toMinor } from './UploadProgress.tsx';
+import CoPerformers from './CoPerformers.tsx';
 
 const ACCESS_LABEL: Record<string, string> = { free: 'Free', subscribers: 'Subscribers', sale: 'Sale' };
 
@@ -171,7 +172,12 @@ export default function StudioPosts({ initial, currencySymbol = '$' }: { initial
             { name: 'publishedAt', label: 'Publish date', kind: 'datetime', value: p.publishedAt },
           ],
           save: (changes) => studio.update(p._id, changes),
-          children: <PostMediaEditor post={p} studio={studio} />,
+          children: (
+            <>
+              <PostMediaEditor post={p} studio={studio} />
+              <CoPerformers objectType="post" objectId={p._id} />
+            </>
+          ),
         })}
       />
       </div>

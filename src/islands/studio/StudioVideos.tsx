@@ -7,6 +7,7 @@ import UploadProgress, { StatusBadge, toMajor, toMinor } from './UploadProgress.
 import { STATUS_OPTIONS } from './ItemEditor.tsx';
 import { DeleteButton, EditButton, ItemTable, accessFields } from './StudioRow.tsx';
 import { FieldError } from '../shared/Field.js';
+import CoPerformers from './CoPerformers.tsx';
 
 export interface StudioVideosProps {
   initial: { items: StudioVideo[]; total: number };
@@ -157,6 +158,7 @@ export default function StudioVideos({ initial, currencySymbol }: StudioVideosPr
             { name: 'status', label: 'Status', kind: 'select', value: v.status, options: STATUS_OPTIONS },
           ],
           save: (changes) => studio.update(v._id, changes),
+          children: <CoPerformers objectType="video" objectId={v._id} />,
         })}
       />
     </div>

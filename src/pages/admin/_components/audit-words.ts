@@ -64,7 +64,7 @@ export function auditVerb(action: string): string {
 const LABELS: Record<string, string> = {
   valueBps: 'Discount', commissionBps: 'Commission', maxUses: 'Number of uses', expiresAt: 'Expires', price: 'Price', amount: 'Amount',
   durationDays: 'Duration (days)', deliveryStatus: 'Delivery', trackingCode: 'Tracking code', siteName: 'Site name', logoUrl: 'Logo', favicon: 'Favicon',
-  loginPlaceholderImage: 'Login picture', menus: 'Menus', footerContent: 'Footer', currency: 'Currency', currencySymbol: 'Currency symbol',
+  loginPlaceholderImage: 'Login picture', menus: 'Menus', footerContent: 'Footer', recordKeepingStatement: 'Record-keeping statement', currency: 'Currency', currencySymbol: 'Currency symbol',
   maintenanceMode: 'Maintenance mode', unapprovedItemQuota: 'Drafts before approval', verificationDocumentRetentionDays: 'Identity pictures kept (days)', paymentGateway: 'Payment gateway', checkoutExpiryMinutes: 'Checkout expiry (minutes)',
   stockHoldMaxPerBuyer: 'Units one buyer may hold', renewalGraceDays: 'Renewal grace days', renewalReminderDays: 'Yearly renewal reminder (days before)', sessionsRevoked: 'Sessions ended', earnings: 'Earnings paid', payoutId: 'Payout', fileId: 'File',
   payoutHoldDays: 'Payout hold (days)', payoutMinimum: 'Smallest payout', tipMinimum: 'Smallest tip', tipMaximum: 'Largest tip', reference: 'Transfer reference', reason: 'Reason', method: 'Paid by',
