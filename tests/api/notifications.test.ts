@@ -222,7 +222,7 @@ describe.each(engines)('notifications on %s', (engine) => {
     const me = await createUser(db(), 'user');
     const start = await call('GET', '/notifications/preferences', me);
     expect(start.status).toBe(200);
-    expect(start.body.preferences).toHaveLength(9);
+    expect(start.body.preferences).toHaveLength(10);
     expect(start.body.preferences.every((p: { email: boolean }) => p.email)).toBe(true);
     expect(start.body.preferences.filter((p: { locked: boolean }) => p.locked).map((p: { type: string }) => p.type)).toEqual(['order', 'payout', 'verification']);
     const changed = await call('PUT', '/notifications/preferences', me, { email: { comment: false, message: false, order: false } });
