@@ -52,6 +52,7 @@ export const settingsBody = z
     maintenanceMode: z.boolean(),
     commissionBps: z.number().int().min(0, 'Commission cannot be negative').max(10_000, 'Commission must be at most 100 %'),
     unapprovedItemQuota: z.number().int().min(0).max(10_000),
+    verificationDocumentRetentionDays: z.number().int().min(0).max(3650),
   })
   .partial()
   .strict()
@@ -385,5 +386,5 @@ export const paymentView = z.object({
 /** `GET /admin/settings`: every setting the console edits. */
 export const adminSettingsSchema = publicSettingsSchema
   .pick({ siteName: true, logoUrl: true, favicon: true, loginPlaceholderImage: true, menus: true, footerContent: true, currency: true, currencySymbol: true, maintenanceMode: true })
-  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), recordKeepingStatement: z.string(), payment: paymentView });
+  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), verificationDocumentRetentionDays: z.number(), recordKeepingStatement: z.string(), payment: paymentView });
 export type AdminSettings = z.output<typeof adminSettingsSchema>;

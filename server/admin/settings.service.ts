@@ -53,6 +53,7 @@ export async function adminSettings(ctx: Pick<AppContext, 'settings' | 'config'>
     maintenanceMode: pub.maintenanceMode,
     commissionBps: Number(await ctx.settings.get('commissionBps')),
     unapprovedItemQuota: Number(await ctx.settings.get('unapprovedItemQuota')),
+    verificationDocumentRetentionDays: Number(await ctx.settings.get('verificationDocumentRetentionDays')),
     recordKeepingStatement: String(await ctx.settings.get('recordKeepingStatement')),
     payment: await paymentSettingsView(ctx),
   };

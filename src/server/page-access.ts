@@ -94,6 +94,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/studio/earnings': PERFORMER,
   '/studio/orders': PERFORMER,
   '/studio/messages': PERFORMER,
+  '/studio/verification': PERFORMER,
   // The requests in which other performers named the signed-in performer as a co-performer.
   '/studio/co-performers': PERFORMER,
 
@@ -110,6 +111,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
   '/admin/watermarks': ADMIN,
+  '/admin/verifications': ADMIN,
   '/admin/consent': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,
