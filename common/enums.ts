@@ -128,7 +128,7 @@ export type MassAudience = z.output<typeof massAudienceSchema>;
  * What a notification is about (server/notifications/README.md): the `type` of a notification row, and the keys of a
  * user's email choices. Rows of another type (older or newer code) are still listed, with a generic text.
  */
-export const notificationTypeSchema = z.enum(['message', 'tip', 'subscriber', 'comment', 'purchase', 'order', 'payout', 'report', 'co_performer']);
+export const notificationTypeSchema = z.enum(['message', 'tip', 'subscriber', 'comment', 'purchase', 'order', 'payout', 'report', 'co_performer', 'verification']);
 export type NotificationType = z.output<typeof notificationTypeSchema>;
 /** Reports (docs/product.md, Reports): the lists themselves live in common/reports.ts, which the report dialog loads. */
 export const reportTargetTypeSchema = z.enum(REPORT_TARGET_TYPES);
@@ -141,6 +141,9 @@ export const reportOutcomeSchema = z.enum(REPORT_OUTCOMES);
 export type ReportOutcome = z.output<typeof reportOutcomeSchema>;
 export const reportActionSchema = z.enum(REPORT_ACTIONS);
 export type ReportAction = z.output<typeof reportActionSchema>;
+/** A performer's identity and age verification (server/verification/): a submission waits for an admin's decision. */
+export const verificationStatusSchema = z.enum(['pending', 'approved', 'rejected']);
+export type VerificationStatus = z.output<typeof verificationStatusSchema>;
 
 /** Takedown requests (docs/product.md, Takedown requests): what a request may point at, who asks, where it stands. */
 export const takedownTargetTypeSchema = z.enum(['video', 'gallery', 'photo', 'product', 'post', 'performer']);

@@ -36,6 +36,7 @@ const FALLBACK_URL: Record<string, string> = {
   order: '/account/orders',
   payout: '/studio/earnings',
   report: '/notifications',
+  verification: '/studio/verification',
   data_export: '/account/data',
   co_performer: '/studio/co-performers',
 };
@@ -101,6 +102,11 @@ export function notificationText(type: string, payload: unknown, currencySymbol 
       text = `Your report was reviewed${outcome && REPORT_OUTCOME[outcome] ? `: ${REPORT_OUTCOME[outcome]}` : ''}`;
       break;
     }
+    case 'verification': {
+      const status = str(p, 'status');
+      text = status === 'approved' ? 'Your identity is verified: you can publish and sell' : status === 'rejected' ? 'Your identity verification was rejected: see why and send it again' : 'Your identity verification was updated';
+      break;
+    }
     case 'data_export':
       text = 'Your data export is ready to download';
       break;
@@ -131,5 +137,6 @@ export const NOTIFICATION_TYPE_LABELS: Record<string, string> = {
   order: 'Your orders',
   payout: 'Your payouts',
   report: 'Outcomes of your reports',
+  verification: 'Your identity verification',
   co_performer: 'Co-performer requests and answers',
 };

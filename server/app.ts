@@ -28,6 +28,7 @@ import { registerAnnounceJob } from './follows/announce.js';
 import { registerMassMessageJob } from './messages/mass.service.js';
 import { messagesDeps } from './messages/messages.service.js';
 import { registerNotificationMailJob } from './notifications/notification-mail.js';
+import { registerVerificationJobs, scheduleVerificationRetention } from './verification/verification.service.js';
 import { registerDataExportJobs } from './privacy/export.service.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   registerAnnounceJob(jobs, { db: database.db, realtime: ctx.realtime, logger: logger.child({ module: 'feed' }) });
   registerMassMessageJob(jobs, messagesDeps(ctx), config.massMessages);
   registerNotificationMailJob(jobs, { db: database.db, config, settings, mailer, logger: logger.child({ module: 'notifications' }) });
+  registerVerificationJobs(jobs, { db: database.db, storage, settings, logger: logger.child({ module: 'verification' }) });
   registerDataExportJobs(jobs, { db: database.db, storage, settings, realtime: ctx.realtime, config, logger: logger.child({ module: 'privacy' }) });
 
   // One trust function for Fastify's request.ip and for the micro-cache, which answers before Fastify runs.
@@ -209,6 +211,11 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const realtime = await attachRealtime(app.server, ctx, { clientIp: (raw) => clientIpOf(raw, trust) });
   // The worker runs in this process (JOBS_WORKER=0 turns it off, e.g. on web-only instances).
   if (config.pipeline.jobs.worker) jobs.start();
+  // ...and start the recurring deletion of identity pictures past their retention time (server/verification/); tests
+  // enqueue it themselves, like the orphan sweep below they keep their job table to what they do.
+  if (config.pipeline.jobs.worker && config.env !== 'test') {
+    await scheduleVerificationRetention(jobs, database.db).catch((err: unknown) => logger.warn({ err }, 'could not schedule the verification retention job'));
+  }
   // Instances that run the worker also remove media files a crash left without a row (server/media/orphans.ts).
   const stopOrphanSweep =
     config.pipeline.jobs.worker && config.orphanFileAgeMs > 0 && config.env !== 'test'

@@ -65,6 +65,7 @@ export const settingsBody = z
         }
         return [...new Set(list)];
       }),
+    verificationDocumentRetentionDays: z.number().int().min(0).max(3650),
   })
   .partial()
   .strict()
@@ -398,5 +399,5 @@ export const paymentView = z.object({
 /** `GET /admin/settings`: every setting the console edits. */
 export const adminSettingsSchema = publicSettingsSchema
   .pick({ siteName: true, logoUrl: true, favicon: true, loginPlaceholderImage: true, menus: true, footerContent: true, currency: true, currencySymbol: true, maintenanceMode: true })
-  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), recordKeepingStatement: z.string(), ageGateEnabled: z.boolean(), ageGateCountries: z.array(z.string()), payment: paymentView });
+  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), verificationDocumentRetentionDays: z.number(), recordKeepingStatement: z.string(), ageGateEnabled: z.boolean(), ageGateCountries: z.array(z.string()), payment: paymentView });
 export type AdminSettings = z.output<typeof adminSettingsSchema>;

@@ -6,6 +6,7 @@ import type { Access, ObjectType } from '../db/schema.js';
 import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
+import { findVerificationFile } from '../verification/verification.repository.js';
 import { boughtMessageIds, entitledObjectKeys, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
 
 /**
@@ -195,6 +196,13 @@ export async function openProtectedFile(
 ): Promise<ProtectedFileCheck> {
   const at = audienceOf(viewer, country, now.toISOString());
   const gone: ProtectedFileCheck = { ok: false, status: 404, code: 'NOT_FOUND', message: 'File not found' };
+  if (grant.objectType === 'verification') {
+    // Identity documents open for admins only: never their performer, whatever URL they hold (server/verification/).
+    if (viewer?.role !== 'admin') return gone;
+    const f = await findVerificationFile(db, grant.objectId, grant.fileId);
+    if (!f || f.fileStatus !== 'ready') return gone;
+    return { ok: true, storageKey: f.storageKey, fileName: f.originalName, download: false };
+  }
   if (grant.objectType === 'export') {
     // A data export opens for its owner only: not another user, not an admin (server/privacy/README.md), and only
     // while it is ready (an expired or deleted export's URL finds nothing).

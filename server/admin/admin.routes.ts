@@ -12,6 +12,7 @@ import { listenForSettingsChanges } from './settings-sync.js';
 import { adminReportsRoutes } from '../reports/reports.admin.routes.js';
 import { adminTakedownsRoutes } from '../takedowns/takedowns.admin.routes.js';
 import { adminWatermarkRoutes } from '../media/watermark/watermark.routes.js';
+import { adminVerificationRoutes } from '../verification/verification.admin.routes.js';
 import { adminConsentRoutes } from '../consent/consent.admin.routes.js';
 
 /** Every admin route, per app: the role-enforcement tests walk this list so no route is missed. */
@@ -33,7 +34,7 @@ export async function adminRoutes(app: ApiApp): Promise<void> {
     reply.header('cache-control', 'no-store');
   });
   await app.register(multipart, { limits: imageUploadLimits, throwFileSizeLimit: true });
-  for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminPayoutRoutes, adminOverviewRoutes, adminReportsRoutes, adminConsentRoutes, adminWatermarkRoutes, adminTakedownsRoutes]) await app.register(routes);
+  for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminPayoutRoutes, adminOverviewRoutes, adminReportsRoutes, adminConsentRoutes, adminWatermarkRoutes, adminVerificationRoutes, adminTakedownsRoutes]) await app.register(routes);
 
   const stop = listenForSettingsChanges(app.ctx);
   if (stop) app.addHook('onClose', async () => stop());

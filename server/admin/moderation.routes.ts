@@ -1,6 +1,7 @@
 import type { ApiApp } from '../http/types.js';
 import { AppError, notFound } from '../http/errors.js';
 import { listSchema } from '../../common/schemas/http.js';
+import { hasApprovedVerification } from '../verification/verification.service.js';
 import { findUserById, updateUser } from '../users/users.repository.js';
 import { searchUsersForAdmin } from '../users/users.service.js';
 import { setPerformerApproved, setPerformerStatus } from '../performers/performers.repository.js';
@@ -60,11 +61,23 @@ export async function adminModerationRoutes(app: ApiApp): Promise<void> {
 
   app.post(
     '/admin/performers/:id/approve',
-    { schema: { tags, summary: 'Approve a performer (or withdraw the approval with { approved: false })', params: idParams, body: approveBody, response: { 200: approvalSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Approve a performer with an approved identity verification (409 VERIFICATION_REQUIRED without one), or withdraw the approval with { approved: false }',
+        params: idParams,
+        body: approveBody,
+        response: { 200: approvalSchema, ...errors },
+      },
+    },
     async (request) => {
       const { id } = request.params;
       const approved = request.body?.approved ?? true;
       await adminTx(db, request, async (trx, audit) => {
+        // One gate: approval follows a verified identity (server/verification/); withdrawing is always possible.
+        if (approved && (await findUserById(trx, id))?.role === 'performer' && !(await hasApprovedVerification(trx, id))) {
+          throw new AppError(409, 'VERIFICATION_REQUIRED', 'This performer has no approved identity verification: review it in Verifications first');
+        }
         if (!(await setPerformerApproved(trx, id, approved))) throw notFound('Performer');
         await audit(approved ? 'performer.approve' : 'performer.unapprove', 'performer', id);
       });

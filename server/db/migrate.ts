@@ -25,6 +25,7 @@ import * as m0022 from './migrations/0022_tips.js';
 import * as m0023 from './migrations/0023_notifications.js';
 import * as m0024 from './migrations/0024_reports.js';
 import * as m0025 from './migrations/0025_paid_messages.js';
+import * as m0026 from './migrations/0026_verification.js';
 import * as m0027 from './migrations/0027_co_performers.js';
 import * as m0028 from './migrations/0028_takedowns.js';
 import * as m0029 from './migrations/0029_watermarks.js';
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0023_notifications': m0023,
   '0024_reports': m0024,
   '0025_paid_messages': m0025,
+  '0026_verification': m0026,
   '0027_co_performers': m0027,
   '0028_takedowns': m0028,
   '0029_watermarks': m0029,

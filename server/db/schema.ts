@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, EntitlementObjectType, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
-  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, DataExportStatus,
+  SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, VerificationStatus, DataExportStatus,
   CoPerformerKind, CoPerformerObjectType, CoPerformerStatus, TakedownRelationship, TakedownStatus, TakedownTargetType,
 } from '../../common/enums.js';
 
@@ -741,6 +741,27 @@ export interface WatermarkItemsTable {
   updatedAt: string;
 }
 
+/** Performers' identity and age verifications (migration 0026; server/verification/README.md). */
+export interface PerformerVerificationsTable extends Timestamps {
+  id: string;
+  performerId: string;
+  status: Defaulted<VerificationStatus>;
+  legalName: string;
+  /** YYYY-MM-DD. */
+  dateOfBirth: string;
+  /** ISO 3166-1 alpha-2, the country that issued the document. */
+  country: string;
+  documentFrontFileId: string | null;
+  documentBackFileId: string | null;
+  selfieFileId: string | null;
+  seeded: Defaulted<Flag>;
+  submittedAt: string;
+  decidedAt: string | null;
+  decidedBy: string | null;
+  reason: string | null;
+  filesDeletedAt: string | null;
+}
+
 /** 0030: a user's "download my data" request and the JSON file it made (server/privacy/README.md). */
 export interface DataExportsTable {
   id: string;
@@ -825,6 +846,7 @@ export interface Database {
   auditLog: AuditLogTable;
   reports: ReportsTable;
   takedownRequests: TakedownRequestsTable;
+  performerVerifications: PerformerVerificationsTable;
   dataExports: DataExportsTable;
   coPerformers: CoPerformersTable;
 }

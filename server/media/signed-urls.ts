@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * Short-lived signed URLs for protected media (full videos, full photos, digital product files, a post's pictures and video,
- * a direct message's attachments, a user's data export).
+ * a direct message's attachments, a user's data export, a performer's identity verification pictures: admins only).
  *
  *   /media/protected/<objectType>/<objectId>/<fileId>?u=<userId|guest>&e=<expiry, unix seconds>&s=<signature>
  *
@@ -17,8 +17,8 @@ export const PROTECTED_MEDIA_PREFIX = '/media/protected';
 export const GUEST = 'guest';
 
 /** Items whose full file is protected; the signed URL names the item so access is re-checked against it. */
-export type ProtectedObjectType = 'video' | 'photo' | 'product' | 'post' | 'message' | 'export' | 'consent';
-const objectTypes: readonly ProtectedObjectType[] = ['video', 'photo', 'product', 'post', 'message', 'export', 'consent'];
+export type ProtectedObjectType = 'video' | 'photo' | 'product' | 'post' | 'message' | 'export' | 'consent' | 'verification';
+const objectTypes: readonly ProtectedObjectType[] = ['video', 'photo', 'product', 'post', 'message', 'export', 'consent', 'verification'];
 
 export interface MediaGrant {
   objectType: ProtectedObjectType;

@@ -29,7 +29,7 @@ export const JOB_NOTIFICATION_EMAIL = 'notification.email';
 /** Types mailed through the job. `subscriber` is the money mail "new subscriber" (it obeys the choice itself); `order` and `payout` have their money mails, always sent. */
 export const MAILED_BY_JOB: ReadonlySet<string> = new Set<NotificationType>(['message', 'tip', 'comment', 'purchase', 'report', 'co_performer']);
 /** Types whose mail is a money mail sent whatever the choice: shown in the choices as always on. */
-export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['order', 'payout']);
+export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['order', 'payout', 'verification']);
 
 /** The thread of a conversation's `message` notifications. */
 const conversationThread = (conversationId: string) => `conversation:${conversationId}`;

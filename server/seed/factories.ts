@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type {
-  Access, BannersTable, CategoriesTable, CategoryGroup, CouponsTable, FilesTable, GalleriesTable, ObjectType, PerformersTable, PhotosTable, PostMediaTable,
+  Access, BannersTable, CategoriesTable, CategoryGroup, CouponsTable, FilesTable, GalleriesTable, ObjectType, PerformersTable, PerformerVerificationsTable, PhotosTable, PostMediaTable,
   PostsTable, ProductsTable, SubscriptionPackagesTable, SubscriptionsTable, UsersTable, VideosTable,
 } from '../db/schema.js';
 import { newId, nowIso } from '../db/ids.js';
@@ -10,6 +10,7 @@ import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../media/photo-thum
 import { fileRow, insertFiles, type NewFile } from '../media/pipeline/pipeline.repository.js';
 import { insertPerformer, insertUser } from '../users/users.repository.js';
 import { insertGallery, insertPhotos, insertPost, insertProduct, insertVideo } from '../studio/studio.repository.js';
+import { insertVerification } from '../verification/verification.repository.js';
 import { DAY_MS } from '../../common/time.js';
 
 /**
@@ -83,6 +84,19 @@ export function userRow(o: Input<UsersTable> & { username: string }): Row<UsersT
 export function performerRow(o: Input<PerformersTable> & { id: string; username: string; displayName: string }): Row<PerformersTable> {
   const createdAt = o.createdAt ?? nowIso();
   return { status: 'active', approved: 1, updatedAt: createdAt, ...defined(o), createdAt };
+}
+
+/**
+ * An identity verification: by default the demo's kind, approved and `seeded` (no pictures were ever stored: the seed
+ * and the tests need verified performers, not documents), submitted and decided when the performer joined.
+ */
+export function verificationRow(o: Input<PerformerVerificationsTable> & { performerId: string }): Row<PerformerVerificationsTable> {
+  const at = o.submittedAt ?? o.createdAt ?? nowIso();
+  const id = o.id ?? newId(Date.parse(at));
+  return {
+    status: 'approved', legalName: 'Demo Performer', dateOfBirth: '1990-01-01', country: 'US', documentFrontFileId: null, documentBackFileId: null, selfieFileId: null,
+    seeded: 1, decidedAt: at, decidedBy: null, reason: null, filesDeletedAt: null, createdAt: at, updatedAt: at, ...defined(o), id, submittedAt: at,
+  };
 }
 
 /** What videos and galleries share: a title (or `<noun> <id end>`) and its slug, free unless told, at `salePrice` on sale. */
@@ -239,7 +253,16 @@ export async function makePerformer(db: DbOrTrx, o: UserInput & { performer?: In
   const user = await makeUser(db, { ...account, role: 'performer' });
   const row = performerRow({ id: user.id, username: user.username, displayName: user.name, createdAt: user.createdAt, updatedAt: user.updatedAt, ...performer });
   await insertPerformer(db, row);
+  // Approved performers are verified ones (server/verification/): a seeded approved verification goes with the flag.
+  if (Number(row.approved ?? 1) === 1) await makeVerification(db, user.id, { legalName: user.name, submittedAt: user.createdAt });
   return { user, performer: row };
+}
+
+/** A verification row of the performer (approved and seeded unless told; see verificationRow). */
+export async function makeVerification(db: DbOrTrx, performerId: string, o: Input<PerformerVerificationsTable> = {}) {
+  const row = verificationRow({ ...defined(o), performerId });
+  await insertVerification(db, row);
+  return row;
 }
 
 /** A video with its files (full file, poster, thumbnail, teaser) unless `withFiles: false`; `tagsList` tags it. */

@@ -5,7 +5,7 @@ import type {
 } from '../db/schema.js';
 import type { NewFile } from '../media/pipeline/pipeline.repository.js';
 import type { AudienceItem } from './audience.js';
-import { couponRow, packageRow, tagRows } from './factories.js';
+import { couponRow, packageRow, tagRows, verificationRow } from './factories.js';
 import { type Plan } from './plan.js';
 import { DAY_MS } from '../../common/time.js';
 
@@ -54,6 +54,8 @@ export async function insertPlan(trx: Transaction<Database>, plan: Plan, files: 
 
   await insert('users', plan.users);
   await insert('performers', plan.performers.map((p) => p.row));
+  // The demo's approved performers are verified ones: an approved verification each, marked seeded (no pictures).
+  await insert('performerVerifications', plan.performers.filter((p) => Number(p.row.approved ?? 1) === 1).map((p) => verificationRow({ performerId: p.row.id, legalName: p.def.name, submittedAt: p.row.createdAt })));
   await insert('categories', [...plan.categories.values()]);
   await insert('files', files);
 

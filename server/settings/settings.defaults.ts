@@ -46,6 +46,9 @@ export const settingDefs = {
   // Until an admin approves a performer, their studio keeps drafts only, at most this many items (videos,
   // galleries, photos, products and posts counted together; server/studio/approval.ts).
   unapprovedItemQuota: { default: 20, group: 'performer', public: false },
+  // Days after an admin's decision that a performer's identity pictures are kept, then deleted by the retention job
+  // (server/verification/); the decision, dates, legal name and date of birth stay.
+  verificationDocumentRetentionDays: { default: 30, group: 'performer', public: false },
   // Money (server/payments/README.md): which gateway new checkouts use ('sandbox' | 'stripe' | 'ccbill'), Stripe's
   // keys (the STRIPE_SECRET_KEY / STRIPE_WEBHOOK_SECRET environment variables win over these), CCBill's account and
   // keys, and how long an unpaid checkout holds its stock before it expires (the hold time), and how many units of one

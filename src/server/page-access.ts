@@ -95,6 +95,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/studio/earnings': PERFORMER,
   '/studio/orders': PERFORMER,
   '/studio/messages': PERFORMER,
+  '/studio/verification': PERFORMER,
   // The requests in which other performers named the signed-in performer as a co-performer.
   '/studio/co-performers': PERFORMER,
 
@@ -112,6 +113,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/reports': ADMIN,
   '/admin/takedowns': ADMIN,
   '/admin/watermarks': ADMIN,
+  '/admin/verifications': ADMIN,
   '/admin/consent': ADMIN,
   '/admin/payments': ADMIN,
   '/admin/orders': ADMIN,

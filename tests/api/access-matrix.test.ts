@@ -245,6 +245,9 @@ const TABLE: Record<string, Expectation> = {
   'GET /messages/{id}': { access: SESSION, deny: ['fan2', 'other'], ok: ['fan', 'owner', 'admin'], req: (fx) => ({ path: `/messages/${fx.message}` }) },
   'POST /messages/conversations/{id}/read': { access: SESSION, deny: ['fan2', 'other', 'admin'], ok: ['fan', 'owner'], req: (fx) => ({ path: `/messages/conversations/${fx.conversation}/read` }) },
   'GET /messages/unread': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'] },
+  // A performer's own identity verification (A's seeded, approved one); submitting: A and B are verified already (409).
+  'GET /performer/verification': { access: PERFORMER, hide: { from: ['other'], shownTo: 'owner', id: (fx) => fx.verification } },
+  'POST /performer/verification': { access: PERFORMER },
   'GET /performer/message-settings': { access: PERFORMER, ok: ['owner', 'other'] },
   'PUT /performer/message-settings': { access: PERFORMER },
   // A blocked a fan of its own: only A's list names them.
@@ -355,6 +358,7 @@ const TABLE: Record<string, Expectation> = {
       'GET /admin/dashboard', 'GET /admin/audit', 'GET /admin/reports', 'POST /admin/reports/{targetType}/{targetId}/resolve',
       'GET /admin/takedowns', 'POST /admin/takedowns/{targetType}/{targetId}/resolve',
       'GET /admin/watermarks', 'PUT /admin/settings/watermark', 'POST /admin/watermarks/runs', 'GET /admin/watermarks/runs/{id}',
+      'GET /admin/verifications', 'GET /admin/verifications/{id}', 'POST /admin/verifications/{id}/approve', 'POST /admin/verifications/{id}/reject',
       'GET /admin/consent', 'POST /admin/consent/{id}/refuse',
     ].map((key) => [key, { access: ADMIN }]),
   ),
@@ -442,6 +446,7 @@ async function buildFixtures(t: TestApp) {
   const mass = await api('/performer/mass-messages', w.perf, { text: 'To all my subscribers', audience: 'subscribers' });
   expect(mass.status, JSON.stringify(mass.body)).toBe(201);
   const massMessage: string = mass.body._id;
+  const verification = (await t.ctx.db.selectFrom('performerVerifications').select('id').where('performerId', '=', A).executeTakeFirstOrThrow()).id;
   const exported = await api('/users/me/data-exports', w.fan, {});
   expect(exported.status, JSON.stringify(exported.body)).toBe(202);
   const dataExport: string = exported.body._id;
@@ -460,7 +465,7 @@ async function buildFixtures(t: TestApp) {
     orderId, orderNumber: order.orderNumber, paymentId: checkout.body.paymentId as string, pendingChargeId: String(pending.body.redirectUrl).split('/').pop()!,
     subscription, otherFansSubscription, promotion: promotion.body._id as string, comment: comment.body._id as string, commentToDelete: commentToDelete.body._id as string,
     payoutId: payout.body._id as string, followedVideo, conversation, blockedFan, massMessage, notificationId, message: message.body._id as string, paidMessage: paid.body._id as string,
-    dataExport,
+    dataExport, verification,
     co,
   };
 }

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { makeProduct, makeVideo } from '../../server/seed/factories.js';
+import { makeProduct, makeVerification, makeVideo } from '../../server/seed/factories.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
@@ -110,6 +110,11 @@ describe.each(engines)('admin console API on %s', (engine) => {
     await paidPayment(owed.id, 700);
     const refundable = await paidPayment(performer.id, 100);
     const video = await makeVideo({ db: t.ctx.db, storage: t.ctx.storage }, performer.id, { withFiles: false });
+    // Two new performers' verifications waiting for review: one to approve, one to reject.
+    const pendingVerification = async () =>
+      (await makeVerification(t.ctx.db, (await createUser(t.ctx.db, 'performer', { performer: { approved: 0 } })).id, { status: 'pending', decidedAt: null, seeded: 0 })).id;
+    const toVerify = await pendingVerification();
+    const toRefuse = await pendingVerification();
     const mk = async (p: string, json: unknown) => (await call(admin, 'POST', p, { json })).body._id as string;
     const banner = await mk('/admin/banners', { title: 'B' });
     const bannerDel = await mk('/admin/banners', { title: 'Del' });
@@ -201,6 +206,10 @@ describe.each(engines)('admin console API on %s', (engine) => {
       'GET /admin/audit': { path: '/admin/audit' },
       'GET /admin/reports': { path: '/admin/reports?status=open' },
       'POST /admin/reports/:targetType/:targetId/resolve': { path: `/admin/reports/video/${video.id}/resolve`, json: { action: 'dismiss' } },
+      'GET /admin/verifications': { path: '/admin/verifications?status=pending' },
+      'GET /admin/verifications/:id': { path: `/admin/verifications/${toVerify}` },
+      'POST /admin/verifications/:id/approve': { path: `/admin/verifications/${toVerify}/approve` },
+      'POST /admin/verifications/:id/reject': { path: `/admin/verifications/${toRefuse}/reject`, json: { reason: 'Unreadable document' } },
       'GET /admin/consent': { path: '/admin/consent' },
       'POST /admin/consent/:id/refuse': { path: `/admin/consent/${consentRecord}/refuse` },
     };

@@ -218,13 +218,13 @@ describe.each(engines)('notifications on %s', (engine) => {
     expect((await call('GET', '/notifications?limit=1', w.perf)).body.items[0]._id).toBe(notification._id);
   });
 
-  it('keeps an email choice per type: all on by default, the money mails of orders and payouts always on, bad input 400', async () => {
+  it('keeps an email choice per type: all on by default, the money mails of orders and payouts and the identity verification decision always on, bad input 400', async () => {
     const me = await createUser(db(), 'user');
     const start = await call('GET', '/notifications/preferences', me);
     expect(start.status).toBe(200);
-    expect(start.body.preferences).toHaveLength(9);
+    expect(start.body.preferences).toHaveLength(10);
     expect(start.body.preferences.every((p: { email: boolean }) => p.email)).toBe(true);
-    expect(start.body.preferences.filter((p: { locked: boolean }) => p.locked).map((p: { type: string }) => p.type)).toEqual(['order', 'payout']);
+    expect(start.body.preferences.filter((p: { locked: boolean }) => p.locked).map((p: { type: string }) => p.type)).toEqual(['order', 'payout', 'verification']);
     const changed = await call('PUT', '/notifications/preferences', me, { email: { comment: false, message: false, order: false } });
     expect(changed.status).toBe(200);
     const state = Object.fromEntries(changed.body.preferences.map((p: { type: string; email: boolean }) => [p.type, p.email]));

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { daysFromNow, makeProduct, makeVideo } from '../../server/seed/factories.js';
+import { daysFromNow, makeProduct, makeVerification, makeVideo } from '../../server/seed/factories.js';
 
 /**
  * Only performers an admin approved earn. Before approval nothing of theirs can be bought (403
@@ -20,6 +20,8 @@ describe.each(engines)('performer approval on %s', (engine) => {
     if (performerId) q = q.where('performerId', '=', performerId);
     return Number((await q.executeTakeFirstOrThrow()).n);
   };
+  // The console approves a performer whose identity an admin verified (server/verification/): an approved record first.
+  const verified = (perf: TestUser) => makeVerification(t.ctx.db, perf.id);
   const unapproved = (name: string) => createUser(t.ctx.db, 'performer', { name, performer: { approved: 0, monthlyPrice: 1000, yearlyPrice: 9000 } });
 
   beforeAll(async () => {
@@ -51,6 +53,7 @@ describe.each(engines)('performer approval on %s', (engine) => {
     expect((await t.ctx.db.selectFrom('products').select('stock').where('id', '=', product.id).executeTakeFirstOrThrow()).stock).toBe(5);
 
     // The admin approves: the same checkouts go through.
+    await verified(perf);
     expect((await call('POST', `/admin/performers/${perf.id}/approve`, admin, { approved: true })).status).toBe(200);
     expect((await call('POST', '/payment/subscribe', fan, { performerId: perf.id, type: 'monthly' })).status).toBe(201);
     expect((await call('POST', `/payment/purchase-video/${video.id}`, fan, {})).status).toBe(201);
@@ -112,6 +115,7 @@ describe.each(engines)('performer approval on %s', (engine) => {
     expect((await call('POST', '/payment/purchase-products', fan, { items: [{ _id: product.body._id, quantity: 1 }], shippingAddress: '2 Draft Lane' })).status).toBe(403);
 
     // Once approved, the same performer publishes.
+    await verified(perf);
     expect((await call('POST', `/admin/performers/${perf.id}/approve`, admin, { approved: true })).status).toBe(200);
     const live = await call('PUT', `/performer/assets/products/${product.body._id}`, perf, { status: 'active' });
     expect(live.status, JSON.stringify(live.body)).toBe(200);
@@ -140,6 +144,7 @@ describe.each(engines)('performer approval on %s', (engine) => {
       expect(await count('posts', perf.id)).toBe(1);
 
       // Approved performers have no quota.
+      await verified(perf);
       expect((await call('POST', `/admin/performers/${perf.id}/approve`, admin, { approved: true })).status).toBe(200);
       expect((await call('POST', '/performer/assets/posts', perf, { title: 'Five', content: 'e' })).status).toBe(201);
       expect((await call('POST', '/performer/assets/galleries', perf, { title: 'Six' })).status).toBe(201);

@@ -25,6 +25,7 @@ const SECRETS = {
   performer: 'performer-secret-91bc answer for one fan',
   mass: 'mass-secret-c0d2 to my subscribers',
   tip: 'tip-secret-5e6f note with the tip',
+  verificationName: 'Legalname Secret-4d2b',
   legalName: 'Legal-secret-a4b8 Outside Person',
 };
 
@@ -74,6 +75,18 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     expect(tip.status, JSON.stringify(tip.body)).toBe(201);
     expect((await payWithSandbox(t, fan, tip.body.redirectUrl)).status).toBe(200);
     ids.tipPayment = tip.body.paymentId;
+    // A new performer's identity verification: the legal name and the pictures are for admins only.
+    const verifying = await createUser(db, 'performer', { name: 'Verifying Performer', performer: { approved: 0 } });
+    const sent = await postForm(t, '/performer/verification', {
+      fields: { legalName: SECRETS.verificationName, dateOfBirth: '1987-03-09', country: 'NL' },
+      files: ['documentFront', 'documentBack', 'selfie'].map((name) => ({ name, filename: `${name}.jpg`, data: media.jpeg, type: 'image/jpeg' })),
+    }, { headers: verifying.headers });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const verification = await db.selectFrom('performerVerifications').selectAll().where('performerId', '=', verifying.id).executeTakeFirstOrThrow();
+    ids.verification = verification.id;
+    ids.verificationFront = verification.documentFrontFileId!;
+    ids.verificationSelfie = verification.selfieFileId!;
+    hidden.push(verification.documentFrontFileId!, verification.documentBackFileId!, verification.selfieFileId!);
     const notes = await db.selectFrom('notifications').select(['id', 'userId']).where('userId', 'in', [fan.id, perf.id]).execute();
     expect(notes.length).toBeGreaterThan(1);
     notes.forEach((n, i) => (ids[`notification${i}`] = n.id));
@@ -151,6 +164,7 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
   function leaks(body: string, askedFor: string): string[] {
     const found = hidden.filter((h) => body.includes(h) && !askedFor.includes(h));
     if (body.includes('/media/protected/message/')) found.push('a message media URL');
+    if (body.includes('/media/protected/verification/')) found.push('an identity verification media URL');
     if (body.includes('/media/protected/export/')) found.push('a data export URL');
     if (body.includes('/media/protected/consent/')) found.push('a consent file URL');
     return found;
@@ -245,6 +259,21 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
       for (const who of [...Object.values(crawlers), fan, perf]) expect((await fetch(`${t.url}${adminUrl}`, { headers: who.headers })).status).toBe(403);
       expect((await fetch(`${t.url}${adminUrl}`)).status).toBe(403);
       expect((await fetch(`${t.url}${adminUrl}`, { headers: admin.headers })).status).toBe(200);
+    }
+  });
+
+  it('the media: an identity verification picture, signed for the crawler or not, opens for nobody but an admin', async () => {
+    const signer = mediaSigner(t.config);
+    for (const fileId of [ids.verificationFront!, ids.verificationSelfie!]) {
+      const target = { objectType: 'verification' as const, objectId: ids.verification!, fileId };
+      for (const who of Object.values(crawlers)) {
+        for (const url of [signer.sign(target, who.id).url, `/media/protected/verification/${ids.verification}/${fileId}`]) {
+          const res = await fetch(`${t.url}${url}`, { headers: who.headers });
+          expect([403, 404], `${who.username} ${url}`).toContain(res.status);
+        }
+      }
+      const admin = await createUser(t.ctx.db, 'admin');
+      expect((await fetch(`${t.url}${signer.sign(target, admin.id).url}`, { headers: admin.headers })).status).toBe(200);
     }
   });
 });

@@ -62,8 +62,8 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     // With the Tip button (its dialog is audited open in tests/e2e/tips.test.ts).
     performer: () => '/performers/alice', post: () => `/posts/${c.posts.byAlice.id}`,
   };
-  const studioPages = ['/studio', '/studio/profile', '/studio/videos', '/studio/galleries', '/studio/products', '/studio/posts', '/studio/earnings', '/studio/orders', '/studio/messages', '/studio/co-performers'];
-  const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/payouts', '/admin/coupons', '/admin/orders', '/admin/audit', '/admin/reports', '/admin/consent', '/admin/watermarks', '/admin/takedowns'];
+  const studioPages = ['/studio', '/studio/profile', '/studio/videos', '/studio/galleries', '/studio/products', '/studio/posts', '/studio/earnings', '/studio/orders', '/studio/messages', '/studio/co-performers', '/studio/verification'];
+  const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/payouts', '/admin/coupons', '/admin/orders', '/admin/audit', '/admin/reports', '/admin/consent', '/admin/verifications', '/admin/watermarks', '/admin/takedowns'];
 
   it.each(Object.entries(guestPages))('a guest: %s', (_name, path) => check(null, path()));
   it.each(Object.entries(fanPages))('a fan: %s', (_name, path) => check(c.buyer, path()));

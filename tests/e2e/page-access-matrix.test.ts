@@ -224,6 +224,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/messages': { path: '/messages', expect: signedIn, own: { who: 'fan', marker: 'You: Matrix message to Mona' } },
       '/messages/[id]': { path: `/messages/${conversation}`, expect: { guest: 'login', fan: 200, performer: 200, otherPerformer: 404, admin: 200 } },
       '/studio/messages': { path: '/studio/messages', expect: performers },
+      '/studio/verification': { path: '/studio/verification', expect: performers },
       '/studio/co-performers': { path: '/studio/co-performers', expect: performers },
 
       '/studio': { path: '/studio', expect: performers, own: mona(`@${w.perf.username}`) },
@@ -254,6 +255,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       '/admin/reports': { path: '/admin/reports', expect: admins },
       '/admin/takedowns': { path: '/admin/takedowns', expect: admins },
       '/admin/watermarks': { path: '/admin/watermarks', expect: admins },
+      '/admin/verifications': { path: '/admin/verifications', expect: admins },
       '/admin/consent': { path: '/admin/consent', expect: admins },
     };
   }, 120_000);

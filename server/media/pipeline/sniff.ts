@@ -99,9 +99,13 @@ export const accepts = {
    * TIFF), or a video as above.
    */
   media: (type: SniffedType | null) => (type?.kind === 'image' && WEB_IMAGE_MIMES.has(type.mime)) || (type?.kind === 'video' && VIDEO_MIMES.has(type.mime)),
+  /** A performer's identity document and selfie (server/verification/): still pictures an admin's browser shows. */
+  identity: (type: SniffedType | null) => type?.kind === 'image' && IDENTITY_IMAGE_MIMES.has(type.mime),
   /** A co-performer's signed release form: a PDF or a picture (a photo or scan of the signed page). */
   release: (type: SniffedType | null) => type?.mime === 'application/pdf' || type?.kind === 'image',
 };
+
+const IDENTITY_IMAGE_MIMES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
 const WEB_IMAGE_MIMES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif']);
 
@@ -110,5 +114,6 @@ export const acceptedLabels = {
   image: 'JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF',
   digital: 'PDF, EPUB, ZIP, 7z, RAR, a picture, audio or video',
   media: 'a JPEG, PNG, WebP or GIF picture, or an MP4, MOV, 3GP, WebM or MKV video',
+  identity: 'a JPEG, PNG or WebP picture',
   release: 'a PDF or a picture (JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF)',
 };

@@ -56,6 +56,8 @@ const VERBS: Record<string, string> = {
   'watermark.run.start': 'started (or found running) the watermark run',
   'user.suspend': 'suspended',
   'user.reactivate': 'reactivated',
+  'verification.approve': 'verified the identity of',
+  'verification.reject': 'rejected the identity verification of',
 };
 
 /** "coupon.create" → "created the coupon"; an action this list does not know reads as its words ("coupon create"). */
@@ -67,7 +69,7 @@ const LABELS: Record<string, string> = {
   valueBps: 'Discount', commissionBps: 'Commission', maxUses: 'Number of uses', expiresAt: 'Expires', price: 'Price', amount: 'Amount',
   durationDays: 'Duration (days)', deliveryStatus: 'Delivery', trackingCode: 'Tracking code', siteName: 'Site name', logoUrl: 'Logo', favicon: 'Favicon',
   loginPlaceholderImage: 'Login picture', menus: 'Menus', footerContent: 'Footer', recordKeepingStatement: 'Record-keeping statement', currency: 'Currency', currencySymbol: 'Currency symbol',
-  maintenanceMode: 'Maintenance mode', ageGateEnabled: 'Age gate', ageGateCountries: 'Age gate countries', unapprovedItemQuota: 'Drafts before approval', paymentGateway: 'Payment gateway', checkoutExpiryMinutes: 'Checkout expiry (minutes)',
+  maintenanceMode: 'Maintenance mode', ageGateEnabled: 'Age gate', ageGateCountries: 'Age gate countries', unapprovedItemQuota: 'Drafts before approval', verificationDocumentRetentionDays: 'Identity pictures kept (days)', paymentGateway: 'Payment gateway', checkoutExpiryMinutes: 'Checkout expiry (minutes)',
   stockHoldMaxPerBuyer: 'Units one buyer may hold', renewalGraceDays: 'Renewal grace days', renewalReminderDays: 'Yearly renewal reminder (days before)', sessionsRevoked: 'Sessions ended', earnings: 'Earnings paid', payoutId: 'Payout', fileId: 'File',
   payoutHoldDays: 'Payout hold (days)', payoutMinimum: 'Smallest payout', tipMinimum: 'Smallest tip', tipMaximum: 'Largest tip', reference: 'Transfer reference', reason: 'Reason', method: 'Paid by',
   objectType: 'On a', objectId: 'On id', userId: 'By user', from: 'Before', to: 'After', isNewTab: 'New tab', keys: 'Changed', takedown: 'Takedown request', references: 'Takedown requests', requests: 'Requests', itemStatus: 'Item status now',
