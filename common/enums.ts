@@ -145,6 +145,15 @@ export type ReportAction = z.output<typeof reportActionSchema>;
 export const verificationStatusSchema = z.enum(['pending', 'approved', 'rejected']);
 export type VerificationStatus = z.output<typeof verificationStatusSchema>;
 
+/** Takedown requests (docs/product.md, Takedown requests): what a request may point at, who asks, where it stands. */
+export const takedownTargetTypeSchema = z.enum(['video', 'gallery', 'photo', 'product', 'post', 'performer']);
+export type TakedownTargetType = z.output<typeof takedownTargetTypeSchema>;
+export const takedownRelationshipSchema = z.enum(['depicted', 'representative', 'copyright']);
+export type TakedownRelationship = z.output<typeof takedownRelationshipSchema>;
+export const takedownStatusSchema = z.enum(['open', 'upheld', 'restored']);
+export type TakedownStatus = z.output<typeof takedownStatusSchema>;
+export const takedownActionSchema = z.enum(['uphold', 'restore']);
+export type TakedownAction = z.output<typeof takedownActionSchema>;
 /** Where the watermark sits on a picture or a video (docs/product.md, Watermarks). */
 export const WATERMARK_POSITIONS = ['bottom-right', 'bottom-left', 'top-right', 'top-left', 'center'] as const;
 export const watermarkPositionSchema = z.enum(WATERMARK_POSITIONS);

@@ -47,6 +47,7 @@ import { installAccessControl, installRouteRegistry } from './http/access.js';
 import { openApiOptions } from './http/openapi.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { installSiteGates } from './http/site-gates.js';
+import { ageGateRoute } from './http/age-gate.routes.js';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -203,6 +204,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     });
     await outside.register(publicMediaRoutes, { storage: ctx.storage });
     await outside.register(protectedMediaRoutes, { ctx });
+    await outside.register(ageGateRoute);
   });
   if (opts.web !== false) await mountWeb(app, ctx);
 

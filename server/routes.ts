@@ -21,11 +21,12 @@ import { notificationsRoutes } from './notifications/notifications.routes.js';
 import { reportsRoutes } from './reports/reports.routes.js';
 import { privacyRoutes } from './privacy/privacy.routes.js';
 import { consentRoutes } from './consent/consent.routes.js';
+import { takedownsRoutes } from './takedowns/takedowns.routes.js';
 import { verificationRoutes } from './verification/verification.routes.js';
 
 /** Every API route group, in one list so a newcomer sees the whole surface. */
 export async function apiRoutes(api: ApiApp): Promise<void> {
-  for (const routes of [settingsRoutes, geoRoutes, listsRoutes, contactRoutes, captchaRoutes, bannersRoutes, performersRoutes, catalogueRoutes, searchRoutes, authRoutes, usersRoutes, studioRoutes, commentsRoutes, reactionsRoutes, followsRoutes, messagesRoutes, notificationsRoutes, reportsRoutes, privacyRoutes, consentRoutes, verificationRoutes, moneyRoutes, adminRoutes]) {
+  for (const routes of [settingsRoutes, geoRoutes, listsRoutes, contactRoutes, captchaRoutes, bannersRoutes, performersRoutes, catalogueRoutes, searchRoutes, authRoutes, usersRoutes, studioRoutes, commentsRoutes, reactionsRoutes, followsRoutes, messagesRoutes, notificationsRoutes, reportsRoutes, takedownsRoutes, privacyRoutes, consentRoutes, verificationRoutes, moneyRoutes, adminRoutes]) {
     await api.register(routes);
   }
 }

@@ -11,5 +11,7 @@ declare namespace App {
     user: import('../server/auth/auth.service.js').SessionUser | null;
     /** The request carried a session cookie that no longer opens a session (expired, revoked): it was cleared. */
     sessionEnded?: boolean;
+    /** This page shows the age confirmation over its content (server/http/age-gate.ts). */
+    ageGate?: boolean;
   }
 }

@@ -4,6 +4,7 @@ import { accessFor, decide, needsSession, type PageAccess } from './server/page-
 import { isDatabaseUnavailable } from '../server/db/unavailable.js';
 import { siteGate } from '../server/http/site-gates.js';
 import { SESSION_COOKIE, sessionCookieOptions } from '../server/http/auth.js';
+import { AGE_GATE_EXEMPT, ageGateApplies, passedAgeGate } from '../server/http/age-gate.js';
 
 /**
  * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
@@ -54,6 +55,10 @@ async function gate(context: APIContext, next: MiddlewareNext, access: PageAcces
 
   const country = ctx.geo.countryOf(context.locals.clientIp, Object.fromEntries(context.request.headers));
   context.locals.country = country;
+  // Guests only, decided from what the micro-cache keys by (country, the cookie), so a cached page is always right.
+  context.locals.ageGate =
+    !user && !AGE_GATE_EXEMPT.has(context.routePattern) && !passedAgeGate(context.request.headers.get('cookie')) &&
+    ageGateApplies(await ctx.settings.get('ageGateEnabled'), await ctx.settings.get('ageGateCountries'), country);
   // The same decision as the API, media and socket.io (server/http/site-gates.ts); pages answer with a page.
   const refusal = await siteGate(ctx, { country, role: user?.role }, { skipMaintenance: Boolean(access.maintenance) });
   let response: Response;

@@ -52,6 +52,19 @@ export const settingsBody = z
     maintenanceMode: z.boolean(),
     commissionBps: z.number().int().min(0, 'Commission cannot be negative').max(10_000, 'Commission must be at most 100 %'),
     unapprovedItemQuota: z.number().int().min(0).max(10_000),
+    ageGateEnabled: z.boolean(),
+    /** ISO country codes, as a list or as the console's text ("DE, FR"); empty: everywhere. */
+    ageGateCountries: z
+      .union([z.array(z.string().max(10)).max(250), z.string().max(1000)])
+      .transform((v, ctx) => {
+        const list = (Array.isArray(v) ? v : v.split(/[\s,;]+/)).map((c) => c.trim().toUpperCase()).filter(Boolean);
+        const bad = list.find((c) => !/^[A-Z]{2}$/.test(c));
+        if (bad) {
+          ctx.addIssue({ code: 'custom', message: `"${bad.slice(0, 10)}" is not a two-letter country code (ISO 3166-1, e.g. DE)` });
+          return z.NEVER;
+        }
+        return [...new Set(list)];
+      }),
     verificationDocumentRetentionDays: z.number().int().min(0).max(3650),
   })
   .partial()
@@ -386,5 +399,5 @@ export const paymentView = z.object({
 /** `GET /admin/settings`: every setting the console edits. */
 export const adminSettingsSchema = publicSettingsSchema
   .pick({ siteName: true, logoUrl: true, favicon: true, loginPlaceholderImage: true, menus: true, footerContent: true, currency: true, currencySymbol: true, maintenanceMode: true })
-  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), verificationDocumentRetentionDays: z.number(), recordKeepingStatement: z.string(), payment: paymentView });
+  .extend({ commissionBps: z.number(), unapprovedItemQuota: z.number(), verificationDocumentRetentionDays: z.number(), recordKeepingStatement: z.string(), ageGateEnabled: z.boolean(), ageGateCountries: z.array(z.string()), payment: paymentView });
 export type AdminSettings = z.output<typeof adminSettingsSchema>;

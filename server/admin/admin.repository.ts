@@ -173,10 +173,10 @@ const titleColumn = { video: 'title', gallery: 'title', product: 'name', post: '
 /** Revenue is what the site kept of successful payments: their amounts less what partial refunds gave back. */
 const keptSum = () => sql<number | string | null>`sum(payments.amount - payments.refunded_amount)`;
 
-/** Sets the status of a video, gallery, product or post; the status it had, or undefined when there is no such item. */
-export async function setContentStatus(db: DbOrTrx, type: ContentType, id: string, status: string): Promise<string | undefined> {
+/** Sets the status of a video, gallery, product, post or photo (a takedown hides one photo); the status it had, or undefined when there is no such item. */
+export async function setContentStatus(db: DbOrTrx, type: ContentType | 'photo', id: string, status: string): Promise<string | undefined> {
   const t = db as unknown as Kysely<Record<string, { id: string; status: string; updatedAt: string }>>;
-  const table = contentTables[type];
+  const table = type === 'photo' ? 'photos' : contentTables[type];
   const before = await t.selectFrom(table).select('status').where('id', '=', id).executeTakeFirst();
   if (before) await t.updateTable(table).set({ status, updatedAt: nowIso() }).where('id', '=', id).execute();
   return before?.status;

@@ -10,6 +10,7 @@ import { adminPayoutRoutes } from './payouts.routes.js';
 import { adminOverviewRoutes } from './overview.routes.js';
 import { listenForSettingsChanges } from './settings-sync.js';
 import { adminReportsRoutes } from '../reports/reports.admin.routes.js';
+import { adminTakedownsRoutes } from '../takedowns/takedowns.admin.routes.js';
 import { adminWatermarkRoutes } from '../media/watermark/watermark.routes.js';
 import { adminVerificationRoutes } from '../verification/verification.admin.routes.js';
 import { adminConsentRoutes } from '../consent/consent.admin.routes.js';
@@ -33,7 +34,7 @@ export async function adminRoutes(app: ApiApp): Promise<void> {
     reply.header('cache-control', 'no-store');
   });
   await app.register(multipart, { limits: imageUploadLimits, throwFileSizeLimit: true });
-  for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminPayoutRoutes, adminOverviewRoutes, adminReportsRoutes, adminConsentRoutes, adminWatermarkRoutes, adminVerificationRoutes]) await app.register(routes);
+  for (const routes of [adminSettingsRoutes, adminSiteRoutes, adminModerationRoutes, adminMoneyRoutes, adminPayoutRoutes, adminOverviewRoutes, adminReportsRoutes, adminConsentRoutes, adminWatermarkRoutes, adminVerificationRoutes, adminTakedownsRoutes]) await app.register(routes);
 
   const stop = listenForSettingsChanges(app.ctx);
   if (stop) app.addHook('onClose', async () => stop());

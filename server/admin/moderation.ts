@@ -52,7 +52,7 @@ export async function suspendAccount(trx: DbOrTrx, audit: Audit, deps: AfterComm
 }
 
 /** Sets an item's status (`hidden`: taken down by an admin); 404 when there is no such item. */
-export async function setItemStatus(trx: DbOrTrx, audit: Audit, type: ContentType, id: string, status: string): Promise<string> {
+export async function setItemStatus(trx: DbOrTrx, audit: Audit, type: ContentType | 'photo', id: string, status: string): Promise<string> {
   const before = await setContentStatus(trx, type, id, status);
   if (before === undefined) throw notFound('Content');
   await audit(status === 'hidden' ? 'content.hide' : 'content.status', type, id, { from: before, to: status });

@@ -53,6 +53,8 @@ export async function adminSettings(ctx: Pick<AppContext, 'settings' | 'config'>
     maintenanceMode: pub.maintenanceMode,
     commissionBps: Number(await ctx.settings.get('commissionBps')),
     unapprovedItemQuota: Number(await ctx.settings.get('unapprovedItemQuota')),
+    ageGateEnabled: (await ctx.settings.get('ageGateEnabled')) === true,
+    ageGateCountries: ((await ctx.settings.get('ageGateCountries')) as unknown[]).filter((c): c is string => typeof c === 'string'),
     verificationDocumentRetentionDays: Number(await ctx.settings.get('verificationDocumentRetentionDays')),
     recordKeepingStatement: String(await ctx.settings.get('recordKeepingStatement')),
     payment: await paymentSettingsView(ctx),

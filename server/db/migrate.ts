@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024_reports.js';
 import * as m0025 from './migrations/0025_paid_messages.js';
 import * as m0026 from './migrations/0026_verification.js';
 import * as m0027 from './migrations/0027_co_performers.js';
+import * as m0028 from './migrations/0028_takedowns.js';
 import * as m0029 from './migrations/0029_watermarks.js';
 import * as m0030 from './migrations/0030_data_rights.js';
 
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0025_paid_messages': m0025,
   '0026_verification': m0026,
   '0027_co_performers': m0027,
+  '0028_takedowns': m0028,
   '0029_watermarks': m0029,
   '0030_data_rights': m0030,
 };

@@ -3,7 +3,7 @@ import type {
   Access, AccountStatus, ActiveStatus, CategoryGroup, ContentStatus, DeliveryStatus, EarningEntry, EntitlementObjectType, MediaKind, ObjectType, OrderStatus, PaymentItemObjectType, PaymentStatus,
   MassAudience, MessageAttachmentKind, MessagePolicy, PaymentType, PayoutMethod, PayoutStatus, PerformerStatus, PostStatus, PostType, ProcessingStatus, ProductType, ReactionAction, Role, SubscriptionStatus,
   SubscriptionType, TipContextType, ReportOutcome, ReportReason, ReportStatus, ReportTargetType, VerificationStatus, DataExportStatus,
-  CoPerformerKind, CoPerformerObjectType, CoPerformerStatus,
+  CoPerformerKind, CoPerformerObjectType, CoPerformerStatus, TakedownRelationship, TakedownStatus, TakedownTargetType,
 } from '../../common/enums.js';
 
 /** The enumerations are the API's (common/enums.ts); these are re-exported for the repositories. */
@@ -697,6 +697,26 @@ export interface ReportsTable {
   resolvedBy: string | null;
 }
 
+/** Takedown requests (migration 0028; docs/product.md, Takedown requests; server/takedowns/README.md). */
+export interface TakedownRequestsTable {
+  id: string;
+  reference: string;
+  targetType: TakedownTargetType;
+  targetId: string;
+  url: string;
+  requesterName: string;
+  requesterEmail: string;
+  relationship: TakedownRelationship;
+  statement: string;
+  declaredAt: string;
+  isLead: Defaulted<Flag>;
+  previousStatus: string | null;
+  status: Defaulted<TakedownStatus>;
+  createdAt: string;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+}
+
 export interface WatermarkRunsTable {
   id: string;
   status: 'running' | 'done' | 'superseded';
@@ -825,6 +845,7 @@ export interface Database {
   notificationPreferences: NotificationPreferencesTable;
   auditLog: AuditLogTable;
   reports: ReportsTable;
+  takedownRequests: TakedownRequestsTable;
   performerVerifications: PerformerVerificationsTable;
   dataExports: DataExportsTable;
   coPerformers: CoPerformersTable;

@@ -1,6 +1,7 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { finished } from 'node:stream';
 import type { FastifyInstance, FastifyRequest, FastifyServerFactory } from 'fastify';
+import { passedAgeGate } from './age-gate.js';
 
 export interface MicroCacheOptions {
   /** How long an answer is reused (PAGE_CACHE_MS); 0 turns the cache off. */
@@ -65,7 +66,8 @@ export interface MicroCache {
  * Never kept or served: requests carrying a session (`token` cookie or Authorization header), so anything a
  * signed-in user sees, entitlements and signed media URLs included, stays out; answers other than 200, answers
  * that set a cookie or say `private`/`no-store`, other content types, and bodies over `maxBodyBytes`.
- * The key is host + URL + country. Each instance has its own cache, so a change (a setting, a new video) shows to
+ * The key is host + URL + country + whether the age gate's cookie is there (server/http/age-gate.ts: the page with
+ * the gate and the page without it are two answers). Each instance has its own cache, so a change (a setting, a new video) shows to
  * anonymous visitors at most `ttlMs` later.
  */
 export function createMicroCache(opts: MicroCacheOptions): MicroCache {
@@ -83,7 +85,7 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
     if (req.method !== 'GET') return null;
     const h = req.headers;
     if (h.authorization || (h.cookie && SESSION_COOKIE.test(h.cookie))) return null;
-    return `${h.host ?? ''}\u0000${req.url}\u0000${opts.countryOf(req) ?? ''}`;
+    return `${h.host ?? ''}\u0000${req.url}\u0000${opts.countryOf(req) ?? ''}\u0000${passedAgeGate(h.cookie) ? 'age' : ''}`;
   };
 
   const keyOf = (request: FastifyRequest): string | null => {

@@ -18,6 +18,7 @@ const menus: MenuItem[] = [
   { title: 'Terms of service', path: '/posts/terms', section: 'footer', ordering: 1 },
   { title: 'Privacy', path: '/posts/privacy', section: 'footer', ordering: 2 },
   { title: 'Record-keeping statement', path: '/record-keeping', section: 'footer', ordering: 3 },
+  { title: 'Request removal', path: '/takedown', section: 'footer', ordering: 4 },
 ];
 
 /** Says that records exist and who keeps them; the admin replaces the placeholders with the custodian's name and address. */
@@ -82,6 +83,10 @@ export const settingDefs = {
   // Tips (server/payments/README.md, "Tips"): the smallest and largest amount a fan may tip, minor units (100 = 1.00).
   tipMinimum: { default: 100, group: 'payment', public: false },
   tipMaximum: { default: 50000, group: 'payment', public: false },
+  // The age gate (server/http/age-gate.ts): guests confirm they are 18 or older before any page, in the listed
+  // countries (ISO codes; empty: everywhere).
+  ageGateEnabled: { default: false, group: 'age-gate', public: false },
+  ageGateCountries: { default: [] as string[], group: 'age-gate', public: false },
   // Watermarks (docs/product.md, Watermarks; server/media/watermark/): the performer's page address stamped on full
   // photos, posts' full pictures, video posters and full videos; opacity in percent. Changing them re-processes the
   // catalogue through a watermark run.

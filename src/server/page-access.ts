@@ -45,6 +45,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/comments/[type]/[id]': PUBLIC,
   '/search': PUBLIC,
   '/contact': PUBLIC,
+  '/takedown': PUBLIC,
   // The record-keeping statement: an admin's text, the same for everyone.
   '/record-keeping': PUBLIC,
   // The cart lives in the browser (localStorage); the page is the same for everyone and says no-store itself.
@@ -110,6 +111,7 @@ export const pageAccess: Readonly<Record<string, PageAccess>> = {
   '/admin/content': ADMIN,
   '/admin/comments': ADMIN,
   '/admin/reports': ADMIN,
+  '/admin/takedowns': ADMIN,
   '/admin/watermarks': ADMIN,
   '/admin/verifications': ADMIN,
   '/admin/consent': ADMIN,

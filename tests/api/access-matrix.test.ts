@@ -76,6 +76,9 @@ const TABLE: Record<string, Expectation> = {
   'GET /phone-codes/list': { access: PUBLIC, ok: WHO },
   'GET /user-additional': { access: PUBLIC, ok: WHO },
   'POST /contact': { access: PUBLIC },
+  // A takedown needs a valid body to hide anything: an empty one is 400 for everyone, past the gate.
+  'POST /takedowns': { access: PUBLIC },
+  'POST /age-gate': { access: PUBLIC, req: () => ({ path: '/age-gate', root: true }) },
   'POST /re-captcha/verify': { access: PUBLIC },
   'GET /site-promo/search': { access: PUBLIC, ok: WHO },
   'GET /performers/search': { access: PUBLIC, ok: WHO },
@@ -353,6 +356,7 @@ const TABLE: Record<string, Expectation> = {
       'GET /admin/payout-requests', 'POST /admin/payout-requests/{id}/approve', 'POST /admin/payout-requests/{id}/reject', 'POST /admin/payout-requests/{id}/paid',
       'POST /admin/payout-requests/{id}/reveal',
       'GET /admin/dashboard', 'GET /admin/audit', 'GET /admin/reports', 'POST /admin/reports/{targetType}/{targetId}/resolve',
+      'GET /admin/takedowns', 'POST /admin/takedowns/{targetType}/{targetId}/resolve',
       'GET /admin/watermarks', 'PUT /admin/settings/watermark', 'POST /admin/watermarks/runs', 'GET /admin/watermarks/runs/{id}',
       'GET /admin/verifications', 'GET /admin/verifications/{id}', 'POST /admin/verifications/{id}/approve', 'POST /admin/verifications/{id}/reject',
       'GET /admin/consent', 'POST /admin/consent/{id}/refuse',

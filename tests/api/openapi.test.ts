@@ -46,7 +46,7 @@ const KNOWN_WARNINGS = new Set(['no-ambiguous-paths', 'info-license-strict']);
 /** Operations guarded by a rate limit: `config.rateLimit` (contact) or a `limiter` hook (the others). */
 /** Routes whose plugin takes a body of any type (the webhooks' signed bytes; the one-click unsubscribe's form, unread). */
 const ANY_BODY = new Set(['POST /payment/webhooks/{gateway}', 'POST /notifications/unsubscribe']);
-const RATE_LIMITED = ['POST /contact', 'POST /auth/login', 'POST /auth/users/register', 'POST /comments', 'POST /reactions', 'POST /coupons/{id}/apply-coupon', 'POST /payment/subscribe', 'POST /performers/{id}/follow', 'POST /reports'];
+const RATE_LIMITED = ['POST /contact', 'POST /auth/login', 'POST /auth/users/register', 'POST /comments', 'POST /reactions', 'POST /coupons/{id}/apply-coupon', 'POST /payment/subscribe', 'POST /performers/{id}/follow', 'POST /reports', 'POST /takedowns'];
 /** And some that are not, and declare no 429 themselves: the document must not say they are. */
 const NOT_RATE_LIMITED = ['GET /performers/search', 'GET /user/assets/videos/{id}', 'POST /re-captcha/verify'];
 
@@ -75,6 +75,8 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /admin/dashboard': 'getAdminDashboard',
   'GET /admin/reports': 'getAdminReports',
   'POST /admin/reports/{targetType}/{targetId}/resolve': 'postAdminReportsByTargetTypeByTargetIdResolve',
+  'GET /admin/takedowns': 'getAdminTakedowns',
+  'POST /admin/takedowns/{targetType}/{targetId}/resolve': 'postAdminTakedownsByTargetTypeByTargetIdResolve',
   'GET /admin/watermarks': 'getAdminWatermarks',
   'PUT /admin/settings/watermark': 'putAdminSettingsWatermark',
   'POST /admin/watermarks/runs': 'postAdminWatermarksRuns',
@@ -157,6 +159,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /notifications/{id}/read': 'postNotificationsByIdRead',
   'PUT /notifications/preferences': 'putNotificationsPreferences',
   'POST /reports': 'postReports',
+  'POST /takedowns': 'postTakedowns',
   'GET /languages/list': 'getLanguagesList',
   'GET /orders/details/search': 'getOrdersDetailsSearch',
   'GET /orders/details/{id}': 'getOrdersDetailsById',

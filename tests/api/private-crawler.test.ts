@@ -17,6 +17,9 @@ import { pageAccess } from '../../src/server/page-access.js';
  * without anyone remembering to list it.
  */
 
+/** A takedown requester: their name, address and words reach the admins only. */
+const TAKEDOWN = { name: 'Quinn Takedown-Requester', email: 'quinn.requester-4b7e@example.org', statement: 'takedown-secret-8d1c this shows me without my consent' };
+
 const SECRETS = {
   fan: 'fan-secret-7f3a words only the performer reads',
   performer: 'performer-secret-91bc answer for one fan',
@@ -128,6 +131,18 @@ describe.each(engines)('a crawler as another fan finds no private message on %s'
     const thread = JSON.stringify((await api(fan, 'GET', `/messages/conversations/${ids.conversation}/messages`)).body);
     for (const s of [SECRETS.fan, SECRETS.performer, SECRETS.mass]) expect(thread).toContain(s);
     expect(JSON.stringify((await api(perf, 'GET', '/earning/performer/search')).body)).toContain(SECRETS.tip);
+
+    // A takedown request of one of the performer's videos: who asked (name, email, statement) is for admins only.
+    const taken = await makeVideo(t.ctx, perf.id, { title: 'Taken down clip', access: 'free', withFiles: false });
+    const takedown = await t.api('/takedowns', {
+      method: 'POST',
+      json: { url: `/videos/${taken.id}`, name: TAKEDOWN.name, email: TAKEDOWN.email, relationship: 'depicted', statement: TAKEDOWN.statement, declaration: true },
+    });
+    expect(takedown.status, JSON.stringify(takedown.body)).toBe(201);
+    const request = await db.selectFrom('takedownRequests').select(['id', 'reference']).where('targetId', '=', taken.id).executeTakeFirstOrThrow();
+    ids.takedown = request.id;
+    hidden.push(TAKEDOWN.name, TAKEDOWN.email, TAKEDOWN.statement, request.reference);
+    expect(JSON.stringify((await api(admin, 'GET', '/admin/takedowns')).body)).toContain(TAKEDOWN.email);
   }, 120_000);
   afterAll(async () => {
     await t?.close();

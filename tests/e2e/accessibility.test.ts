@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     gallery: () => `/galleries/${c.galleries.free.id}`, store: () => '/store', product: () => `/products/${c.products.digital.id}`,
     blog: () => '/posts', search: () => '/search?q=yoga', "performer's posts": () => '/performers/alice?tab=posts',
     post: () => `/posts/${c.posts.byAlice.id}`, login: () => '/auth/login', 'sign-up': () => '/auth/register',
-    'forgot password': () => '/auth/forgot-password', contact: () => '/contact', 'record-keeping': () => '/record-keeping', cart: () => '/cart',
+    'forgot password': () => '/auth/forgot-password', contact: () => '/contact', 'record-keeping': () => '/record-keeping', takedown: () => '/takedown', cart: () => '/cart',
     unsubscribe: () => `/notifications/unsubscribe?token=${unsubscribeToken(t.config.appSecret, c.buyer.id, 'comment')}`,
   };
   const fanPages: Record<string, () => string> = {
@@ -63,7 +63,7 @@ describe.skipIf(!hasChromium)('accessibility of the main pages (axe-core)', () =
     performer: () => '/performers/alice', post: () => `/posts/${c.posts.byAlice.id}`,
   };
   const studioPages = ['/studio', '/studio/profile', '/studio/videos', '/studio/galleries', '/studio/products', '/studio/posts', '/studio/earnings', '/studio/orders', '/studio/messages', '/studio/co-performers', '/studio/verification'];
-  const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/payouts', '/admin/coupons', '/admin/orders', '/admin/audit', '/admin/reports', '/admin/consent', '/admin/verifications', '/admin/watermarks'];
+  const adminPages = ['/admin', '/admin/settings', '/admin/users', '/admin/performers', '/admin/content', '/admin/payments', '/admin/payouts', '/admin/coupons', '/admin/orders', '/admin/audit', '/admin/reports', '/admin/consent', '/admin/verifications', '/admin/watermarks', '/admin/takedowns'];
 
   it.each(Object.entries(guestPages))('a guest: %s', (_name, path) => check(null, path()));
   it.each(Object.entries(fanPages))('a fan: %s', (_name, path) => check(c.buyer, path()));

@@ -3,6 +3,7 @@ import type {
 } from '../../../common/schemas/auth.js';
 import type { ContactRequest, ContactSent, CountryItem } from '../../../common/schemas/site.js';
 import type { UpdateProfileRequest } from '../../../common/schemas/users.js';
+import type { CreateTakedownRequest, TakedownReceipt } from '../../../common/schemas/takedowns.js';
 import type { DataExport, DataExportList, DeleteAccountRequest } from '../../../common/schemas/privacy.js';
 import { apiFetch, multipart } from './transport.js';
 
@@ -23,6 +24,7 @@ export const auth = {
   uploadCover: (file: Blob) => apiFetch<CurrentUser>('/users/cover/upload', { method: 'POST', body: multipart(file) }),
   contact: (body: ContactRequest) => apiFetch<ContactSent>('/contact', { method: 'POST', body: { ...body } }),
   countries: () => apiFetch<CountryItem[]>('/countries/list'),
+  takedown: (body: CreateTakedownRequest) => apiFetch<TakedownReceipt>('/takedowns', { method: 'POST', body: { ...body } }),
   dataExports: () => apiFetch<DataExportList>('/users/me/data-exports'),
   requestDataExport: () => apiFetch<DataExport>('/users/me/data-exports', { method: 'POST' }),
   deleteAccount: (body: DeleteAccountRequest) => apiFetch<MessageResponse>('/users/me/delete', { method: 'POST', body: { ...body } }),

@@ -12,4 +12,6 @@ export const account = {
   resetPassword: via('auth', 'resetPassword'),
   contact: via('auth', 'contact'),
   countries: via('auth', 'countries'),
+  /** The public takedown form (no account needed). */
+  takedown: via('auth', 'takedown'),
 };

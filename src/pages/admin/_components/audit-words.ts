@@ -48,6 +48,8 @@ const VERBS: Record<string, string> = {
   'performer.unapprove': 'withdrew the approval of',
   'performer.commission': 'changed the commission of',
   'settings.update': 'changed',
+  'takedown.uphold': 'upheld the takedown of',
+  'takedown.restore': 'restored after a takedown request',
   'settings.payment.update': 'changed',
   'settings.image.upload': 'uploaded a new picture for',
   'settings.watermark.update': 'changed',
@@ -67,10 +69,10 @@ const LABELS: Record<string, string> = {
   valueBps: 'Discount', commissionBps: 'Commission', maxUses: 'Number of uses', expiresAt: 'Expires', price: 'Price', amount: 'Amount',
   durationDays: 'Duration (days)', deliveryStatus: 'Delivery', trackingCode: 'Tracking code', siteName: 'Site name', logoUrl: 'Logo', favicon: 'Favicon',
   loginPlaceholderImage: 'Login picture', menus: 'Menus', footerContent: 'Footer', recordKeepingStatement: 'Record-keeping statement', currency: 'Currency', currencySymbol: 'Currency symbol',
-  maintenanceMode: 'Maintenance mode', unapprovedItemQuota: 'Drafts before approval', verificationDocumentRetentionDays: 'Identity pictures kept (days)', paymentGateway: 'Payment gateway', checkoutExpiryMinutes: 'Checkout expiry (minutes)',
+  maintenanceMode: 'Maintenance mode', ageGateEnabled: 'Age gate', ageGateCountries: 'Age gate countries', unapprovedItemQuota: 'Drafts before approval', verificationDocumentRetentionDays: 'Identity pictures kept (days)', paymentGateway: 'Payment gateway', checkoutExpiryMinutes: 'Checkout expiry (minutes)',
   stockHoldMaxPerBuyer: 'Units one buyer may hold', renewalGraceDays: 'Renewal grace days', renewalReminderDays: 'Yearly renewal reminder (days before)', sessionsRevoked: 'Sessions ended', earnings: 'Earnings paid', payoutId: 'Payout', fileId: 'File',
   payoutHoldDays: 'Payout hold (days)', payoutMinimum: 'Smallest payout', tipMinimum: 'Smallest tip', tipMaximum: 'Largest tip', reference: 'Transfer reference', reason: 'Reason', method: 'Paid by',
-  objectType: 'On a', objectId: 'On id', userId: 'By user', from: 'Before', to: 'After', isNewTab: 'New tab', keys: 'Changed',
+  objectType: 'On a', objectId: 'On id', userId: 'By user', from: 'Before', to: 'After', isNewTab: 'New tab', keys: 'Changed', takedown: 'Takedown request', references: 'Takedown requests', requests: 'Requests', itemStatus: 'Item status now',
 };
 /** "checkoutExpiryMinutes" → "Checkout expiry minutes" when the list has no better label. */
 export const labelOf = (key: string) => LABELS[key] ?? (key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase()).replace(/ ([A-Z])/g, (_, c: string) => ` ${c.toLowerCase()}`));
