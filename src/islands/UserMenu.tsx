@@ -14,7 +14,9 @@ export interface UserMenuProps {
 type Link = readonly [href: string, label: string];
 
 /** The signed-in user's pages: home, then the account's tabs but the password's. */
-const LINKS: readonly Link[] = [['/home', 'Home'], ...ACCOUNT_LINKS.filter(([href]) => href !== '/account/password')];
+// The pages rarely visited (the password, your data) stay in the account's tab bar, out of the everyday menu.
+const MENU_SKIPS: readonly string[] = ['/account/password', '/account/data'];
+const LINKS: readonly Link[] = [['/home', 'Home'], ...ACCOUNT_LINKS.filter(([href]) => !MENU_SKIPS.includes(href))];
 
 /** Where a role works: the studio for performers, the console for admins. */
 const ROLE_LINKS: Partial<Record<UserInput['role'], Link>> = {

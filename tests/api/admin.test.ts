@@ -115,6 +115,16 @@ describe.each(engines)('admin console API on %s', (engine) => {
       (await makeVerification(t.ctx.db, (await createUser(t.ctx.db, 'performer', { performer: { approved: 0 } })).id, { status: 'pending', decidedAt: null, seeded: 0 })).id;
     const toVerify = await pendingVerification();
     const toRefuse = await pendingVerification();
+    // A guest's takedown request hides a video, which the admin then upholds.
+    const takenDown = await makeVideo({ db: t.ctx.db, storage: t.ctx.storage }, performer.id, { withFiles: false });
+    const filed = await call(undefined, 'POST', '/takedowns', {
+      json: { url: `/videos/${takenDown.id}`, name: 'Dana Depicted', email: 'dana@example.org', relationship: 'depicted', statement: 'This shows me and I never agreed to it.', declaration: true },
+    });
+    expect(filed.status, JSON.stringify(filed.body)).toBe(201);
+    // Turning the watermark on starts a run, which the admin then reads.
+    const watermarkOn = await call(admin, 'PUT', '/admin/settings/watermark', { json: { watermarkEnabled: true } });
+    expect(watermarkOn.body.runId, JSON.stringify(watermarkOn.body)).toEqual(expect.any(String));
+    const watermarkRun: string = watermarkOn.body.runId;
     const mk = async (p: string, json: unknown) => (await call(admin, 'POST', p, { json })).body._id as string;
     const banner = await mk('/admin/banners', { title: 'B' });
     const bannerDel = await mk('/admin/banners', { title: 'Del' });
@@ -212,6 +222,12 @@ describe.each(engines)('admin console API on %s', (engine) => {
       'POST /admin/verifications/:id/reject': { path: `/admin/verifications/${toRefuse}/reject`, json: { reason: 'Unreadable document' } },
       'GET /admin/consent': { path: '/admin/consent' },
       'POST /admin/consent/:id/refuse': { path: `/admin/consent/${consentRecord}/refuse` },
+      'GET /admin/takedowns': { path: '/admin/takedowns' },
+      'POST /admin/takedowns/:targetType/:targetId/resolve': { path: `/admin/takedowns/video/${takenDown.id}/resolve`, json: { action: 'uphold' } },
+      'GET /admin/watermarks': { path: '/admin/watermarks' },
+      'PUT /admin/settings/watermark': { path: '/admin/settings/watermark', json: { watermarkOpacity: 50 } },
+      'POST /admin/watermarks/runs': { path: '/admin/watermarks/runs' },
+      'GET /admin/watermarks/runs/:id': { path: `/admin/watermarks/runs/${watermarkRun}` },
     };
     const keys = routes.map((r) => `${r.method} ${r.url.replace(/^\/api/, '')}`);
     // Every registered admin route has a sample (a new route without one fails here), and no sample is stale.
