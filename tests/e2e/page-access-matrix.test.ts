@@ -290,7 +290,8 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       }
     });
     expect(wrong.sort()).toEqual([]);
-  });
+    // Every page five times over: its time grows with the site's pages.
+  }, 120_000);
 
   it('keeps pages behind a session and every signed-in answer private, and out of the micro-cache', async () => {
     const wrong: string[] = [];
@@ -307,7 +308,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
     // The cache is on and does keep public pages: the check above could see a hit.
     expect((await get(t, '/performers')).xCache).toBe('HIT');
     expect(wrong.sort()).toEqual([]);
-  });
+  }, 120_000);
 
   it('never shows a page behind a session under another spelling of its path', async () => {
     const wrong: string[] = [];
