@@ -1,11 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
-import { Captcha } from './shared/Captcha.js';
 import { Field, FieldError, FormFooter } from './shared/Field.js';
 import { EmailField, NameField } from './shared/account-fields.js';
-import { useFormErrors } from './shared/useFormErrors.js';
+import { useCaptchaSend } from './shared/useCaptchaSend.js';
 import { useFormValues } from './shared/useFormValues.js';
-import { useMounted } from '../lib/use-mounted.js';
 
 export interface ContactFormProps {
   captchaEnabled?: boolean;
@@ -19,40 +17,21 @@ export const CONTACT_SENT = 'Thank you, your message has been sent. We will answ
 /** The contact form (POST /contact). */
 export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '' }: ContactFormProps) {
   const { values, setValues, set } = useFormValues(EMPTY);
-  const [requesting, setRequesting] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
-  const [captchaToken, setCaptchaToken] = useState('');
-  const [captchaReset, setCaptchaReset] = useState(0);
-  // The widget needs the browser; render it after hydration only.
-  const mounted = useMounted();
-  const { fieldErrors, formError, clear, fail } = useFormErrors(FIELDS);
-  const withCaptcha = captchaEnabled && Boolean(captchaSiteKey);
+  const { fieldErrors, formError, requesting, sent, submit, captcha } = useCaptchaSend(FIELDS, captchaEnabled, captchaSiteKey);
 
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (requesting) return;
-    clear();
-    setSent(null);
-    setRequesting(true);
-    try {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) =>
+    submit(event, async (captchaPart) => {
       const subject = values.subject.trim();
       await account.contact({
         name: values.name.trim(),
         email: values.email.trim(),
         message: values.message.trim(),
         ...(subject ? { subject } : {}),
-        ...(withCaptcha ? { captchaToken } : {}),
+        ...captchaPart,
       });
       setValues(EMPTY);
-      setSent(CONTACT_SENT);
-    } catch (err) {
-      fail(err);
-    } finally {
-      setRequesting(false);
-      if (withCaptcha) setCaptchaReset((n) => n + 1);
-    }
-  };
+      return CONTACT_SENT;
+    });
 
   return (
     <form className="form" onSubmit={onSubmit} data-testid="contact-form" aria-busy={requesting}>
@@ -64,7 +43,7 @@ export default function ContactForm({ captchaEnabled = false, captchaSiteKey = '
       <Field label="Message" error={fieldErrors.message} hint="At least 10 characters">
         {(p) => <textarea {...p} name="message" required minLength={10} maxLength={5000} value={values.message} onChange={set('message')} />}
       </Field>
-      {withCaptcha && mounted ? <Captcha siteKey={captchaSiteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
+      {captcha}
       <FieldError message={fieldErrors.captchaToken} />
       <FormFooter error={formError} success={sent} busy={requesting} busyLabel="Sending…" testId="contact-submit">
         Send message

@@ -1,11 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { account } from '../lib/stores/account.js';
-import { Captcha } from './shared/Captcha.js';
 import { Field, FieldError, FormFooter } from './shared/Field.js';
 import { EmailField, NameField } from './shared/account-fields.js';
-import { useFormErrors } from './shared/useFormErrors.js';
+import { useCaptchaSend } from './shared/useCaptchaSend.js';
 import { useFormValues } from './shared/useFormValues.js';
-import { useMounted } from '../lib/use-mounted.js';
 import type { TakedownRelationship } from '../../common/enums.js';
 
 export interface TakedownFormProps {
@@ -27,21 +25,10 @@ export default function TakedownForm({ url = '', captchaEnabled = false, captcha
   const empty = { url, name: '', email: '', relationship: 'depicted', statement: '' };
   const { values, setValues, set } = useFormValues(empty);
   const [declared, setDeclared] = useState(false);
-  const [requesting, setRequesting] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
-  const [captchaToken, setCaptchaToken] = useState('');
-  const [captchaReset, setCaptchaReset] = useState(0);
-  const mounted = useMounted();
-  const { fieldErrors, formError, clear, fail } = useFormErrors(FIELDS);
-  const withCaptcha = captchaEnabled && Boolean(captchaSiteKey);
+  const { fieldErrors, formError, requesting, sent, submit, captcha } = useCaptchaSend(FIELDS, captchaEnabled, captchaSiteKey);
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (requesting) return;
-    clear();
-    setSent(null);
-    setRequesting(true);
-    try {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) =>
+    submit(event, async (captchaPart) => {
       const receipt = await account.takedown({
         url: values.url.trim(),
         name: values.name.trim(),
@@ -49,18 +36,12 @@ export default function TakedownForm({ url = '', captchaEnabled = false, captcha
         relationship: values.relationship as TakedownRelationship,
         statement: values.statement.trim(),
         declaration: declared as true,
-        ...(withCaptcha ? { captchaToken } : {}),
+        ...captchaPart,
       });
       setValues({ ...empty, url: '' });
       setDeclared(false);
-      setSent(`Thank you. Your request ${receipt.reference} was received and the content is no longer shown while we review it. We have sent you a confirmation by email.`);
-    } catch (err) {
-      fail(err);
-    } finally {
-      setRequesting(false);
-      if (withCaptcha) setCaptchaReset((n) => n + 1);
-    }
-  };
+      return `Thank you. Your request ${receipt.reference} was received and the content is no longer shown while we review it. We have sent you a confirmation by email.`;
+    });
 
   return (
     <form className="form" onSubmit={onSubmit} data-testid="takedown-form" aria-busy={requesting}>
@@ -87,7 +68,7 @@ export default function TakedownForm({ url = '', captchaEnabled = false, captcha
         the copyright owner. I sign this declaration with my name above.
       </label>
       <FieldError message={fieldErrors.declaration} />
-      {withCaptcha && mounted ? <Captcha siteKey={captchaSiteKey} onToken={setCaptchaToken} resetKey={captchaReset} /> : null}
+      {captcha}
       <FieldError message={fieldErrors.captchaToken} />
       <FormFooter error={formError} success={sent} busy={requesting} busyLabel="Sending…" testId="takedown-submit">
         Send request
