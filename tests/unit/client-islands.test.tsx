@@ -15,6 +15,7 @@ import UserMenu from '../../src/islands/UserMenu.js';
 import CartLink, { cartLabel } from '../../src/islands/CartLink.js';
 import { addToCart, clearCart } from '../../src/lib/stores/cart.js';
 import VerifyEmail from '../../src/islands/VerifyEmail.js';
+import ContactForm, { CONTACT_SENT } from '../../src/islands/ContactForm.js';
 import ProfileForm from '../../src/islands/ProfileForm.js';
 import PasswordForm from '../../src/islands/PasswordForm.js';
 import AvatarUpload from '../../src/islands/AvatarUpload.js';
@@ -464,5 +465,34 @@ describe('RouteProgress', () => {
     await waitFor(() => expect(screen.queryByTestId('route-progress')).toBeNull());
     a.remove();
     window.removeEventListener('click', stop);
+  });
+});
+
+describe('ContactForm', () => {
+  const fill = () => {
+    fireEvent.input(screen.getByLabelText('Your name'), { target: { value: ' Ada ' } });
+    fireEvent.input(screen.getByLabelText('Your email'), { target: { value: 'ada@example.com' } });
+    fireEvent.input(screen.getByLabelText('Message'), { target: { value: 'A question about my order, please.' } });
+  };
+
+  it('sends the trimmed fields once, says thank you and empties the form', async () => {
+    const { calls } = stubFetch({ 'POST /api/contact': reply(200, { sent: true }) });
+    render(<ContactForm />);
+    fill();
+    fireEvent.click(screen.getByTestId('contact-submit'));
+    await screen.findByText(CONTACT_SENT);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.body).toEqual({ name: 'Ada', email: 'ada@example.com', message: 'A question about my order, please.' });
+    expect(screen.getByLabelText('Message')).toHaveProperty('value', '');
+  });
+
+  it('puts a refused field\'s message beside it and keeps what was typed', async () => {
+    stubFetch({ 'POST /api/contact': reply(400, { message: 'Invalid input', code: 'VALIDATION_FAILED', details: [{ path: 'email', message: 'Enter a valid email' }] }) });
+    render(<ContactForm />);
+    fill();
+    fireEvent.click(screen.getByTestId('contact-submit'));
+    await screen.findByText('Enter a valid email');
+    expect(screen.queryByText(CONTACT_SENT)).toBeNull();
+    expect(screen.getByLabelText('Message')).toHaveProperty('value', 'A question about my order, please.');
   });
 });
