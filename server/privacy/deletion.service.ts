@@ -10,6 +10,7 @@ import { cancelSubscription } from '../subscriptions/subscriptions.service.js';
 import { pushReactionCounts, removeAllReactionsOf } from '../reactions/reactions.service.js';
 import { pushDeletedComments, removeAllCommentsOf } from '../comments/comments.service.js';
 import { unfollowAll } from '../follows/follows.service.js';
+import { eraseVerificationPictures } from '../verification/verification.service.js';
 import {
   activeAdminCount, commentsOf, deleteExportsOf, deleteFileRows, deletePersonalRows, erasePerformer, eraseSentMessages, findAccount, followedBy, hidePerformerPosts,
   reactionsOf, subscriptionsToStop, tombstoneUser,
@@ -28,7 +29,8 @@ import {
  *   keeps its files: the buyer paid for them);
  * - a performer's profile is erased and no longer public, so none of their items is either (the catalogue shows only
  *   items of an active performer), and their posts are hidden. Buyers lose access with the items: the performer's
- *   withdrawal of their images wins; the money records stay, so an admin can refund.
+ *   withdrawal of their images wins; the money records stay, so an admin can refund. Their identity pictures are
+ *   deleted now and a submission still waiting is closed; the verification decisions stay on record;
  *
  * After the commit: the files' bytes are deleted, the counters and removed comments pushed, every socket of the user
  * disconnected.
@@ -73,16 +75,18 @@ export async function deleteOwnAccount(deps: DeletionDeps, userId: string, input
     if (!(await tombstoneUser(trx, userId, at))) throw new AppError(400, 'WRONG_PASSWORD', deletionMessages.wrongPassword);
     // Checked again inside: two admins deleting themselves at once must not both pass.
     if (account.role === 'admin' && (await activeAdminCount(trx)) < 1) throw new AppError(409, 'LAST_ADMIN', deletionMessages.lastAdmin);
+    const verificationKeys: string[] = [];
     if (account.role === 'performer') {
       await erasePerformer(trx, userId, at);
       await hidePerformerPosts(trx, userId, at);
+      verificationKeys.push(...(await eraseVerificationPictures(trx, userId, at)));
     }
     const reactionCounts = await removeAllReactionsOf(trx, userId, await reactionsOf(trx, userId));
     await unfollowAll(trx, userId, await followedBy(trx, userId));
     const comments = await removeAllCommentsOf(trx, await commentsOf(trx, userId));
     await deletePersonalRows(trx, userId);
     const fileIds = [...(await eraseSentMessages(trx, userId)), ...(await deleteExportsOf(trx, userId))];
-    const keys = [...comments.imageKeys, ...(await deleteFileRows(trx, fileIds))];
+    const keys = [...comments.imageKeys, ...verificationKeys, ...(await deleteFileRows(trx, fileIds))];
     for (const path of [account.avatarPath, account.coverPath]) if (path) keys.push(path);
     return { keys, reactionCounts, deletedComments: comments.deleted };
   });

@@ -121,6 +121,11 @@ export async function findVerificationFile(
   return db.selectFrom('files').select(['storageKey', 'status as fileStatus', 'originalName']).where('id', '=', fileId).executeTakeFirst();
 }
 
+/** Every submission of one performer (their account is being deleted). */
+export async function verificationsOfPerformer(db: DbOrTrx, performerId: string): Promise<VerificationRow[]> {
+  return db.selectFrom('performerVerifications').selectAll().where('performerId', '=', performerId).execute();
+}
+
 /** Decided submissions, not seeded, whose pictures are still kept and whose decision is at or before `cutoff`. */
 export async function verificationsDueForDeletion(db: DbOrTrx, cutoff: string, limit: number): Promise<VerificationRow[]> {
   return db

@@ -289,13 +289,7 @@ export async function deleteExpiredDocuments(deps: RetentionDeps, now = new Date
     const due = await repo.verificationsDueForDeletion(deps.db, cutoff, 100);
     if (!due.length) break;
     for (const v of due) {
-      const ids = [v.documentFrontFileId, v.documentBackFileId, v.selfieFileId].filter((x): x is string => Boolean(x));
-      const keys = await deps.db.transaction().execute(async (trx) => {
-        if (!(await repo.markFilesDeleted(trx, v.id, now.toISOString()))) return [];
-        const rows = await getFiles(trx, ids);
-        await deleteFileRows(trx, ids);
-        return rows.map((r) => r.storageKey);
-      });
+      const keys = await deps.db.transaction().execute((trx) => dropPictures(trx, v, now.toISOString()));
       for (const key of keys) await deps.storage.delete(key).catch((err: unknown) => deps.logger.warn({ err, key }, 'could not delete a verification file'));
       cleared++;
     }
@@ -303,6 +297,35 @@ export async function deleteExpiredDocuments(deps: RetentionDeps, now = new Date
   }
   if (cleared) deps.logger.info({ cleared, days }, 'verification documents deleted after the retention time');
   return cleared;
+}
+
+/**
+ * A submission's pictures: the row notes they are gone and their `files` rows are deleted, in the caller's
+ * transaction; answers the storage keys to delete after the commit (none when another run cleared them first).
+ */
+async function dropPictures(trx: DbOrTrx, v: repo.VerificationRow, at: string): Promise<string[]> {
+  const ids = [v.documentFrontFileId, v.documentBackFileId, v.selfieFileId].filter((x): x is string => Boolean(x));
+  if (!(await repo.markFilesDeleted(trx, v.id, at))) return [];
+  const rows = await getFiles(trx, ids);
+  await deleteFileRows(trx, ids);
+  return rows.map((r) => r.storageKey);
+}
+
+export const WITHDRAWN_BY_DELETION = 'The performer deleted their account before the review';
+
+/**
+ * A performer deleting their account: a submission still waiting is closed (rejected, "deleted their account", by
+ * themself, so the console's queue no longer holds it) and every picture still kept is deleted now rather than when
+ * the retention time ends; the decisions, names and dates stay on record (who the site verified, and when). In the
+ * deletion's transaction; answers the storage keys to delete after the commit.
+ */
+export async function eraseVerificationPictures(trx: DbOrTrx, performerId: string, at: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (const v of await repo.verificationsOfPerformer(trx, performerId)) {
+    if (v.status === 'pending') await repo.decideVerification(trx, v.id, { status: 'rejected', decidedBy: performerId, reason: WITHDRAWN_BY_DELETION, at });
+    keys.push(...(await dropPictures(trx, v, at)));
+  }
+  return keys;
 }
 
 /**

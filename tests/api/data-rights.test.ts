@@ -7,7 +7,8 @@ import { waitFor } from '../helpers/uploads.js';
 import { counterMismatches } from '../helpers/counters.js';
 import { hashPassword } from '../../server/auth/password.js';
 import { mediaSigner } from '../../server/media/signed-urls.js';
-import { makeVideo } from '../../server/seed/factories.js';
+import { makeVerification, makeVideo, putFile } from '../../server/seed/factories.js';
+import { WITHDRAWN_BY_DELETION } from '../../server/verification/verification.service.js';
 import { JOB_DATA_EXPORT_EXPIRE } from '../../server/privacy/export.service.js';
 
 /**
@@ -281,6 +282,14 @@ describe.each(engines)('data rights on %s', (engine) => {
     const sub = await api(third, 'POST', '/payment/subscribe', { performerId: other.id, type: 'monthly' });
     expect(sub.status, JSON.stringify(sub.body)).toBe(201);
     expect((await payWithSandbox(t, third, sub.body.redirectUrl)).status).toBe(200);
+    // Their identity pictures: an approved submission's (kept until the retention time) and a newer one still waiting.
+    const picture = () => putFile(t.ctx, { prefix: 'private/verification', ext: 'jpg', kind: 'image', mime: 'image/jpeg', ownerId: other.id });
+    const pictures = async () => ({ documentFrontFileId: await picture(), documentBackFileId: await picture(), selfieFileId: await picture() });
+    const decided = await makeVerification(db, other.id, { status: 'approved', seeded: 0, ...(await pictures()) });
+    const waiting = await makeVerification(db, other.id, { status: 'pending', decidedAt: null, seeded: 0, ...(await pictures()) });
+    const pictureIds = [decided, waiting].flatMap((v) => [v.documentFrontFileId!, v.documentBackFileId!, v.selfieFileId!]);
+    const pictureKeys = (await db.selectFrom('files').select('storageKey').where('id', 'in', pictureIds).execute()).map((f) => f.storageKey);
+    expect(pictureKeys).toHaveLength(6);
     const before = await ledger(db);
     const baseline = (await counterMismatches(t, { allowEmpty: true })).mismatches;
     await setPassword(other);
@@ -294,6 +303,12 @@ describe.each(engines)('data rights on %s', (engine) => {
     expect(await db.selectFrom('earnings').select('id').where('performerId', '=', other.id).execute()).not.toEqual([]);
     expect((await db.selectFrom('performers').select(['status', 'displayName', 'bio']).where('id', '=', other.id).executeTakeFirstOrThrow())).toEqual({ status: 'inactive', displayName: 'Deleted account', bio: null });
     expect((await counterMismatches(t, { allowEmpty: true })).mismatches).toEqual(baseline);
+    // The identity pictures are gone now, rows and bytes; the decisions stay on record, the waiting one closed.
+    expect(await db.selectFrom('files').select('id').where('id', 'in', pictureIds).execute()).toEqual([]);
+    for (const key of pictureKeys) expect(await t.ctx.storage.stat(key), key).toBeNull();
+    const records = await db.selectFrom('performerVerifications').select(['id', 'status', 'reason', 'filesDeletedAt', 'legalName']).where('performerId', '=', other.id).execute();
+    expect(records.find((r) => r.id === decided.id)).toMatchObject({ status: 'approved', legalName: decided.legalName, filesDeletedAt: expect.any(String) });
+    expect(records.find((r) => r.id === waiting.id)).toMatchObject({ status: 'rejected', reason: WITHDRAWN_BY_DELETION, filesDeletedAt: expect.any(String) });
   });
 
   it('the last admin cannot delete their account; with another admin they can', async () => {
