@@ -19,6 +19,7 @@ import type { Generated } from './generate.js';
 import { GUEST_JS_BUDGET_BYTES, rendererName, sessionCookie, shippedJs } from './shipped-js.js';
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
 import { massReportMarkdown, runMassBenchAll } from './mass-message.js';
+import { runWatermarkBench, watermarkReportMarkdown } from './watermark.js';
 import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './load-generators.js';
 import { measureGrowth, type GrowthCell } from './growth.js';
 import { prepareBenchDatabase } from './bench-database.js';
@@ -47,10 +48,10 @@ const growthRounds = Number(process.env.BENCH_GROWTH_ROUNDS ?? 3);
 const pageCacheMs = Number(process.env.PAGE_CACHE_MS ?? 1000);
 /**
  * For working on one figure: BENCH_ONLY (a regular expression) keeps the page and list targets whose name matches,
- * BENCH_PARTS (comma-separated, default all of targets,growth,js,sockets,mass) the parts of the run. The report says
+ * BENCH_PARTS (comma-separated, default all of targets,growth,js,sockets,mass,watermark) the parts of the run. The report says
  * when a run was partial.
  */
-const ALL_PARTS = ['targets', 'growth', 'js', 'sockets', 'mass'];
+const ALL_PARTS = ['targets', 'growth', 'js', 'sockets', 'mass', 'watermark'];
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const parts = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()));
 const partial = Boolean(only) || ALL_PARTS.some((p) => !parts.has(p));
@@ -270,6 +271,8 @@ async function main() {
   const sockets = parts.has('sockets') ? await runSocketBench() : null;
   // A mass message to 10,000 subscribers on each engine (tests/bench/mass-message.ts).
   const mass = parts.has('mass') ? await runMassBenchAll() : [];
+  // Watermarks turned on over the demo catalogue, the site answering meanwhile (tests/bench/watermark.ts).
+  const watermark = parts.has('watermark') ? await runWatermarkBench('sqlite') : null;
   if (sockets) console.log(`sockets: ${sockets.connections} of ${sockets.requested} held (${sockets.userRooms} user rooms), ${sockets.heapPerConnectionKiB} KiB heap each, emit call ${sockets.emitCallMs.p50} ms, last delivery p50 ${sockets.lastDeliveryMs.p50} ms`);
 
   const report = {
@@ -283,6 +286,7 @@ async function main() {
     js,
     sockets,
     mass,
+    watermark,
   };
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync('bench/report.json', JSON.stringify(report, null, 2));
@@ -331,7 +335,7 @@ async function main() {
     '|---|---|---|---:|---:|---:|---|',
     ...js.map((j) => `| ${j.visitor} | ${j.page} | \`${j.path}\` | ${j.files} | ${kb(j.raw)} | ${kb(j.gzip)} | ${pf(j.pass)} |`),
     '',
-  ].join('\n') + '\n' + (sockets ? socketReportMarkdown(sockets) : '') + (mass.length ? '\n' + massReportMarkdown(mass) : '');
+  ].join('\n') + '\n' + (sockets ? socketReportMarkdown(sockets) : '') + (mass.length ? '\n' + massReportMarkdown(mass) : '') + (watermark ? '\n' + watermarkReportMarkdown(watermark) : '');
   fs.writeFileSync('bench/report.md', md);
   console.log('\n' + md);
 }

@@ -1,5 +1,5 @@
 /**
- * Watermark run benchmark (alone: `npx tsx tests/bench/watermark.ts`; BENCH_WATERMARK_SCALE, default 1, the demo
+ * Watermark run benchmark (part of `npm run bench`, `BENCH_PARTS=watermark npm run bench`, or alone: `npx tsx tests/bench/watermark.ts`; BENCH_WATERMARK_SCALE, default 1, the demo
  * seed's scale; BENCH_WATERMARK_ENGINE sqlite | postgres, default sqlite).
  *
  * The demo catalogue is seeded with its generated media (videos, photos, posts' pictures) into a fresh database, the
@@ -81,6 +81,23 @@ export async function runWatermarkBench(engine: Engine = 'sqlite', scale = 1) {
     await pg?.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export type WatermarkBenchResult = Awaited<ReturnType<typeof runWatermarkBench>>;
+
+/** The report's section. */
+export function watermarkReportMarkdown(r: WatermarkBenchResult): string {
+  return [
+    '## Watermark run over the demo catalogue (tests/bench/watermark.ts)',
+    '',
+    `The demo seed (scale ${r.scale}) on ${r.engine} with its generated media, the app's own worker (${r.concurrency} jobs at a time); an admin turns watermarks on`,
+    'through the API and a signed-in fan asks for list pages one after another until the run is done (the site answering meanwhile).',
+    '',
+    '| engine | items | done | failed | time s | items/s | page requests | statuses | p50 ms | p99 ms | max ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|',
+    `| ${r.engine} | ${r.items} | ${r.done} | ${r.failed} | ${r.seconds} | ${r.itemsPerSecond} | ${r.pages.requests} | ${JSON.stringify(r.pages.statuses)} | ${r.pages.p50Ms} | ${r.pages.p99Ms} | ${r.pages.maxMs} |`,
+    '',
+  ].join('\n');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
