@@ -199,8 +199,9 @@ describe.each(engines)('faults on %s', (engine) => {
     // Restart on the same data; the worker re-claims the jobs whose lease expired; reconciliation replays what the provider knows.
     server = await startServerProcess(env);
     current = server;
+    // Due jobs only: a recurring job (the identity pictures' retention) queues its next run hours ahead.
     await waitFor(
-      async () => !(await db.selectFrom('jobs').select('id').where('status', 'in', ['queued', 'running']).executeTakeFirst()),
+      async () => !(await db.selectFrom('jobs').select('id').where('status', 'in', ['queued', 'running']).where('runAt', '<=', new Date().toISOString()).executeTakeFirst()),
       'every job to finish after the restart',
       25_000,
       100,
@@ -213,7 +214,8 @@ describe.each(engines)('faults on %s', (engine) => {
 
     // Jobs: every job ended, and the ones running at the kill ran again (attempts counted) to an end.
     const jobs = await db.selectFrom('jobs').selectAll().execute();
-    expect(jobs.filter((j) => j.status !== 'done' && j.status !== 'failed')).toEqual([]);
+    const later = new Date().toISOString();
+    expect(jobs.filter((j) => j.status !== 'done' && j.status !== 'failed' && !(j.status === 'queued' && j.runAt > later))).toEqual([]);
     for (const id of runningAtKill) {
       const j = jobs.find((x) => x.id === id)!;
       expect(j.status).toBe('done');
