@@ -143,7 +143,8 @@ describe.skipIf(!hasChromium)('finding pages in chromium', () => {
         const res = await page.goto(t.url + route.replace('[id]', orderId));
         expect(res?.status(), route).toBe(200);
         const { hrefs, current } = await tabs(page, 'account-nav');
-        expect(hrefs, route).toEqual([...OWN_PAGES.map(([, href]) => href), '/account/password']);
+        // The menu's pages, then the ones only the tab bar lists.
+        expect(hrefs, route).toEqual([...OWN_PAGES.map(([, href]) => href), '/account/password', '/account/data']);
         // An order's page belongs to Orders.
         expect(current, route).toEqual([route === '/account/orders/[id]' ? '/account/orders' : route]);
         const bar = (await page.getByTestId('account-nav').boundingBox())!;
