@@ -39,3 +39,5 @@ export type ListResult<T> = z.output<ReturnType<typeof listSchema<z.ZodType<T>>>
 /** An id, a slug or a username: what a path segment may hold. */
 export const keyField = z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'Must be an id or a slug');
 export const idParams = z.object({ id: keyField });
+/** The query of a state-changing route that takes no input at all: a parameter is a mistake (400), not ignored. */
+export const noQuery = z.object({}).strict();

@@ -3,7 +3,7 @@ import type { ApiApp } from '../http/types.js';
 import { requireUser, SESSION_COOKIE, sessionCookieOptions } from '../http/auth.js';
 import { limiter } from '../http/rate-limit.js';
 import { route } from '../http/route.js';
-import { apiErrorSchema, idParams } from '../../common/schemas/http.js';
+import { apiErrorSchema, idParams, noQuery } from '../../common/schemas/http.js';
 import { messageSchema } from '../../common/schemas/auth.js';
 import { dataExportListSchema, dataExportSchema, deleteAccountBody } from '../../common/schemas/privacy.js';
 import { createMoney } from '../payments/money.js';
@@ -39,6 +39,7 @@ export async function privacyRoutes(app: ApiApp): Promise<void> {
         access: 'session',
         tags: ['privacy'],
         summary: 'Ask for an export of all of one\'s data as one JSON file, made by a job; 409 EXPORT_RUNNING while one is being made',
+        querystring: noQuery,
         response: { 202: dataExportSchema, 409: apiErrorSchema, ...errors },
       }),
       onRequest: [exportLimit],

@@ -1,3 +1,4 @@
+import { noQuery } from '../../../common/schemas/http.js';
 import type { ApiApp } from '../../http/types.js';
 import { adminTx, errors } from '../../admin/admin.http.js';
 import { notFound } from '../../http/errors.js';
@@ -64,6 +65,7 @@ export async function adminWatermarkRoutes(app: ApiApp): Promise<void> {
       schema: {
         tags,
         summary: 'Run the current watermark settings over the catalogue again (e.g. after failures); while a run with the same settings runs, answers that one (started: false)',
+        querystring: noQuery,
         response: { 200: watermarkStartSchema, ...errors },
       },
     },
