@@ -41,6 +41,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('performer_verifications_status_submitted').on('performer_verifications').columns(['status', 'submitted_at', 'id']).execute();
   await db.schema.createIndex('performer_verifications_performer').on('performer_verifications').columns(['performer_id', 'submitted_at', 'id']).execute();
   await db.schema.createIndex('performer_verifications_decided').on('performer_verifications').columns(['files_deleted_at', 'decided_at']).execute();
+  // Approval now follows a verified identity, and nobody was verified before this table existed: a performer approved
+  // until now keeps drafts only (their items leave the catalogue, their checkouts are refused) until they submit and
+  // an admin approves. Keeping them approved would go on selling the work of people the site never identified.
+  await db.updateTable('performers').set({ approved: 0 }).where('approved', '=', 1).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
