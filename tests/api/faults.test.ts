@@ -200,17 +200,21 @@ describe.each(engines)('faults on %s', (engine) => {
     server = await startServerProcess(env);
     current = server;
     // Due jobs only: a recurring job (the identity pictures' retention) queues its next run hours ahead.
-    await waitFor(
-      async () => !(await db.selectFrom('jobs').select('id').where('status', 'in', ['queued', 'running']).where('runAt', '<=', new Date().toISOString()).executeTakeFirst()),
-      'every job to finish after the restart',
-      25_000,
-      100,
-    );
+    const jobsDone = (what: string) =>
+      waitFor(
+        async () => !(await db.selectFrom('jobs').select('id').where('status', 'in', ['queued', 'running']).where('runAt', '<=', new Date().toISOString()).executeTakeFirst()),
+        what,
+        25_000,
+        100,
+      );
+    await jobsDone('every job to finish after the restart');
     const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'server/payments/reconcile.cli.ts', '--older-than=0'], {
       env: { ...process.env, ...env, LOG_LEVEL: 'warn', DATABASE_URL: env.DATABASE_URL ?? '' },
     });
     const report = JSON.parse(stdout);
     expect(report.errors ?? {}).toEqual({});
+    // What the reconciliation settled notifies and mails (jobs of their own): those finish too.
+    await jobsDone('the jobs the reconciliation enqueued to finish');
 
     // Jobs: every job ended, and the ones running at the kill ran again (attempts counted) to an end.
     const jobs = await db.selectFrom('jobs').selectAll().execute();
