@@ -66,6 +66,27 @@ function tagIslandsForReact() {
   };
 }
 
+/**
+ * The server entry loads each page's module, the middleware and the (empty) actions module with `import()`, and
+ * Astro calls the page's and the actions' loaders again on every request. Each `import()` goes through the module
+ * loader's resolve hooks, and under tsx (how the server runs) those answer from a thread of their own: about 0.5 ms
+ * of CPU per render for modules already loaded. Each loader keeps its first promise instead (a failed load is tried
+ * again). Fails the build if the entry no longer has the loaders it rewrites.
+ */
+function keepEntryImports() {
+  const LOADER = /\(\) => import\(('[^']+')\)/g;
+  return {
+    name: 'fanstage:keep-entry-imports',
+    renderChunk(code, chunk, _options) {
+      if (!chunk.isEntry || chunk.fileName !== 'entry.mjs') return null;
+      const count = code.match(LOADER)?.length ?? 0;
+      if (count < 3) this.error(`entry.mjs: expected the page, middleware and actions loaders "() => import('...')", found ${count}`);
+      const keep = 'const __keep = (load) => { let p; return () => (p ??= load().catch((e) => { p = undefined; throw e; })); };\n';
+      return { code: keep + code.replace(LOADER, (_, file) => `__keep(() => import(${file}))`), map: null };
+    },
+  };
+}
+
 // Pages render on the server inside our own Fastify process (server/app.ts mounts the middleware handler).
 /**
  * The browser build's shared chunks. Left to itself Rollup gives every small shared module its own file, and each
@@ -105,7 +126,7 @@ export default defineConfig({
   security: { checkOrigin: false },
   experimental: { csp: true },
   vite: {
-    plugins: [tagIslandsForReact()],
+    plugins: [tagIslandsForReact(), keepEntryImports()],
     ssr: {
       external: ['better-sqlite3', 'pg', 'sharp', 'geoip-lite', '@node-rs/argon2', 'ioredis'],
       // Astro's cookie handling needs its own cookie@1 (`parse`/`serialize`); left external, dist/server would

@@ -1,11 +1,12 @@
 /**
- * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [dir ...]`: server CPU per render of a signed-in
- * performer page and video page. Each directory is a checkout with its site built (`npx astro build`); default: this
+ * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [dir ...]`: server CPU per render of signed-in pages
+ * (a performer page, a video page, the feed, the videos list). Each directory is a checkout with its site built (`npx astro build`); default: this
  * one. Every directory's server runs at once (demo data, the demo fan signed in, warmed up), and the rounds take them
  * in turn (A B A B ...), so machine noise falls on all alike; the median round is kept.
  *
  * CPU is the server process's own (user + system, all threads, from /proc/<pid>/stat) over `renders` sequential
- * requests, divided by their number: what one render costs the machine, whatever else is running. Signed-in pages
+ * requests, divided by their number: what one render costs the machine, whatever else is running (measured once the
+ * demo's media jobs are done). Signed-in pages
  * are never micro-cached, so every request renders.
  */
 import fs from 'node:fs';
@@ -31,20 +32,33 @@ function cpuMs(pid: number): number {
   return ((utime + stime) * 1000) / TICKS_PER_SECOND;
 }
 
+/** Waits until the demo's media jobs are done: the process idles (under 5% of a core) for two seconds running. */
+async function settle(pid: number): Promise<void> {
+  for (let quiet = 0, i = 0; quiet < 2 && i < 300; i++) {
+    const before = cpuMs(pid);
+    await new Promise((r) => setTimeout(r, 1000));
+    quiet = cpuMs(pid) - before < 50 ? quiet + 1 : 0;
+  }
+}
+
 interface Site {
   dir: string;
   server: ServerProcess;
   base: string;
   cookie: string;
-  performer: string;
-  video: string;
+  /** Page name → path, in the order of the report's columns. */
+  pages: [string, string][];
 }
 
 async function start(dir: string): Promise<Site> {
-  const server = await startServerProcess({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'render-cpu-')) }, { cwd: dir, args: ['--seed-demo'], timeoutMs: 300_000 });
+  // As deployed (NODE_ENV=production): React and other libraries load their production builds; in development
+  // React's server renderer alone costs several milliseconds more per page.
+  const env = { NODE_ENV: 'production', APP_SECRET: 'bench-secret', SMTP_URL: 'smtp://127.0.0.1:9', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'render-cpu-')) };
+  const server = await startServerProcess(env, { cwd: dir, args: ['--seed-demo'], timeoutMs: 300_000 });
+  await settle(server.child.pid!);
   const cookie = await sessionCookie(server.url, 'fan@example.com:demo-password-123');
   const { performer, video } = await samplePages(server.url, { cookie });
-  return { dir, server, base: server.url, cookie, performer, video };
+  return { dir, server, base: server.url, cookie, pages: [['performer page', performer], ['video page', video], ['home (feed)', '/home'], ['videos list', '/videos']] };
 }
 
 /** CPU ms per render of `p` over `n` sequential signed-in requests. */
@@ -63,21 +77,18 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const sites: Site[] = [];
 try {
   for (const dir of dirs) sites.push(await start(path.resolve(dir)));
-  for (const s of sites) {
-    await measure(s, s.performer, 100);
-    await measure(s, s.video, 100);
-  }
-  const results = new Map<string, { performer: number[]; video: number[] }>(sites.map((s) => [s.dir, { performer: [], video: [] }]));
+  for (const s of sites) for (const [, p] of s.pages) await measure(s, p, 100);
+  const results = new Map<string, number[][]>(sites.map((s) => [s.dir, s.pages.map(() => [])]));
   for (let r = 0; r < rounds; r++) {
     for (const s of r % 2 ? [...sites].reverse() : sites) {
-      results.get(s.dir)!.performer.push(await measure(s, s.performer, renders));
-      results.get(s.dir)!.video.push(await measure(s, s.video, renders));
+      for (const [i, [, p]] of s.pages.entries()) results.get(s.dir)![i]!.push(await measure(s, p, renders));
     }
   }
-  console.log(`| checkout | signed-in performer page, CPU ms/render | signed-in video page, CPU ms/render | rounds (performer; video) |\n|---|---:|---:|---|`);
+  const names = sites[0]!.pages.map(([name]) => name);
+  console.log(`| checkout | ${names.map((n) => `signed-in ${n}, CPU ms/render`).join(' | ')} | rounds |\n|---|${names.map(() => '---:|').join('')}---|`);
   for (const [dir, r] of results) {
-    const f = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
-    console.log(`| ${path.basename(dir)} | ${median(r.performer).toFixed(2)} | ${median(r.video).toFixed(2)} | ${f(r.performer)}; ${f(r.video)} |`);
+    const rounds = r.map((xs) => xs.map((x) => x.toFixed(2)).join(' / ')).join('; ');
+    console.log(`| ${path.basename(dir)} | ${r.map((xs) => median(xs).toFixed(2)).join(' | ')} | ${rounds} |`);
   }
   console.log(`\n${renders} renders per page per round, ${rounds} rounds, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
 } finally {

@@ -67,4 +67,19 @@ describe('islands render once on the server (built site, sqlite)', () => {
     expect(seen.every((s) => s.islands > 0 && s.renders >= s.islands)).toBe(true);
     expect(seen).toEqual(seen.map((s) => ({ ...s, checks: 0 })));
   });
+
+  it("loads a page's module once: the built entry's loaders keep their first import (astro.config.mjs, keepEntryImports)", async () => {
+    const dist = path.resolve(process.env.ASTRO_DIST ?? 'dist');
+    const { pageMap } = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as { pageMap: Map<string, () => Promise<unknown>> };
+    expect(pageMap.size).toBeGreaterThan(50);
+    const loads: Promise<unknown>[] = [];
+    for (const [component, load] of pageMap) {
+      // A bare `() => import(...)` makes a new promise each call, asking the loader's resolve hooks every request.
+      const first = load();
+      loads.push(first);
+      expect(load(), component).toBe(first);
+    }
+    const modules = await Promise.all(loads);
+    expect(modules.every((m) => typeof (m as { page?: unknown }).page === 'function')).toBe(true);
+  });
 });
