@@ -5,9 +5,9 @@ import { prepareLoad, runLoad, snapshot, verifyLoad, type LoadFixture } from '..
 
 /**
  * The short version of `npm run load` (tests/load/run.ts) on every engine: ~50 users with live sessions browse
- * API lists (and pages when the Astro build exists), like/unlike and comment for ~8 s against a real server.
- * Zero 5xx, and the database matches the writes answered 2xx: comment rows, like rows and the per-video
- * likeCount / commentCount counters.
+ * API lists (and pages when the Astro build exists), like/unlike, comment and write to performers for ~8 s against a
+ * real server. Zero 5xx, and the database matches the writes answered 2xx: comment, like and message rows and the
+ * per-video likeCount / commentCount counters.
  */
 const USERS = Number(process.env.LOAD_TEST_USERS ?? 50);
 const SECONDS = Number(process.env.LOAD_TEST_SECONDS ?? 8);
@@ -36,5 +36,7 @@ describe.each(engines)('load (short) on %s', (engine) => {
     expect(result.fiveXX).toBe(0);
     expect(check.commentsCreatedInDb).toBe(check.commentsExpected);
     expect(check.likeRowsDelta).toBe(check.likeRowsExpected);
+    expect(result.writes.messages2xx).toBeGreaterThan(0);
+    expect(check.messagesCreatedInDb).toBe(check.messagesExpected);
   }, (SECONDS + 60) * 1000);
 });

@@ -1,8 +1,9 @@
 /**
- * The load scenario shared by `npm run load` (tests/load/run.ts, 500 users for 60 s) and the short CI version
- * (tests/api/load.test.ts): virtual users, one per pre-created user with a live session, browse pages and API
- * lists, like/unlike videos and comment, against a real server. Every answered write is counted by kind; at the
- * end the database is compared with those counts (no lost or phantom writes) and 5xx are counted.
+ * The load scenario shared by `npm run load` (tests/load/run.ts, 500 users for 60 s, or the 2,000-user crowd) and
+ * the short CI version (tests/api/load.test.ts): virtual users, one per pre-created user with a live session, browse
+ * pages and API lists, like/unlike videos, comment and write to performers, against a real server. Every answered
+ * write is counted by kind; at the end the database is compared with those counts (no lost or phantom writes) and
+ * 5xx are counted.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../server/db/schema.js';
@@ -24,6 +25,8 @@ export async function prepareLoad(db: Kysely<Database>, opts: { users: number; p
   // Free videos only, so comments and reactions are allowed for any signed-in user.
   const videos = await db.selectFrom('videos').select('id').where('access', '=', 'free').where('status', '=', 'active').orderBy('id').limit(100).execute();
   const performers = await db.selectFrom('performers').select('username').orderBy('id').limit(50).execute();
+  // Any signed-in fan may write to these performers, so the messages of the mix are allowed.
+  await db.updateTable('performers').set({ messagePolicy: 'fans' }).where('username', 'in', performers.map((p) => p.username)).execute();
   const tokens: string[] = [];
   const now = nowIso();
   const ids: string[] = [];
@@ -49,6 +52,11 @@ export interface LoadOptions {
   pages: boolean;
   /** Random pause between a user's requests, ms (uniform 0..thinkMs). */
   thinkMs?: number;
+  /**
+   * Instead of thinkMs: each user acts every `thinkMeanMs` on average (exponential pauses, as independent people
+   * arrive), starting at a random moment of the first pause, so a crowd does not all click at once.
+   */
+  thinkMeanMs?: number;
 }
 
 export interface LoadResult {
@@ -61,7 +69,9 @@ export interface LoadResult {
   fiveXX: number;
   networkErrors: number;
   rateLimited: number;
-  writes: { comments2xx: number; likeAdded: number; likeRemoved: number; reactionNoop: number };
+  writes: { comments2xx: number; likeAdded: number; likeRemoved: number; reactionNoop: number; messages2xx: number };
+  /** p50 and p99 over every request, ms. */
+  all: { p50: number; p99: number };
   /** Filled by verifyLoad. */
   check?: LoadCheck;
 }
@@ -73,20 +83,24 @@ export interface LoadCheck {
   likeRowsExpected: number;
   likeCounterMismatches: Array<{ videoId: string; expected: number; actual: number }>;
   commentCounterMismatches: Array<{ videoId: string; expected: number; actual: number }>;
+  messagesCreatedInDb: number;
+  messagesExpected: number;
   violations: string[];
 }
 
 interface Snapshot {
   comments: number;
   likes: number;
+  messages: number;
   videos: Map<string, { likeCount: number; commentCount: number }>;
 }
 
 export async function snapshot(db: Kysely<Database>, videoIds: string[]): Promise<Snapshot> {
   const c = await db.selectFrom('comments').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   const l = await db.selectFrom('reactions').select((eb) => eb.fn.countAll<string>().as('n')).where('action', '=', 'like').executeTakeFirstOrThrow();
+  const m = await db.selectFrom('messages').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   const rows = await db.selectFrom('videos').select(['id', 'likeCount', 'commentCount']).where('id', 'in', videoIds).execute();
-  return { comments: Number(c.n), likes: Number(l.n), videos: new Map(rows.map((r) => [r.id, { likeCount: Number(r.likeCount), commentCount: Number(r.commentCount) }])) };
+  return { comments: Number(c.n), likes: Number(l.n), messages: Number(m.n), videos: new Map(rows.map((r) => [r.id, { likeCount: Number(r.likeCount), commentCount: Number(r.commentCount) }])) };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -105,7 +119,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
   const deadline = Date.now() + opts.seconds * 1000;
   const byStatus: Record<string, number> = {};
   const latencies: Record<string, number[]> = {};
-  const writes = { comments2xx: 0, likeAdded: 0, likeRemoved: 0, reactionNoop: 0 };
+  const writes = { comments2xx: 0, likeAdded: 0, likeRemoved: 0, reactionNoop: 0, messages2xx: 0 };
   const effects: Effects = { likes: new Map(), comments: new Map() };
   let requests = 0;
   let networkErrors = 0;
@@ -141,6 +155,11 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
     const auth = { authorization: `Bearer ${token}` };
     const json = { ...auth, 'content-type': 'application/json' };
     const liked = new Set<string>();
+    const conversations = new Map<string, string>();
+    // Exponential pauses of the given mean (inverse transform of a uniform draw), or uniform 0..thinkMs.
+    const think = () => (opts.thinkMeanMs ? -Math.log(1 - random()) * opts.thinkMeanMs : opts.thinkMs ? random() * opts.thinkMs : 0);
+    const pause = (ms: number) => new Promise((ok) => setTimeout(ok, Math.min(ms, Math.max(0, deadline - Date.now()))));
+    if (opts.thinkMeanMs) await pause(random() * opts.thinkMeanMs);
     while (Date.now() < deadline) {
       const r = random();
       const videoId = pick(fx.videoIds);
@@ -148,7 +167,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
         const which = random();
         const p = which < 0.25 ? '/' : which < 0.45 ? '/performers' : which < 0.75 ? `/videos/${videoId}` : `/performers/${pick(fx.performerUsernames)}`;
         await call('page', opts.base + p, { headers: auth });
-      } else if (r < 0.6) {
+      } else if (r < 0.55) {
         const which = random();
         const u =
           which < 0.4
@@ -157,7 +176,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
               ? `${api}/performers/search?limit=12`
               : `${api}/comments/search?objectType=video&objectId=${videoId}&limit=10`;
         await call('list', u, { headers: auth });
-      } else if (r < 0.9) {
+      } else if (r < 0.8) {
         const add = !liked.has(videoId);
         const res = await call(add ? 'react' : 'unreact', `${api}/reactions`, {
           method: add ? 'POST' : 'DELETE',
@@ -173,6 +192,22 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
             bump(effects.likes, videoId, add ? 1 : -1);
           } else writes.reactionNoop++;
         }
+      } else if (r < 0.9) {
+        // A message to a performer: the conversation is opened once (idempotent), then written in.
+        const performer = pick(fx.performerUsernames.slice(0, 10));
+        let conversationId = conversations.get(performer);
+        if (!conversationId) {
+          const res = await call('message', `${api}/messages/conversations`, { method: 'POST', headers: json, body: JSON.stringify({ userId: performer }) });
+          if (res?.status === 200) conversations.set(performer, (conversationId = res.body._id as string));
+        }
+        if (conversationId) {
+          const res = await call('message', `${api}/messages/conversations/${conversationId}/messages`, {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ text: `load message ${random().toString(36).slice(2)}` }),
+          });
+          if (res && res.status >= 200 && res.status < 300) writes.messages2xx++;
+        }
       } else {
         const res = await call('comment', `${api}/comments`, {
           method: 'POST',
@@ -184,7 +219,8 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
           bump(effects.comments, videoId, 1);
         }
       }
-      if (opts.thinkMs) await new Promise((ok) => setTimeout(ok, random() * opts.thinkMs!));
+      const ms = think();
+      if (ms) await pause(ms);
     }
   }
 
@@ -192,6 +228,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
   await Promise.all(fx.tokens.map((t, i) => user(t, i)));
   const seconds = (Date.now() - started) / 1000;
   const byKind: LoadResult['byKind'] = {};
+  const every = Object.values(latencies).flat().sort((a, b) => a - b);
   for (const [k, v] of Object.entries(latencies)) {
     v.sort((a, b) => a - b);
     byKind[k] = { count: v.length, p50: percentile(v, 50), p99: percentile(v, 99) };
@@ -208,6 +245,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
     networkErrors,
     rateLimited: byStatus['429'] ?? 0,
     writes,
+    all: { p50: percentile(every, 50), p99: percentile(every, 99) },
     effects,
   };
 }
@@ -232,6 +270,8 @@ export async function verifyLoad(db: Kysely<Database>, fx: LoadFixture, before: 
     likeRowsExpected: result.writes.likeAdded - result.writes.likeRemoved,
     likeCounterMismatches,
     commentCounterMismatches,
+    messagesCreatedInDb: after.messages - before.messages,
+    messagesExpected: result.writes.messages2xx,
     violations: [],
   };
   if (result.fiveXX) check.violations.push(`${result.fiveXX} responses were 5xx`);
@@ -239,6 +279,7 @@ export async function verifyLoad(db: Kysely<Database>, fx: LoadFixture, before: 
   if (check.commentsCreatedInDb !== check.commentsExpected) check.violations.push(`comments: ${check.commentsCreatedInDb} rows created, ${check.commentsExpected} answered 2xx`);
   if (check.likeRowsDelta !== check.likeRowsExpected) check.violations.push(`like rows: ${check.likeRowsDelta} net new, ${check.likeRowsExpected} net successful operations`);
   if (likeCounterMismatches.length) check.violations.push(`${likeCounterMismatches.length} videos' likeCount differ from the net successful reactions`);
+  if (check.messagesCreatedInDb !== check.messagesExpected) check.violations.push(`messages: ${check.messagesCreatedInDb} rows created, ${check.messagesExpected} answered 2xx`);
   if (commentCounterMismatches.length) check.violations.push(`${commentCounterMismatches.length} videos' commentCount differ from the created comments`);
   return check;
 }
