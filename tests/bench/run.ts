@@ -22,7 +22,8 @@ import { massReportMarkdown, runMassBenchAll } from './mass-message.js';
 import { runWatermarkBench, watermarkReportMarkdown } from './watermark.js';
 import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './load-generators.js';
 import { measureGrowth, type GrowthCell } from './growth.js';
-import { prepareBenchDatabase } from './bench-database.js';
+import { prepareBenchDatabase, settleJobs } from './bench-database.js';
+import { startSmtpSink } from '../helpers/smtp-sink.js';
 
 // What production runs, for any library that picks its build from NODE_ENV when loaded.
 process.env.NODE_ENV = 'production';
@@ -132,10 +133,12 @@ interface Site {
 
 /** A fresh database (SQLite file or PostgreSQL schema) with demo data and `videos` generated videos, served here. */
 async function startSite(engine: Engine, videos: number): Promise<Site> {
-  const { config, database, generated, drop } = await prepareBenchDatabase(engine, { videos, performers: performerCount, seedDemo: true });
+  const mail = await startSmtpSink();
+  const { config, database, generated, drop } = await prepareBenchDatabase(engine, { videos, performers: performerCount, seedDemo: true, smtpUrl: mail.url });
   console.log(`${engine}: generated ${generated.performers} performers and ${generated.videos} videos in ${generated.ms} ms`);
   const built = await buildApp({ config, database, logger: pino({ level: 'warn' }) });
   await built.app.listen({ host: '127.0.0.1', port: 0 });
+  console.log(`${engine}: the demo's jobs done in ${await settleJobs(database.db)} ms`);
   const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   return {
     engine, config, database, built, base, generated,
@@ -143,6 +146,7 @@ async function startSite(engine: Engine, videos: number): Promise<Site> {
       // autocannon hangs up at the deadline; let the requests still queued in the app finish before closing.
       await new Promise((r) => setTimeout(r, 1000));
       await built.close();
+      await mail.close();
       await drop();
     },
   };

@@ -20,7 +20,7 @@ import { loadConfig } from '../../server/config.js';
 import { openDatabase, type Engine } from '../../server/db/database.js';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { buildApp } from '../../server/app.js';
-import { SMTPServer } from 'smtp-server';
+import { startSmtpSink } from '../helpers/smtp-sink.js';
 import { prepareLoad, snapshot, verifyLoad, type LoadResult } from './core.js';
 import { runLoadInProcess } from './users-process.js';
 
@@ -32,27 +32,9 @@ const thinkMeanMs = process.env.LOAD_THINK_MEAN_MS ? Number(process.env.LOAD_THI
 const CROWD_P99_MS = 300;
 const pages = fs.existsSync('dist/server/entry.mjs');
 
-/**
- * Messages mail the performers they are written to: a local SMTP server that accepts and drops every mail, so the
- * mailer does its real work (a refused connection made every mail a retried job and a logged warning instead).
- */
-async function mailSink(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData: (stream, _session, callback) => {
-      stream.on('end', () => callback());
-      stream.resume();
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.server.address() as AddressInfo;
-  return { url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
-  const mail = await mailSink();
+  // Messages mail the performers they are written to: a local sink takes the mails.
+  const mail = await startSmtpSink();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-load-'));
   const databaseUrl = engine === 'postgres' ? process.env.DATABASE_URL : undefined;
   const schema = `load_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
