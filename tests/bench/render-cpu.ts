@@ -1,25 +1,23 @@
 /**
- * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [dir ...]`: server CPU per render of signed-in pages
- * (a performer page, a video page, the feed, the videos list). Each directory is a checkout with its site built (`npx astro build`); default: this
- * one. Every directory's server runs at once (demo data, the demo fan signed in, warmed up), and the rounds take them
- * in turn (A B A B ...), so machine noise falls on all alike; the median round is kept.
+ * Server CPU per signed-in request: pages (a performer page, a video page, the feed, the videos list) and API calls
+ * (a list, a detail). Signed-in answers are never micro-cached, so every request renders or runs its queries.
  *
- * CPU is the server process's own (user + system, all threads, from /proc/<pid>/stat) over `renders` sequential
- * requests, divided by their number: what one render costs the machine, whatever else is running (measured once the
- * demo's media jobs are done). Signed-in pages
- * are never micro-cached, so every request renders.
+ * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [dir ...]` compares checkouts on SQLite: each directory
+ * is a checkout with its site built (`npx astro build`); default: this one. `npm run bench` (part `signed`) measures
+ * this checkout on SQLite and, with DATABASE_URL, PostgreSQL, against the targets.
+ *
+ * Every site runs at once as deployed (NODE_ENV=production, demo data, the demo fan signed in), measured once the
+ * demo's media jobs are done and after a warm-up; the rounds take the sites in turn (A B, B A, ...), so machine noise
+ * falls on all alike; the median round is kept. CPU is the server process's own (user + system, all threads, from
+ * /proc/<pid>/stat) over `renders` sequential requests, divided by their number: what one request costs the
+ * machine, whatever else is running.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startServerProcess, type ServerProcess } from '../helpers/server-process.js';
+import { fileURLToPath } from 'node:url';
+import { createPgSchema, startServerProcess, type ServerProcess } from '../helpers/server-process.js';
 import { samplePages, sessionCookie } from './shipped-js.js';
-
-const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const renders = arg('renders', 300);
-const rounds = arg('rounds', 3);
-const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-if (dirs.length === 0) dirs.push(process.cwd());
 
 const TICKS_PER_SECOND = 100; // _SC_CLK_TCK on Linux
 
@@ -41,32 +39,50 @@ async function settle(pid: number): Promise<void> {
   }
 }
 
-interface Site {
-  dir: string;
-  server: ServerProcess;
-  base: string;
-  cookie: string;
-  /** Page name → path, in the order of the report's columns. */
-  pages: [string, string][];
+export interface SignedInTarget {
+  name: string;
+  kind: 'page' | 'api';
+  path: string;
 }
 
-async function start(dir: string): Promise<Site> {
+interface Site {
+  label: string;
+  server: ServerProcess;
+  cookie: string;
+  targets: SignedInTarget[];
+  drop: () => Promise<void>;
+}
+
+async function start(dir: string, label: string, databaseUrl?: string): Promise<Site> {
+  const schema = databaseUrl ? await createPgSchema(databaseUrl, 'cpu') : undefined;
   // As deployed (NODE_ENV=production): React and other libraries load their production builds; in development
   // React's server renderer alone costs several milliseconds more per page.
-  const env = { NODE_ENV: 'production', APP_SECRET: 'bench-secret', SMTP_URL: 'smtp://127.0.0.1:9', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'render-cpu-')) };
+  const env = {
+    NODE_ENV: 'production', APP_SECRET: 'bench-secret', SMTP_URL: 'smtp://127.0.0.1:9', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'render-cpu-')),
+    DATABASE_URL: databaseUrl, PG_SCHEMA: schema?.schema,
+  };
   const server = await startServerProcess(env, { cwd: dir, args: ['--seed-demo'], timeoutMs: 300_000 });
   await settle(server.child.pid!);
   const cookie = await sessionCookie(server.url, 'fan@example.com:demo-password-123');
   const { performer, video } = await samplePages(server.url, { cookie });
-  return { dir, server, base: server.url, cookie, pages: [['performer page', performer], ['video page', video], ['home (feed)', '/home'], ['videos list', '/videos']] };
+  const videoId = video.split('/').pop()!;
+  const targets: SignedInTarget[] = [
+    { name: 'performer page', kind: 'page', path: performer },
+    { name: 'video page', kind: 'page', path: video },
+    { name: 'home (feed)', kind: 'page', path: '/home' },
+    { name: 'videos list', kind: 'page', path: '/videos' },
+    { name: 'API videos list', kind: 'api', path: '/api/user/assets/videos/search?limit=12' },
+    { name: 'API video detail', kind: 'api', path: `/api/user/assets/videos/${videoId}` },
+  ];
+  return { label, server, cookie, targets, drop: async () => schema?.drop() };
 }
 
-/** CPU ms per render of `p` over `n` sequential signed-in requests. */
+/** CPU ms per request of `p` over `n` sequential signed-in requests. */
 async function measure(site: Site, p: string, n: number): Promise<number> {
   const before = cpuMs(site.server.child.pid!);
   for (let i = 0; i < n; i++) {
-    const res = await fetch(site.base + p, { headers: { cookie: site.cookie } });
-    if (res.status !== 200) throw new Error(`${site.dir} ${p}: HTTP ${res.status}`);
+    const res = await fetch(site.server.url + p, { headers: { cookie: site.cookie } });
+    if (res.status !== 200) throw new Error(`${site.label} ${p}: HTTP ${res.status}`);
     await res.arrayBuffer();
   }
   return (cpuMs(site.server.child.pid!) - before) / n;
@@ -74,23 +90,43 @@ async function measure(site: Site, p: string, n: number): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const sites: Site[] = [];
-try {
-  for (const dir of dirs) sites.push(await start(path.resolve(dir)));
-  for (const s of sites) for (const [, p] of s.pages) await measure(s, p, 100);
-  const results = new Map<string, number[][]>(sites.map((s) => [s.dir, s.pages.map(() => [])]));
-  for (let r = 0; r < rounds; r++) {
-    for (const s of r % 2 ? [...sites].reverse() : sites) {
-      for (const [i, [, p]] of s.pages.entries()) results.get(s.dir)![i]!.push(await measure(s, p, renders));
+export interface SignedInCpu {
+  label: string;
+  /** Per target: the median CPU ms per request and every round's figure. */
+  results: Array<SignedInTarget & { ms: number; rounds: number[] }>;
+}
+
+/** Starts one server per site (a checkout, optionally on PostgreSQL) and measures each target in interleaved rounds. */
+export async function measureSignedInCpu(specs: Array<{ dir: string; label: string; databaseUrl?: string }>, opts: { renders: number; rounds: number }): Promise<SignedInCpu[]> {
+  const sites: Site[] = [];
+  try {
+    for (const s of specs) sites.push(await start(path.resolve(s.dir), s.label, s.databaseUrl));
+    for (const s of sites) for (const t of s.targets) await measure(s, t.path, 100);
+    const figures = new Map<Site, number[][]>(sites.map((s) => [s, s.targets.map(() => [])]));
+    for (let r = 0; r < opts.rounds; r++) {
+      for (const s of r % 2 ? [...sites].reverse() : sites) {
+        for (const [i, t] of s.targets.entries()) figures.get(s)![i]!.push(await measure(s, t.path, opts.renders));
+      }
     }
+    return sites.map((s) => ({ label: s.label, results: s.targets.map((t, i) => ({ ...t, ms: median(figures.get(s)![i]!), rounds: figures.get(s)![i]! })) }));
+  } finally {
+    await Promise.all(sites.map((s) => s.server.stop()));
+    await Promise.all(sites.map((s) => s.drop()));
   }
-  const names = sites[0]!.pages.map(([name]) => name);
-  console.log(`| checkout | ${names.map((n) => `signed-in ${n}, CPU ms/render`).join(' | ')} | rounds |\n|---|${names.map(() => '---:|').join('')}---|`);
-  for (const [dir, r] of results) {
-    const rounds = r.map((xs) => xs.map((x) => x.toFixed(2)).join(' / ')).join('; ');
-    console.log(`| ${path.basename(dir)} | ${r.map((xs) => median(xs).toFixed(2)).join(' | ')} | ${rounds} |`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+  const renders = arg('renders', 300);
+  const rounds = arg('rounds', 3);
+  const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  if (dirs.length === 0) dirs.push(process.cwd());
+  const measured = await measureSignedInCpu(dirs.map((dir) => ({ dir, label: path.basename(path.resolve(dir)) })), { renders, rounds });
+  const names = measured[0]!.results.map((r) => r.name);
+  console.log(`| checkout | ${names.map((n) => `signed-in ${n}, CPU ms`).join(' | ')} | rounds |\n|---|${names.map(() => '---:|').join('')}---|`);
+  for (const m of measured) {
+    const all = m.results.map((r) => r.rounds.map((x) => x.toFixed(2)).join(' / ')).join('; ');
+    console.log(`| ${m.label} | ${m.results.map((r) => r.ms.toFixed(2)).join(' | ')} | ${all} |`);
   }
-  console.log(`\n${renders} renders per page per round, ${rounds} rounds, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
-} finally {
-  await Promise.all(sites.map((s) => s.server.stop()));
+  console.log(`\n${renders} requests per target per round, ${rounds} rounds, ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}.`);
 }

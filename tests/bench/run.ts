@@ -20,6 +20,7 @@ import { GUEST_JS_BUDGET_BYTES, rendererName, sessionCookie, shippedJs } from '.
 import { runSocketBench, socketReportMarkdown } from './sockets.js';
 import { massReportMarkdown, runMassBenchAll } from './mass-message.js';
 import { runWatermarkBench, watermarkReportMarkdown } from './watermark.js';
+import { measureSignedInCpu, type SignedInCpu } from './render-cpu.js';
 import { autocannonRun, loopRequests, type AutocannonJson, type LoopResult } from './load-generators.js';
 import { measureGrowth, type GrowthCell } from './growth.js';
 import { prepareBenchDatabase, settleJobs } from './bench-database.js';
@@ -49,16 +50,21 @@ const growthRounds = Number(process.env.BENCH_GROWTH_ROUNDS ?? 3);
 const pageCacheMs = Number(process.env.PAGE_CACHE_MS ?? 1000);
 /**
  * For working on one figure: BENCH_ONLY (a regular expression) keeps the page and list targets whose name matches,
- * BENCH_PARTS (comma-separated, default all of targets,growth,js,sockets,mass,watermark) the parts of the run. The report says
+ * BENCH_PARTS (comma-separated, default all of targets,growth,js,sockets,mass,watermark,signed) the parts of the run. The report says
  * when a run was partial.
  */
-const ALL_PARTS = ['targets', 'growth', 'js', 'sockets', 'mass', 'watermark'];
+const ALL_PARTS = ['targets', 'growth', 'js', 'sockets', 'mass', 'watermark', 'signed'];
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const parts = new Set((process.env.BENCH_PARTS ?? ALL_PARTS.join(',')).split(',').map((s) => s.trim()));
 const partial = Boolean(only) || ALL_PARTS.some((p) => !parts.has(p));
 const TARGET_RATIO = 0.4;
 const TARGET_P99_MS = 50;
 const TARGET_GROWTH = 1.5;
+/** CPU ms per signed-in request (tests/bench/render-cpu.ts): pages on SQLite, pages on PostgreSQL, API calls. */
+const TARGET_SIGNED_PAGE_MS = { sqlite: 3, postgres: 4 } as const;
+const TARGET_SIGNED_API_MS = 1;
+const signedRenders = Number(process.env.BENCH_SIGNED_RENDERS ?? 300);
+const signedRounds = Number(process.env.BENCH_SIGNED_ROUNDS ?? 3);
 
 interface Row {
   engine: Engine;
@@ -277,6 +283,11 @@ async function main() {
   const mass = parts.has('mass') ? await runMassBenchAll() : [];
   // Watermarks turned on over the demo catalogue, the site answering meanwhile (tests/bench/watermark.ts).
   const watermark = parts.has('watermark') ? await runWatermarkBench('sqlite') : null;
+  // Signed-in requests, never micro-cached: CPU per request of pages and API calls (tests/bench/render-cpu.ts).
+  const signed: SignedInCpu[] = parts.has('signed')
+    ? await measureSignedInCpu(engines.map((engine) => ({ dir: process.cwd(), label: engine, databaseUrl: engine === 'postgres' ? process.env.DATABASE_URL : undefined })), { renders: signedRenders, rounds: signedRounds })
+    : [];
+  const signedTarget = (label: string, kind: 'page' | 'api') => (kind === 'api' ? TARGET_SIGNED_API_MS : TARGET_SIGNED_PAGE_MS[label as Engine]);
   if (sockets) console.log(`sockets: ${sockets.connections} of ${sockets.requested} held (${sockets.userRooms} user rooms), ${sockets.heapPerConnectionKiB} KiB heap each, emit call ${sockets.emitCallMs.p50} ms, last delivery p50 ${sockets.lastDeliveryMs.p50} ms`);
 
   const report = {
@@ -291,6 +302,7 @@ async function main() {
     sockets,
     mass,
     watermark,
+    signed: signed.map((s) => ({ engine: s.label, results: s.results.map((r) => ({ ...r, target: signedTarget(s.label, r.kind), pass: r.ms <= signedTarget(s.label, r.kind) })) })),
   };
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync('bench/report.json', JSON.stringify(report, null, 2));
@@ -338,6 +350,16 @@ async function main() {
     '| visitor | page | path | files | raw KiB | gzip KiB | target |',
     '|---|---|---|---:|---:|---:|---|',
     ...js.map((j) => `| ${j.visitor} | ${j.page} | \`${j.path}\` | ${j.files} | ${kb(j.raw)} | ${kb(j.gzip)} | ${pf(j.pass)} |`),
+    '',
+    '## Signed-in requests: server CPU per request',
+    '',
+    `Signed-in answers are never micro-cached. A server process per engine (as deployed, demo data, the demo fan signed in), ${signedRenders} sequential requests per target per round,`,
+    `${signedRounds} interleaved rounds, the median kept; CPU is the process's user + system time (all threads) over the requests (tests/bench/render-cpu.ts).`,
+    `Targets: pages ≤ ${TARGET_SIGNED_PAGE_MS.sqlite} ms on SQLite and ≤ ${TARGET_SIGNED_PAGE_MS.postgres} ms on PostgreSQL, API calls ≤ ${TARGET_SIGNED_API_MS} ms.`,
+    '',
+    '| engine | target | path | CPU ms per request | rounds | target |',
+    '|---|---|---|---:|---|---|',
+    ...report.signed.flatMap((s) => s.results.map((r) => `| ${s.engine} | ${r.name} | \`${r.path}\` | ${r.ms.toFixed(2)} | ${r.rounds.map((x) => x.toFixed(2)).join(' / ')} | ≤ ${r.target} ms: ${pf(r.pass)} |`)),
     '',
   ].join('\n') + '\n' + (sockets ? socketReportMarkdown(sockets) : '') + (mass.length ? '\n' + massReportMarkdown(mass) : '') + (watermark ? '\n' + watermarkReportMarkdown(watermark) : '');
   fs.writeFileSync('bench/report.md', md);
