@@ -69,7 +69,7 @@ function tagIslandsForReact() {
 /**
  * The server entry loads each page's module, the middleware and the (empty) actions module with `import()`, and
  * Astro calls the page's and the actions' loaders again on every request. Each `import()` goes through the module
- * loader's resolve hooks, and under tsx (how the server runs) those answer from a thread of their own: about 0.5 ms
+ * loader's resolve hooks, and under tsx (how the server runs) those answer from a thread of their own: about 0.7 ms
  * of CPU per render for modules already loaded. Each loader keeps its first promise instead (a failed load is tried
  * again). Fails the build if the entry no longer has the loaders it rewrites.
  */
