@@ -93,6 +93,34 @@ export function inCategory(objectType: ObjectType, idColumn: string, categoryId:
   return sql<SqlBool>`${ref(idColumn)} in (select cc.object_id from content_categories cc where cc.category_id = ${categoryId} and cc.object_type = ${objectType})`;
 }
 
+/** The filters every catalogue list takes; a photo list is filtered by its gallery's tags and categories. */
+export interface CatalogueFilters {
+  performerId?: string;
+  feedOf?: string;
+  tag?: string;
+  categoryId?: string;
+}
+
+/**
+ * The conditions of those filters on `table` (in the order the lists' indexes expect: performer, feed, tag, category).
+ * Tags and categories are kept under `objectType` and the id in `idColumn` (a photo: its gallery's).
+ */
+export function catalogueConditions(
+  table: 'videos' | 'galleries' | 'products' | 'posts' | 'photos',
+  objectType: ObjectType,
+  f: CatalogueFilters,
+  now: string,
+  idColumn = `${table}.id`,
+): RawBuilder<SqlBool>[] {
+  const performerColumn = `${table}.performerId`;
+  const conditions: RawBuilder<SqlBool>[] = [];
+  if (f.performerId) conditions.push(sql<SqlBool>`${ref(performerColumn)} = ${f.performerId}`);
+  if (f.feedOf) conditions.push(performerInFeedOf(performerColumn, f.feedOf, now));
+  if (f.tag) conditions.push(hasTag(objectType, idColumn, f.tag));
+  if (f.categoryId) conditions.push(inCategory(objectType, idColumn, f.categoryId));
+  return conditions;
+}
+
 /** The LIKE pattern of a case-insensitive substring test for `q` (compare with lower(column)): wildcards in it are literal. */
 export function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { galleryIsPublic, hasTag, oneByIdOrSlug, inCategory, performerInFeedOf, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, galleryIsPublic, oneByIdOrSlug, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
@@ -37,14 +37,8 @@ const galleryColumns = [
 
 /** The page and count queries of the public gallery list (exported for the EXPLAIN test). */
 export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
-  const filter = (qb: SelectQueryBuilder<Database, 'galleries', object>) => {
-    let base = qb.where(galleryIsPublic(a));
-    if (f.performerId) base = base.where('galleries.performerId', '=', f.performerId);
-    if (f.feedOf) base = base.where(performerInFeedOf('galleries.performerId', f.feedOf, a.now));
-    if (f.tag) base = base.where(hasTag('gallery', 'galleries.id', f.tag));
-    if (f.categoryId) base = base.where(inCategory('gallery', 'galleries.id', f.categoryId));
-    return base;
-  };
+  const filter = (qb: SelectQueryBuilder<Database, 'galleries', object>) =>
+    catalogueConditions('galleries', 'gallery', f, a.now).reduce((q, c) => q.where(c), qb.where(galleryIsPublic(a)));
   const sort = listOrder(gallerySorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
   return listQueries(db, 'gallery', filter, (qb) => qb.select(galleryColumns), sort, f);
 }

@@ -1,7 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { Access } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, hasTag, inCategory, matches, page, photoIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, countQuery, matches, page, photoIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 
 export type PhotoSort = 'position' | 'newest';
 
@@ -36,9 +36,7 @@ export function photoQueries(db: DbOrTrx, f: PhotoFilters, a: Audience) {
   let base = db.selectFrom('photos');
   if (!(f.includeUnpublished && f.galleryId)) base = base.where(photoIsPublic(a));
   if (f.galleryId) base = base.where('photos.galleryId', '=', f.galleryId);
-  if (f.performerId) base = base.where('photos.performerId', '=', f.performerId);
-  if (f.tag) base = base.where(hasTag('gallery', 'photos.galleryId', f.tag));
-  if (f.categoryId) base = base.where(inCategory('gallery', 'photos.galleryId', f.categoryId));
+  base = catalogueConditions('photos', 'gallery', f, a.now, 'photos.galleryId').reduce((q, c) => q.where(c), base);
   if (f.q) base = base.where(matches('photos.title', f.q));
   const sort = photoSorts[f.sort];
   return { page: page(base.select(photoColumns), sort, 'photos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { hasTag, oneByIdOrSlug, inCategory, performerInFeedOf, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, oneByIdOrSlug, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
@@ -43,12 +43,8 @@ const cardColumns = [
 export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
   const filter = (qb: SelectQueryBuilder<Database, 'posts', object>) => {
     let base = qb.where('posts.type', '=', f.type).where(postIsPublic(a));
-    if (f.performerId) base = base.where('posts.performerId', '=', f.performerId);
-    else if (f.scope === 'site') base = base.where('posts.performerId', 'is', null);
-    if (f.feedOf) base = base.where(performerInFeedOf('posts.performerId', f.feedOf, a.now));
-    if (f.tag) base = base.where(hasTag('post', 'posts.id', f.tag));
-    if (f.categoryId) base = base.where(inCategory('post', 'posts.id', f.categoryId));
-    return base;
+    if (!f.performerId && f.scope === 'site') base = base.where('posts.performerId', 'is', null);
+    return catalogueConditions('posts', 'post', f, a.now).reduce((q, c) => q.where(c), base);
   };
   const sort = listOrder(postSorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
   return listQueries(db, 'post', filter, (qb) => qb.select(cardColumns), sort, f);

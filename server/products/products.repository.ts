@@ -1,8 +1,9 @@
 import type { SelectQueryBuilder } from 'kysely';
+import { nowIso } from '../db/ids.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { ContentStatus, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { hasTag, oneByIdOrSlug, inCategory, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, oneByIdOrSlug, productIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 import type { ProductType } from '../../common/enums.js';
 
@@ -40,12 +41,8 @@ const productColumns = [
 /** The list's conditions but the keyword, on a query of products. */
 type ProductQuery = SelectQueryBuilder<Database, 'products', object>;
 function filtered(qb: ProductQuery, f: ProductFilters): ProductQuery {
-  let base = qb;
-  if (f.performerId) base = base.where('products.performerId', '=', f.performerId);
-  if (f.type) base = base.where('products.type', '=', f.type);
-  if (f.tag) base = base.where(hasTag('product', 'products.id', f.tag));
-  if (f.categoryId) base = base.where(inCategory('product', 'products.id', f.categoryId));
-  return base;
+  const base = f.type ? qb.where('products.type', '=', f.type) : qb;
+  return catalogueConditions('products', 'product', f, nowIso()).reduce((q, c) => q.where(c), base);
 }
 
 function productQueries(db: DbOrTrx, filter: (qb: ProductQuery) => ProductQuery, sorts: Record<ProductSort, SortSpec>, f: Omit<ProductFilters, 'performerId'>) {

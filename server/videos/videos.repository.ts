@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, oneByIdOrSlug, inCategory, page, performerInFeedOf, runList, videoIsPublic, hasTag, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, countQuery, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
@@ -53,20 +53,12 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
       .where('ct.objectType', '=', 'video')
       .where('ct.publishedAt', '<=', a.now)
       .where(videoIsPublic(a));
-    if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
-    if (f.feedOf) base = base.where(performerInFeedOf('videos.performerId', f.feedOf, a.now));
-    if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
+    base = catalogueConditions('videos', 'video', { ...f, tag: undefined }, a.now).reduce((q, c) => q.where(c), base);
     if (f.q) base = base.where(keywordFilter(db, 'video', f.q));
     return { page: page(base.select(videoColumns), byTagNewest, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, byTagNewest) }), count: countQuery(base), sort: byTagNewest };
   }
-  const filter = (qb: SelectQueryBuilder<Database, 'videos', object>) => {
-    let base = qb.where(videoIsPublic(a));
-    if (f.performerId) base = base.where('videos.performerId', '=', f.performerId);
-    if (f.feedOf) base = base.where(performerInFeedOf('videos.performerId', f.feedOf, a.now));
-    if (f.tag) base = base.where(hasTag('video', 'videos.id', f.tag));
-    if (f.categoryId) base = base.where(inCategory('video', 'videos.id', f.categoryId));
-    return base;
-  };
+  const filter = (qb: SelectQueryBuilder<Database, 'videos', object>) =>
+    catalogueConditions('videos', 'video', f, a.now).reduce((q, c) => q.where(c), qb.where(videoIsPublic(a)));
   return listQueries(db, 'video', filter, (qb) => qb.select(videoColumns), sort, f);
 }
 
