@@ -169,13 +169,17 @@ interface ContentColumns extends Timestamps {
   viewCount: Defaulted<number>;
 }
 
-export interface VideosTable extends ContentColumns {
+/** A video or gallery: titled, with its access (free, subscribers, or sold at `price`). */
+interface AccessContentColumns extends ContentColumns {
   title: string;
   slug: string;
   description: string | null;
   access: Defaulted<Access>;
   isSale: Defaulted<Flag>;
   price: Defaulted<number>;
+}
+
+export interface VideosTable extends AccessContentColumns {
   fileId: string | null;
   teaserFileId: string | null;
   thumbnailFileId: string | null;
@@ -186,13 +190,7 @@ export interface VideosTable extends ContentColumns {
   tags: Defaulted<string>;
 }
 
-export interface GalleriesTable extends ContentColumns {
-  title: string;
-  slug: string;
-  description: string | null;
-  access: Defaulted<Access>;
-  isSale: Defaulted<Flag>;
-  price: Defaulted<number>;
+export interface GalleriesTable extends AccessContentColumns {
   coverPhotoId: string | null;
   photoCount: Defaulted<number>;
   publishedAt: string | null;
