@@ -1,6 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable, Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { NotificationsTable } from '../db/schema.js';
+import type { Database, NotificationsTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 
 /** SQL of notifications (`notifications`: read_at null = unread) and the email choices (`notification_preferences`, migration 0023). */
@@ -45,34 +45,29 @@ export async function findNotification(db: DbOrTrx, id: string): Promise<Notific
   return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Marks one of the user's notifications read (kept as first read when it already was). */
+/**
+ * Marks the user's unread notifications that `narrow` picks read at `at`: how many were. A row already read keeps its
+ * first read time.
+ */
+async function markUnreadRead(db: DbOrTrx, userId: string, at: string, narrow: (qb: NotificationUpdate) => NotificationUpdate): Promise<number> {
+  const r = await narrow(db.updateTable('notifications').set({ readAt: at }).where('userId', '=', userId).where('readAt', 'is', null)).executeTakeFirst();
+  return Number(r.numUpdatedRows ?? 0);
+}
+type NotificationUpdate = UpdateQueryBuilder<Database, 'notifications', 'notifications', UpdateResult>;
+
+/** Marks one of the user's notifications read. */
 export async function markNotificationRead(db: DbOrTrx, userId: string, id: string, at: string): Promise<void> {
-  await db.updateTable('notifications').set({ readAt: at }).where('id', '=', id).where('userId', '=', userId).where('readAt', 'is', null).execute();
+  await markUnreadRead(db, userId, at, (qb) => qb.where('id', '=', id));
 }
 
 /** Marks the user's unread notifications of one type and thread read (notifications_user_thread): how many were. */
-export async function markThreadNotificationsRead(db: DbOrTrx, userId: string, type: string, thread: string, at: string): Promise<number> {
-  const r = await db
-    .updateTable('notifications')
-    .set({ readAt: at })
-    .where('userId', '=', userId)
-    .where('thread', '=', thread)
-    .where('type', '=', type)
-    .where('readAt', 'is', null)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows ?? 0);
+export function markThreadNotificationsRead(db: DbOrTrx, userId: string, type: string, thread: string, at: string): Promise<number> {
+  return markUnreadRead(db, userId, at, (qb) => qb.where('thread', '=', thread).where('type', '=', type));
 }
 
 /** Marks the user's unread notifications created up to `before` read: how many were. */
-export async function markAllNotificationsRead(db: DbOrTrx, userId: string, before: string, at: string): Promise<number> {
-  const r = await db
-    .updateTable('notifications')
-    .set({ readAt: at })
-    .where('userId', '=', userId)
-    .where('readAt', 'is', null)
-    .where('createdAt', '<=', before)
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows ?? 0);
+export function markAllNotificationsRead(db: DbOrTrx, userId: string, before: string, at: string): Promise<number> {
+  return markUnreadRead(db, userId, at, (qb) => qb.where('createdAt', '<=', before));
 }
 
 /**
