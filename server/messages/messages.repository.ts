@@ -289,31 +289,20 @@ export function massMessagesOf(db: DbOrTrx, performerId: string, limit: number) 
  * live at `now`) or followers, without the fans the performer blocked, nor the performer.
  */
 export async function massAudiencePage(db: DbOrTrx, performerId: string, audience: MassAudience, now: string, afterUserId: string, limit: number): Promise<string[]> {
-  const rows =
+  const members =
     audience === 'subscribers'
-      ? await db
-          .selectFrom('subscriptions')
-          .select('userId')
-          .distinct()
-          .where('performerId', '=', performerId)
-          .where('status', '=', 'active')
-          .where('expiresAt', '>', now)
-          .where('userId', '>', afterUserId)
-          .where('userId', '<>', performerId)
-          .where((eb) => eb.not(eb.exists(eb.selectFrom('performerBlocks').select('performerBlocks.userId').where('performerBlocks.performerId', '=', performerId).whereRef('performerBlocks.userId', '=', 'subscriptions.userId'))))
-          .orderBy('userId')
-          .limit(limit)
-          .execute()
-      : await db
-          .selectFrom('follows')
-          .select('userId')
-          .where('performerId', '=', performerId)
-          .where('userId', '>', afterUserId)
-          .where('userId', '<>', performerId)
-          .where((eb) => eb.not(eb.exists(eb.selectFrom('performerBlocks').select('performerBlocks.userId').where('performerBlocks.performerId', '=', performerId).whereRef('performerBlocks.userId', '=', 'follows.userId'))))
-          .orderBy('userId')
-          .limit(limit)
-          .execute();
+      ? db.selectFrom('subscriptions').select('userId').where('performerId', '=', performerId).where('status', '=', 'active').where('expiresAt', '>', now)
+      : db.selectFrom('follows').select('userId').where('performerId', '=', performerId);
+  const rows = await db
+    .selectFrom(members.as('m'))
+    .select('m.userId')
+    .distinct()
+    .where('m.userId', '>', afterUserId)
+    .where('m.userId', '<>', performerId)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('performerBlocks').select('performerBlocks.userId').where('performerBlocks.performerId', '=', performerId).whereRef('performerBlocks.userId', '=', 'm.userId'))))
+    .orderBy('m.userId')
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.userId);
 }
 
