@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import { nowIso } from '../db/ids.js';
 import type { Database, PayoutsTable } from '../db/schema.js';
 import { publicMediaUrl } from '../media/storage.js';
@@ -31,20 +32,16 @@ export interface Page {
 
 export async function listBanners(db: DbOrTrx, p: Page) {
   const base = db.selectFrom('banners');
-  const [rows, n] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, p, (qb) =>
+    qb
       .leftJoin('files', 'files.id', 'banners.imageFileId')
       .selectAll('banners')
       .select('files.storageKey')
       .orderBy('banners.position')
       .orderBy('banners.ordering')
       .orderBy('banners.id')
-      .limit(p.limit)
-      .offset(p.offset)
-      .execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
-  return { items: rows.map(bannerView), total: Number(n?.n ?? 0) };
+  );
+  return { items: rows.map(bannerView), total };
 }
 
 export async function findBanner(db: DbOrTrx, id: string) {
@@ -72,11 +69,8 @@ export type BannerView = ReturnType<typeof bannerView>;
 export async function listCategories(db: DbOrTrx, p: Page & { group?: string }) {
   let base = db.selectFrom('categories');
   if (p.group) base = base.where('group', '=', p.group as never);
-  const [rows, n] = await Promise.all([
-    base.selectAll().orderBy('group').orderBy('ordering').orderBy('id').limit(p.limit).offset(p.offset).execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
-  return { items: rows.map(categoryView), total: Number(n?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, p, (qb) => qb.selectAll().orderBy('group').orderBy('ordering').orderBy('id'));
+  return { items: rows.map(categoryView), total };
 }
 export function categoryView(r: { id: string; name: string; slug: string; group: string; description: string | null; ordering: number; status: string; createdAt: string; updatedAt: string }) {
   return { _id: r.id, name: r.name, slug: r.slug, group: r.group, description: r.description, ordering: r.ordering, status: r.status as 'active' | 'inactive', createdAt: r.createdAt, updatedAt: r.updatedAt };
@@ -85,11 +79,8 @@ export function categoryView(r: { id: string; name: string; slug: string; group:
 export async function listCoupons(db: DbOrTrx, p: Page & { q?: string }) {
   let base = db.selectFrom('coupons');
   if (p.q) base = base.where((eb) => eb.or([eb(sql`lower(code)`, 'like', likeExpr(p.q!)), eb(sql`lower(name)`, 'like', likeExpr(p.q!))]));
-  const [rows, n] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(p.limit).offset(p.offset).execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
-  return { items: rows.map(couponAdminView), total: Number(n?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, p, (qb) => qb.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'));
+  return { items: rows.map(couponAdminView), total };
 }
 export function couponAdminView(r: { id: string; name: string; code: string; valueBps: number; expiresAt: string | null; maxUses: number; usedCount: number; status: string; createdAt: string; updatedAt: string }) {
   return { _id: r.id, name: r.name, code: r.code, valueBps: r.valueBps, expiresAt: r.expiresAt, maxUses: r.maxUses, usedCount: r.usedCount, status: r.status as 'active' | 'inactive', createdAt: r.createdAt, updatedAt: r.updatedAt };
@@ -97,11 +88,8 @@ export function couponAdminView(r: { id: string; name: string; code: string; val
 
 export async function listPackages(db: DbOrTrx, p: Page) {
   const base = db.selectFrom('subscriptionPackages');
-  const [rows, n] = await Promise.all([
-    base.selectAll().orderBy('ordering').orderBy('id').limit(p.limit).offset(p.offset).execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
-  return { items: rows.map(packageView), total: Number(n?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, p, (qb) => qb.selectAll().orderBy('ordering').orderBy('id'));
+  return { items: rows.map(packageView), total };
 }
 export function packageView(r: { id: string; name: string; description: string | null; type: string; price: number; durationDays: number; ordering: number; status: string; createdAt: string; updatedAt: string }) {
   return { _id: r.id, name: r.name, description: r.description, type: r.type, price: r.price, durationDays: r.durationDays, ordering: r.ordering, status: r.status as 'active' | 'inactive', createdAt: r.createdAt, updatedAt: r.updatedAt };
@@ -145,25 +133,21 @@ export async function listPerformers(db: DbOrTrx, p: Page & { q?: string; status
   }
   if (p.status) base = base.where('performers.status', '=', p.status as never);
   if (p.approved) base = base.where('performers.approved', '=', Number(p.approved));
-  const [rows, n] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, p, (qb) =>
+    qb
       .select([
         'performers.id', 'performers.username', 'performers.displayName', 'performers.status', 'performers.approved', 'performers.commissionBps',
         'performers.subscriberCount', 'performers.videoCount', 'performers.createdAt', 'users.email', 'users.status as accountStatus',
       ])
       .orderBy('performers.createdAt', 'desc')
-      .orderBy('performers.id', 'desc')
-      .limit(p.limit)
-      .offset(p.offset)
-      .execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
+      .orderBy('performers.id', 'desc'),
+  );
   return {
     items: rows.map((r) => ({
       _id: r.id, username: r.username, name: r.displayName, email: r.email, status: r.status, accountStatus: r.accountStatus, approved: r.approved === 1,
       commissionBps: r.commissionBps, subscriberCount: r.subscriberCount, videoCount: r.videoCount, createdAt: r.createdAt,
     })),
-    total: Number(n?.n ?? 0),
+    total,
   };
 }
 
@@ -189,20 +173,16 @@ export async function listContent(db: DbOrTrx, p: Page & { type: ContentType; q?
   let base = anyDb.selectFrom(`${table} as c` as 'c');
   if (p.q) base = base.where(sql`lower(c.${sql.ref(title)})`, 'like', likeExpr(p.q));
   if (p.status) base = base.where(sql.ref('c.status'), '=', p.status);
-  const [rows, n] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, p, (qb) =>
+    qb
       .select([sql<string>`c.id`.as('id'), sql<string>`c.${sql.ref(title)}`.as('title'), sql<string>`c.status`.as('status'), sql<string | null>`c.performer_id`.as('performerId'), sql<string>`c.created_at`.as('createdAt')])
       .orderBy(sql`c.created_at`, 'desc')
       .orderBy(sql`c.id`, 'desc')
-      .limit(p.limit)
-      .offset(p.offset)
-      .execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
+  );
   const refs = await describeRefs(db, rows.map((r) => ({ type: 'performer', id: r.performerId })));
   return {
     items: rows.map((r) => ({ _id: r.id, type: p.type, title: r.title, status: r.status, performerId: r.performerId, performer: personOf(refs, 'performer', r.performerId), createdAt: r.createdAt })),
-    total: Number(n?.n ?? 0),
+    total,
   };
 }
 
@@ -210,23 +190,19 @@ export async function listAllComments(db: DbOrTrx, p: Page & { q?: string; objec
   let base = db.selectFrom('comments').innerJoin('users', 'users.id', 'comments.userId');
   if (p.q) base = base.where(sql`lower(comments.content)`, 'like', likeExpr(p.q));
   if (p.objectType) base = base.where('comments.objectType', '=', p.objectType as never);
-  const [rows, n] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, p, (qb) =>
+    qb
       .select(['comments.id', 'comments.objectType', 'comments.objectId', 'comments.content', 'comments.status', 'comments.createdAt', 'users.id as userId', 'users.username', 'users.name'])
       .orderBy('comments.createdAt', 'desc')
       .orderBy('comments.id', 'desc')
-      .limit(p.limit)
-      .offset(p.offset)
-      .execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
+  );
   const refs = await describeRefs(db, rows.map((r) => ({ type: r.objectType, id: r.objectId })));
   return {
     items: rows.map((r) => ({
       _id: r.id, objectType: r.objectType, objectId: r.objectId, object: itemOf(refs, r.objectType, r.objectId)!, content: r.content, status: r.status,
       user: { _id: r.userId, username: r.username, name: r.name || r.username }, createdAt: r.createdAt,
     })),
-    total: Number(n?.n ?? 0),
+    total,
   };
 }
 
@@ -331,16 +307,13 @@ export async function earningsByPerformer(db: DbOrTrx, p: Page & { q?: string; u
 export async function earningRows(db: DbOrTrx, p: Page & { performerId: string; paid?: '0' | '1' }) {
   let base = db.selectFrom('earnings').where('performerId', '=', p.performerId);
   if (p.paid) base = base.where('isPaid', '=', Number(p.paid));
-  const [rows, n] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(p.limit).offset(p.offset).execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
+  const { rows, total } = await offsetPage(base, p, (qb) => qb.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'));
   return {
     items: rows.map((r) => ({
       _id: r.id, paymentId: r.paymentId, performerId: r.performerId, userId: r.userId, sourceType: r.sourceType, entry: r.entry, gross: r.gross, commission: r.commission, net: r.net,
       commissionBps: r.commissionBps, isPaid: r.isPaid === 1, test: r.testMoney === 1, paidAt: r.paidAt, payoutId: r.payoutId, createdAt: r.createdAt,
     })),
-    total: Number(n?.n ?? 0),
+    total,
   };
 }
 
@@ -348,11 +321,8 @@ export async function earningRows(db: DbOrTrx, p: Page & { performerId: string; 
 export async function listPayouts(db: DbOrTrx, p: Page & { performerId?: string }) {
   let base = db.selectFrom('payouts').innerJoin('performers', 'performers.id', 'payouts.performerId').where('payouts.status', '=', 'paid');
   if (p.performerId) base = base.where('payouts.performerId', '=', p.performerId);
-  const [rows, n] = await Promise.all([
-    base.selectAll('payouts').select(['performers.username', 'performers.displayName as name']).orderBy('payouts.createdAt', 'desc').orderBy('payouts.id', 'desc').limit(p.limit).offset(p.offset).execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
-  return { items: rows.map(payoutView), total: Number(n?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, p, (qb) => qb.selectAll('payouts').select(['performers.username', 'performers.displayName as name']).orderBy('payouts.createdAt', 'desc').orderBy('payouts.id', 'desc'));
+  return { items: rows.map(payoutView), total };
 }
 
 export function payoutView(r: Pick<PayoutsTable, 'id' | 'performerId' | 'amount' | 'earningsCount' | 'currency' | 'note' | 'actorId' | 'createdAt'> & { username?: string | null; name?: string | null }) {

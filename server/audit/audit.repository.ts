@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import { newId, nowIso } from '../db/ids.js';
 
 /**
@@ -49,16 +49,12 @@ export async function listAudit(db: DbOrTrx, f: AuditFilters) {
   if (f.action) base = base.where('auditLog.action', 'like', `${f.action.replace(/[\\%_]/g, '')}%`);
   if (f.targetType) base = base.where('auditLog.targetType', '=', f.targetType);
   if (f.targetId) base = base.where('auditLog.targetId', '=', f.targetId);
-  const [rows, count] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, f, (qb) =>
+    qb
       .select(['auditLog.id', 'auditLog.actorId', 'users.username as actorUsername', 'auditLog.action', 'auditLog.targetType', 'auditLog.targetId', 'auditLog.details', 'auditLog.ip', 'auditLog.createdAt'])
       .orderBy('auditLog.createdAt', 'desc')
       .orderBy('auditLog.id', 'desc')
-      .limit(f.limit)
-      .offset(f.offset)
-      .execute(),
-    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
+  );
   return {
     items: rows.map((r) => ({
       _id: r.id,
@@ -71,7 +67,7 @@ export async function listAudit(db: DbOrTrx, f: AuditFilters) {
       ip: r.ip,
       createdAt: r.createdAt,
     })),
-    total: Number(count?.n ?? 0),
+    total,
   };
 }
 

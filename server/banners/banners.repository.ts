@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../db/database.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { Banner } from '../../common/schemas/site.js';
 
@@ -8,17 +9,13 @@ export async function searchBanners(
 ): Promise<{ items: Banner[]; total: number }> {
   let base = db.selectFrom('banners').where('banners.status', '=', 'active');
   if (q.position) base = base.where('banners.position', '=', q.position);
-  const [rows, count] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, q, (qb) =>
+    qb
       .leftJoin('files', 'files.id', 'banners.imageFileId')
       .select(['banners.id', 'banners.title', 'banners.description', 'banners.link', 'banners.position', 'files.storageKey'])
       .orderBy('banners.ordering')
       .orderBy('banners.id')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  );
   return {
     items: rows.map((r) => ({
       _id: r.id,
@@ -28,6 +25,6 @@ export async function searchBanners(
       position: r.position,
       imageUrl: publicMediaUrl(r.storageKey),
     })),
-    total: Number(count.n),
+    total,
   };
 }

@@ -221,6 +221,22 @@ export function countQuery<DB, TB extends keyof DB, O>(qb: SelectQueryBuilder<DB
 }
 
 /**
+ * An offset page (the console's and the account's lists): the rows `select` makes of `base` at `p`, and how many rows
+ * `base` matches, read side by side.
+ */
+export async function offsetPage<DB, TB extends keyof DB, O, R>(
+  base: SelectQueryBuilder<DB, TB, O>,
+  p: { limit: number; offset: number },
+  select: (qb: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, R>,
+): Promise<{ rows: R[]; total: number }> {
+  const [rows, counted] = await Promise.all([
+    select(base).limit(p.limit).offset(p.offset).execute(),
+    countQuery(base).executeTakeFirst() as Promise<{ n: number | string } | undefined>,
+  ]);
+  return { rows: rows as R[], total: Number(counted?.n ?? 0) };
+}
+
+/**
  * Keyword lists with at most `minMatches` matches skip the walk (search.repository.ts): measured on 100k videos
  * (SQLite, tests/bench/explain.ts), a rare word's page from the index took 0.6 ms and a walk that found nothing 7.6 ms;
  * 8,333 matches took 135 ms to sort and a walk found their first page in 0.6 ms. (Tests lower it to exercise the walk.)

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import type { Database, EarningsTable } from '../db/schema.js';
 import type { EarningEntry } from '../../common/enums.js';
 
@@ -62,11 +63,8 @@ function filtered(db: DbOrTrx, f: Omit<EarningFilters, 'limit' | 'offset'>) {
 
 export async function listEarnings(db: DbOrTrx, f: EarningFilters) {
   const base = filtered(db, f);
-  const [rows, count] = await Promise.all([
-    base.selectAll('earnings').orderBy('earnings.createdAt', 'desc').orderBy('earnings.id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, f, (qb) => qb.selectAll('earnings').orderBy('earnings.createdAt', 'desc').orderBy('earnings.id', 'desc'));
+  return { rows, total };
 }
 
 const sums = {

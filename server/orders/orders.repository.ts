@@ -1,5 +1,6 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import { nowIso } from '../db/ids.js';
 import type { OrderItemsTable, OrdersTable } from '../db/schema.js';
 import type { ProductType } from '../../common/enums.js';
@@ -95,11 +96,8 @@ function filtered(db: DbOrTrx, f: OrderFilters) {
 
 export async function listOrders(db: DbOrTrx, f: OrderFilters) {
   const base = filtered(db, f);
-  const [rows, count] = await Promise.all([
-    base.selectAll('orders').orderBy('orders.createdAt', 'desc').orderBy('orders.id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, f, (qb) => qb.selectAll('orders').orderBy('orders.createdAt', 'desc').orderBy('orders.id', 'desc'));
+  return { rows, total };
 }
 
 /** A buyer's order lines across orders, newest first. */
@@ -107,16 +105,12 @@ export async function listBuyerOrderItems(db: DbOrTrx, buyerId: string, f: { sta
   let base = db.selectFrom('orderItems').innerJoin('orders', 'orders.id', 'orderItems.orderId').where('orders.buyerId', '=', buyerId);
   if (f.status) base = base.where('orders.status', '=', f.status);
   if (f.productType) base = base.where('orderItems.productType', '=', f.productType);
-  const [rows, count] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, f, (qb) =>
+    qb
       .selectAll('orderItems')
       .select(['orders.orderNumber', 'orders.status', 'orders.deliveryStatus', 'orders.performerId', 'orders.createdAt'])
       .orderBy('orders.createdAt', 'desc')
       .orderBy('orderItems.id', 'desc')
-      .limit(f.limit)
-      .offset(f.offset)
-      .execute(),
-    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  );
+  return { rows, total };
 }

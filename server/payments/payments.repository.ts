@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import { nowIso } from '../db/ids.js';
 import type { PaymentItemsTable, PaymentsTable, PaymentStatus } from '../db/schema.js';
 
@@ -168,11 +169,8 @@ export async function listUserPayments(db: DbOrTrx, userId: string, f: Transacti
   if (f.status) base = base.where('payments.status', '=', f.status);
   if (f.from) base = base.where('payments.createdAt', '>=', f.from);
   if (f.to) base = base.where('payments.createdAt', '<', f.to);
-  const [rows, count] = await Promise.all([
-    base.selectAll('payments').orderBy('payments.createdAt', 'desc').orderBy('payments.id', 'desc').limit(f.limit).offset(f.offset).execute(),
-    base.select(sql<number | string>`count(*)`.as('n')).executeTakeFirst(),
-  ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, f, (qb) => qb.selectAll('payments').orderBy('payments.createdAt', 'desc').orderBy('payments.id', 'desc'));
+  return { rows, total };
 }
 
 export function itemsOfPayments(db: DbOrTrx, paymentIds: readonly string[]) {

@@ -1,5 +1,6 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import type { PayoutDetailsTable, PayoutsTable } from '../db/schema.js';
 import { OPEN_PAYOUT_STATUSES, type PayoutStatus } from '../../common/enums.js';
 
@@ -12,8 +13,6 @@ export type PayoutRow = Selectable<PayoutsTable>;
 export type PayoutDetailsRow = Selectable<PayoutDetailsTable>;
 /** A payout with its performer's names (null when the performer is gone). */
 export type NamedPayoutRow = PayoutRow & { username: string | null; displayName: string | null };
-
-const count = sql<number | string>`count(*)`;
 
 export function findPayoutDetails(db: DbOrTrx, performerId: string): Promise<PayoutDetailsRow | undefined> {
   return db.selectFrom('payoutDetails').selectAll().where('performerId', '=', performerId).executeTakeFirst();
@@ -68,11 +67,8 @@ export async function transitionPayout(
 /** A performer's payouts, newest first. */
 export async function listPerformerPayouts(db: DbOrTrx, performerId: string, p: { limit: number; offset: number }) {
   const base = db.selectFrom('payouts').where('performerId', '=', performerId);
-  const [rows, n] = await Promise.all([
-    base.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(p.limit).offset(p.offset).execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
-  return { rows, total: Number(n?.n ?? 0) };
+  const { rows, total } = await offsetPage(base, p, (qb) => qb.selectAll().orderBy('createdAt', 'desc').orderBy('id', 'desc'));
+  return { rows, total };
 }
 
 export interface PayoutQueueFilters {
@@ -90,19 +86,15 @@ export async function listPayoutQueue(db: DbOrTrx, f: PayoutQueueFilters) {
   else if (f.status) base = base.where('payouts.status', '=', f.status);
   if (f.performerId) base = base.where('payouts.performerId', '=', f.performerId);
   const direction = f.status === 'open' || f.status === 'requested' || f.status === 'approved' ? 'asc' : 'desc';
-  const [rows, n] = await Promise.all([
-    base
+  const { rows, total } = await offsetPage(base, f, (qb) =>
+    qb
       .leftJoin('performers', 'performers.id', 'payouts.performerId')
       .selectAll('payouts')
       .select(['performers.username', 'performers.displayName'])
       .orderBy('payouts.createdAt', direction)
       .orderBy('payouts.id', direction)
-      .limit(f.limit)
-      .offset(f.offset)
-      .execute(),
-    base.select(count.as('n')).executeTakeFirst(),
-  ]);
-  return { rows, total: Number(n?.n ?? 0) };
+  );
+  return { rows, total };
 }
 
 /** Whom a payout's news goes to: the performer's names and email. */
