@@ -1,6 +1,7 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
+import { astroRenderCosts } from './build/astro-render-costs.mjs';
 
 const ISLAND_FILE = /\/src\/islands\/.+\.tsx$/;
 const RENDERER = '@astrojs/react';
@@ -126,7 +127,7 @@ export default defineConfig({
   security: { checkOrigin: false },
   experimental: { csp: true },
   vite: {
-    plugins: [tagIslandsForReact(), keepEntryImports()],
+    plugins: [tagIslandsForReact(), keepEntryImports(), astroRenderCosts()],
     ssr: {
       external: ['better-sqlite3', 'pg', 'sharp', 'geoip-lite', '@node-rs/argon2', 'ioredis'],
       // Astro's cookie handling needs its own cookie@1 (`parse`/`serialize`); left external, dist/server would
