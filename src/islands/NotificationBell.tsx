@@ -13,9 +13,8 @@ export default function NotificationBell({ initialCount }: NotificationBellProps
   // The page's figure until hydrated (the server renders it too), then the store's.
   const [mounted, setMounted] = useState(false);
   useEffect(() => {
-    const stop = followBellCount(initialCount);
+    followBellCount(initialCount);
     setMounted(true);
-    return stop;
   }, [initialCount]);
   const live = useStore(unreadCount);
   const shown = mounted ? live : initialCount;

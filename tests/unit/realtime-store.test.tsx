@@ -18,6 +18,7 @@ import { RECONNECTION_DELAY_MAX_MS, RECONNECTION_DELAY_MS } from '../../src/lib/
 import { loggedIn } from '../../src/lib/stores/auth.js';
 import { resetAll } from '../../src/lib/stores/reset.js';
 import RealtimeStatus from '../../src/islands/RealtimeStatus.js';
+import NotificationBell from '../../src/islands/NotificationBell.js';
 import type { RealtimeStatus as Status } from '../../common/realtime.js';
 
 vi.mock('socket.io-client', async () => (await import('./fake-socket.js')).socketIoMock);
@@ -131,6 +132,16 @@ describe('realtime store', () => {
     connectRealtime({ loggedIn: true });
     lastSocket().fire('connect_error', new Error('down'));
     expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it("the bell shows a count pushed before it hydrated (the notifications list was already live), not the page's older figure", () => {
+    connectRealtime({ loggedIn: true });
+    lastSocket().fire('notification/count', { count: 1 });
+    render(<NotificationBell initialCount={0} />);
+    expect(screen.getByTestId('notification-bell').getAttribute('data-count')).toBe('1');
+    expect(screen.getByTestId('notification-badge').textContent).toBe('1');
+    act(() => lastSocket().fire('notification/count', { count: 0 }));
+    expect(screen.getByTestId('notification-bell').getAttribute('data-count')).toBe('0');
   });
 
   it('routes server events to subscribers, on this socket and the next one', () => {

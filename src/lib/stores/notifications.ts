@@ -103,10 +103,16 @@ registerReset('notification-bell', () => {
   unreadCount.set(0);
 });
 
-/** Starts the bell's count at the page's figure (unless a newer one came first) and keeps it at the server's; returns the stop function. */
-export function followBellCount(initial: number): () => void {
+/**
+ * The server's counts are followed from when this module loads (with the first island that shows or changes them:
+ * the list, the inbox, the bell), not from when the bell hydrates: it hydrates when the browser is idle, and a count
+ * pushed before then was lost, leaving the badge at the page's older figure.
+ */
+onRealtime('notification/count', ({ count }) => setBellCount(count));
+
+/** Starts the bell's count at the page's figure, unless a newer one came first. */
+export function followBellCount(initial: number): void {
   if (!liveBell) unreadCount.set(initial);
-  return onRealtime('notification/count', ({ count }) => setBellCount(count));
 }
 
 // -----------------------------------------------------------------------------------------------------------------
