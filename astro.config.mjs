@@ -119,7 +119,8 @@ export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'middleware' }),
   // Islands run on React 19 (react/react-dom), rendered on the server by @astrojs/react and hydrated in the browser.
-  integrations: [react(), sharedChunks()],
+  // Islands render to a string, not a stream that is then read whole (build/astro-render-costs.mjs).
+  integrations: [react({ experimentalDisableStreaming: true }), sharedChunks()],
   // Stylesheets as files, never inlined: a browser or CDN keeps them across pages, while inlined CSS was ~5.8 KB
   // of every page's HTML (the home page's p99 as deployed is bound by its bytes: tests/bench/run.ts).
   build: { inlineStylesheets: 'never' },
