@@ -102,7 +102,7 @@ export interface CatalogueFilters {
 }
 
 /**
- * The conditions of those filters on `table` (in the order the lists' indexes expect: performer, feed, tag, category).
+ * The conditions of those filters on `table`: its performer, a fan's feed (followed or subscribed to), a tag, a category.
  * Tags and categories are kept under `objectType` and the id in `idColumn` (a photo: its gallery's).
  */
 export function catalogueConditions(
