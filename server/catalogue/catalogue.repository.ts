@@ -102,20 +102,21 @@ export interface CatalogueFilters {
 }
 
 /**
- * The conditions of those filters on `table`: its performer, a fan's feed (followed or subscribed to), a tag, a category.
- * Tags and categories are kept under `objectType` and the id in `idColumn` (a photo: its gallery's).
+ * The conditions of those filters on `table`: its performer, a fan's feed (followed or subscribed to at `now`, the
+ * audience's clock; the present by default), a tag, a category. Tags and categories are kept under `objectType` and
+ * the id in `idColumn` (a photo: its gallery's).
  */
 export function catalogueConditions(
   table: 'videos' | 'galleries' | 'products' | 'posts' | 'photos',
   objectType: ObjectType,
   f: CatalogueFilters,
-  now: string,
-  idColumn = `${table}.id`,
+  opts: { now?: string; idColumn?: string } = {},
 ): RawBuilder<SqlBool>[] {
   const performerColumn = `${table}.performerId`;
+  const idColumn = opts.idColumn ?? `${table}.id`;
   const conditions: RawBuilder<SqlBool>[] = [];
   if (f.performerId) conditions.push(sql<SqlBool>`${ref(performerColumn)} = ${f.performerId}`);
-  if (f.feedOf) conditions.push(performerInFeedOf(performerColumn, f.feedOf, now));
+  if (f.feedOf) conditions.push(performerInFeedOf(performerColumn, f.feedOf, opts.now ?? nowIso()));
   if (f.tag) conditions.push(hasTag(objectType, idColumn, f.tag));
   if (f.categoryId) conditions.push(inCategory(objectType, idColumn, f.categoryId));
   return conditions;

@@ -38,7 +38,7 @@ const galleryColumns = [
 /** The page and count queries of the public gallery list (exported for the EXPLAIN test). */
 export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
   const filter = (qb: SelectQueryBuilder<Database, 'galleries', object>) =>
-    catalogueConditions('galleries', 'gallery', f, a.now).reduce((q, c) => q.where(c), qb.where(galleryIsPublic(a)));
+    catalogueConditions('galleries', 'gallery', f, { now: a.now }).reduce((q, c) => q.where(c), qb.where(galleryIsPublic(a)));
   const sort = listOrder(gallerySorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
   return listQueries(db, 'gallery', filter, (qb) => qb.select(galleryColumns), sort, f);
 }

@@ -36,7 +36,7 @@ export function photoQueries(db: DbOrTrx, f: PhotoFilters, a: Audience) {
   let base = db.selectFrom('photos');
   if (!(f.includeUnpublished && f.galleryId)) base = base.where(photoIsPublic(a));
   if (f.galleryId) base = base.where('photos.galleryId', '=', f.galleryId);
-  base = catalogueConditions('photos', 'gallery', f, a.now, 'photos.galleryId').reduce((q, c) => q.where(c), base);
+  base = catalogueConditions('photos', 'gallery', f, { idColumn: 'photos.galleryId' }).reduce((q, c) => q.where(c), base);
   if (f.q) base = base.where(matches('photos.title', f.q));
   const sort = photoSorts[f.sort];
   return { page: page(base.select(photoColumns), sort, 'photos.id', { ...f, cursor: checkCursor(f.cursor, sort) }), count: countQuery(base), sort };

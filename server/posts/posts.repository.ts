@@ -44,7 +44,7 @@ export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
   const filter = (qb: SelectQueryBuilder<Database, 'posts', object>) => {
     let base = qb.where('posts.type', '=', f.type).where(postIsPublic(a));
     if (!f.performerId && f.scope === 'site') base = base.where('posts.performerId', 'is', null);
-    return catalogueConditions('posts', 'post', f, a.now).reduce((q, c) => q.where(c), base);
+    return catalogueConditions('posts', 'post', f, { now: a.now }).reduce((q, c) => q.where(c), base);
   };
   const sort = listOrder(postSorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
   return listQueries(db, 'post', filter, (qb) => qb.select(cardColumns), sort, f);

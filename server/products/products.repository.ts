@@ -1,5 +1,4 @@
 import type { SelectQueryBuilder } from 'kysely';
-import { nowIso } from '../db/ids.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { ContentStatus, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
@@ -42,7 +41,7 @@ const productColumns = [
 type ProductQuery = SelectQueryBuilder<Database, 'products', object>;
 function filtered(qb: ProductQuery, f: ProductFilters): ProductQuery {
   const base = f.type ? qb.where('products.type', '=', f.type) : qb;
-  return catalogueConditions('products', 'product', f, nowIso()).reduce((q, c) => q.where(c), base);
+  return catalogueConditions('products', 'product', f).reduce((q, c) => q.where(c), base);
 }
 
 function productQueries(db: DbOrTrx, filter: (qb: ProductQuery) => ProductQuery, sorts: Record<ProductSort, SortSpec>, f: Omit<ProductFilters, 'performerId'>) {

@@ -53,12 +53,12 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
       .where('ct.objectType', '=', 'video')
       .where('ct.publishedAt', '<=', a.now)
       .where(videoIsPublic(a));
-    base = catalogueConditions('videos', 'video', { ...f, tag: undefined }, a.now).reduce((q, c) => q.where(c), base);
+    base = catalogueConditions('videos', 'video', { ...f, tag: undefined }, { now: a.now }).reduce((q, c) => q.where(c), base);
     if (f.q) base = base.where(keywordFilter(db, 'video', f.q));
     return { page: page(base.select(videoColumns), byTagNewest, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, byTagNewest) }), count: countQuery(base), sort: byTagNewest };
   }
   const filter = (qb: SelectQueryBuilder<Database, 'videos', object>) =>
-    catalogueConditions('videos', 'video', f, a.now).reduce((q, c) => q.where(c), qb.where(videoIsPublic(a)));
+    catalogueConditions('videos', 'video', f, { now: a.now }).reduce((q, c) => q.where(c), qb.where(videoIsPublic(a)));
   return listQueries(db, 'video', filter, (qb) => qb.select(videoColumns), sort, f);
 }
 
