@@ -1,6 +1,7 @@
-import type { Insertable } from 'kysely';
+import type { Insertable, SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
-import type { CoPerformersTable } from '../db/schema.js';
+import type { CoPerformersTable, Database } from '../db/schema.js';
+import { offsetPage } from '../catalogue/catalogue.repository.js';
 import type { CoPerformerObjectType, CoPerformerStatus } from '../../common/enums.js';
 import { nowIso } from '../db/ids.js';
 
@@ -74,8 +75,12 @@ const recordColumns = [
 
 /** Records with the named performer's and the uploader's names. */
 function recordsQuery(db: DbOrTrx) {
-  return db
-    .selectFrom('coPerformers')
+  return withNames(db.selectFrom('coPerformers'));
+}
+
+/** The record columns of `qb` with the named performer's and the uploader's names. */
+function withNames(qb: SelectQueryBuilder<Database, 'coPerformers', object>) {
+  return qb
     .leftJoin('users as named', 'named.id', 'coPerformers.performerId')
     .leftJoin('users as owner', 'owner.id', 'coPerformers.ownerId')
     .select([...recordColumns, 'named.username as performerUsername', 'named.name as performerName', 'owner.username as ownerUsername', 'owner.name as ownerName']);
@@ -142,25 +147,12 @@ export async function deleteRecord(db: DbOrTrx, id: string): Promise<void> {
 
 /** The console's list: every record or one item's, newest first, and the total. */
 export async function consentRecords(db: DbOrTrx, q: { objectType?: CoPerformerObjectType; objectId?: string; status?: CoPerformerStatus; limit: number; offset: number }) {
-  let page = recordsQuery(db);
-  let count = db.selectFrom('coPerformers').select((eb) => eb.fn.countAll<number | string>().as('n'));
-  if (q.objectType) {
-    page = page.where('coPerformers.objectType', '=', q.objectType);
-    count = count.where('objectType', '=', q.objectType);
-  }
-  if (q.objectId) {
-    page = page.where('coPerformers.objectId', '=', q.objectId);
-    count = count.where('objectId', '=', q.objectId);
-  }
-  if (q.status) {
-    page = page.where('coPerformers.status', '=', q.status);
-    count = count.where('status', '=', q.status);
-  }
-  const [items, total] = await Promise.all([
-    page.orderBy('coPerformers.createdAt', 'desc').orderBy('coPerformers.id', 'desc').limit(q.limit).offset(q.offset).execute(),
-    count.executeTakeFirstOrThrow(),
-  ]);
-  return { items, total: Number(total.n) };
+  let base = db.selectFrom('coPerformers');
+  if (q.objectType) base = base.where('coPerformers.objectType', '=', q.objectType);
+  if (q.objectId) base = base.where('coPerformers.objectId', '=', q.objectId);
+  if (q.status) base = base.where('coPerformers.status', '=', q.status);
+  const { rows, total } = await offsetPage(base, q, (qb) => withNames(qb).orderBy('coPerformers.createdAt', 'desc').orderBy('coPerformers.id', 'desc'));
+  return { items: rows, total };
 }
 
 /** A consent file of a record, for the protected media route: only the record's own release form or identity document. */
