@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, CamelCasePlugin, sql, type CompiledQuery, type Transaction } from 'kysely';
+import { Kysely, sql, type CompiledQuery, type Transaction } from 'kysely';
+import { CamelCaseRows, SnakeCasePostgresDialect } from './snake-case.js';
 import { SqliteReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { YieldingSqliteDialect } from './sqlite-dialect.js';
@@ -60,7 +61,7 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   sqlite.pragma('optimize = 0x10002');
   const timer = setInterval(() => sqlite.pragma('optimize'), 60 * 60 * 1000);
   timer.unref();
-  const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new CamelCaseRows()] });
   // Started on first use: most processes (tests, CLIs) never read off-thread.
   let reader: SqliteReader | undefined;
   return {
@@ -94,7 +95,7 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   // A client checked out when the connection drops emits 'error' too (its query also rejects, which the request
   // answers as 503): without a listener Node treats it as unhandled and the process dies. The pool discards it on release.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+  const db = new Kysely<Database>({ dialect: new SnakeCasePostgresDialect({ pool }), plugins: [new CamelCaseRows()] });
   return {
     db,
     engine: 'postgres',

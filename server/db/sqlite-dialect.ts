@@ -1,7 +1,9 @@
-import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type QueryCompiler, type SqliteDialectConfig } from 'kysely';
+import { SnakeCaseSqliteQueryCompiler } from './snake-case.js';
 
 /**
- * Kysely's SQLite dialect with one change: a query waits one turn of the event loop before it takes the
+ * Kysely's SQLite dialect with two changes: its compiler writes identifiers in snake_case (server/db/snake-case.ts),
+ * and a query waits one turn of the event loop before it takes the
  * connection. better-sqlite3 is synchronous and Kysely's promises around it resolve as microtasks, so without
  * this a whole page render (its queries and the HTML) ran as one uninterrupted block of the event loop, and
  * every other request, micro-cache hits included, waited for all of it (PostgreSQL queries yield by themselves,
@@ -11,6 +13,10 @@ import { SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type
 export class YieldingSqliteDialect extends SqliteDialect {
   constructor(private readonly settings: SqliteDialectConfig) {
     super(settings);
+  }
+
+  override createQueryCompiler(): QueryCompiler {
+    return new SnakeCaseSqliteQueryCompiler();
   }
 
   override createDriver(): Driver {
