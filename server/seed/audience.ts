@@ -11,7 +11,7 @@ import { objectPath } from '../comments/comments.service.js';
 import { addNotification } from '../notifications/notifications.service.js';
 import { insertViewsAndRecount, type ViewRow } from '../videos/views.repository.js';
 import { viewerKey } from '../videos/views.service.js';
-import { packageOfType } from '../subscriptions/subscriptions.repository.js';
+import { activePackages } from '../subscriptions/subscriptions.repository.js';
 import { checkoutRows, subscriptionDraft, type Draft } from '../payments/checkout.service.js';
 import { tipDraft } from '../tips/tips.service.js';
 import { insertPayment, setCheckout } from '../payments/payments.repository.js';
@@ -137,7 +137,7 @@ export async function seedAudience(trx: Trx, input: AudienceInput): Promise<Audi
 
   // -- Subscriptions, through the checkout's rows and the provider's settlement. ------------------------------------
   const gateway = new SandboxGateway({ db: trx, secret: sandboxWebhookSecret(input.appSecret) });
-  const packages = { monthly: await packageOfType(trx, 'monthly'), yearly: await packageOfType(trx, 'yearly') };
+  const packages = await activePackages(trx);
   /** A checkout of `draft` by the fan, approved at the sandbox and settled by its event: answers whether it was paid. */
   const pay = async (fan: AudienceFan, draft: Draft, what: string) => {
     const priced = priceLines(draft.lines, 0);

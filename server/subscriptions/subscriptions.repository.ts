@@ -425,6 +425,22 @@ export function performerPrices(db: DbOrTrx, performerId: string) {
     .executeTakeFirst();
 }
 
+/**
+ * The active monthly and yearly packages, the first of each by ordering, read together (a paywall needs both, and
+ * every page with one showed them as two statements).
+ */
+export async function activePackages(db: DbOrTrx) {
+  const rows = await db
+    .selectFrom('subscriptionPackages')
+    .selectAll()
+    .where('type', 'in', ['monthly', 'yearly'])
+    .where('status', '=', 'active')
+    .orderBy('ordering')
+    .orderBy('id')
+    .execute();
+  return { monthly: rows.find((r) => r.type === 'monthly'), yearly: rows.find((r) => r.type === 'yearly') };
+}
+
 /** The active package of a type (monthly / yearly), first by ordering. */
 export function packageOfType(db: DbOrTrx, type: string) {
   return db

@@ -10,7 +10,7 @@ import { runningPromotions } from '../coupons/coupons.repository.js';
 import { BUNDLE_MONTHS, firstPeriod, planTerms, promotionLeft, promotionPrice, type Plan } from './offers.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
-  cancelAtPeriodEnd, everSubscribed, findSubscription, findSubscriptionById, isLive, listSubscriptions, packageOfType, performerPrices, subscriberCounts, type SubscriptionFilters,
+  activePackages, cancelAtPeriodEnd, everSubscribed, findSubscription, findSubscriptionById, isLive, listSubscriptions, performerPrices, subscriberCounts, type SubscriptionFilters,
   type SubscriptionRow,
 } from './subscriptions.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
@@ -104,7 +104,7 @@ export type { PlanOffer, SubscriptionOffer };
 
 /** The list prices of the plans `planTerms` builds on: the performer's own, else the site packages'. */
 export async function listPrices(db: DbOrTrx, performer: { monthlyPrice: number; yearlyPrice: number }) {
-  const [monthlyPkg, yearlyPkg] = await Promise.all([packageOfType(db, 'monthly'), packageOfType(db, 'yearly')]);
+  const { monthly: monthlyPkg, yearly: yearlyPkg } = await activePackages(db);
   return {
     monthly: subscriptionPrice(performer, 'monthly', monthlyPkg),
     yearly: subscriptionPrice(performer, 'yearly', yearlyPkg),
