@@ -39,6 +39,7 @@ import { clientIpOf, proxyTrust } from './http/client-ip.js';
 import { listCounts } from './catalogue/count-cache.js';
 import { attachRealtime, type Realtime } from './realtime/socket.js';
 import { RealtimeHub } from './realtime/hub.js';
+import { createDisplayCache } from './catalogue/display-cache.js';
 import { createMailer } from './mail/mailer.js';
 import { AuthService } from './auth/auth.service.js';
 import { LoginFailures } from './auth/login-failures.js';
@@ -106,6 +107,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     auth,
     jobs,
     realtime: new RealtimeHub(),
+    display: createDisplayCache({ ttlMs: config.pageCacheMs }),
   };
   registerAnnounceJob(jobs, { db: database.db, realtime: ctx.realtime, logger: logger.child({ module: 'feed' }) });
   registerMassMessageJob(jobs, messagesDeps(ctx), config.massMessages);

@@ -78,7 +78,10 @@ export interface AppConfig {
   settingsCacheMs: number;
   /** How long the `total` of a public list is reused for the same filters (LIST_COUNT_CACHE_MS; 0 in tests). */
   listCountCacheMs: number;
-  /** How long anonymous GET answers (pages, public lists) are reused by the micro-cache (PAGE_CACHE_MS; 1 s, 0 in tests and = off). */
+  /**
+   * How long anonymous GET answers (pages, public lists) are reused by the micro-cache, and cards' performer names and
+   * files by the display cache (server/catalogue/display-cache.ts) (PAGE_CACHE_MS; 1 s, 0 in tests and = off).
+   */
   pageCacheMs: number;
   /** How long a shutdown waits for in-flight requests before closing their connections (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;

@@ -10,6 +10,7 @@ import type { AuthService } from './auth/auth.service.js';
 import type { Mailer } from './mail/mailer.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { RealtimeHub } from './realtime/hub.js';
+import type { DisplayReads } from './catalogue/display-cache.js';
 
 /** Everything a route or a page needs, built once at start (server/app.ts) and handed down. */
 export interface AppContext {
@@ -32,4 +33,6 @@ export interface AppContext {
    * (server/realtime/README.md). Works across instances with REDIS_URL.
    */
   realtime: RealtimeHub;
+  /** Cards' performer names, files and variants, shared by every request for PAGE_CACHE_MS (server/catalogue/display-cache.ts). */
+  display: DisplayReads;
 }

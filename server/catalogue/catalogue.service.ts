@@ -6,17 +6,20 @@ import type { ListResult } from '../../common/schemas/http.js';
 import { mediaSigner, type MediaUrlSigner, type ProtectedObjectType } from '../media/signed-urls.js';
 import type { SignedMedia } from '../../common/schemas/catalogue.js';
 import type { MediaFile } from './catalogue.repository.js';
+import type { DisplayReads } from './display-cache.js';
 
-/** What the catalogue services need: the database, the media URL signer, and the visitor's country. */
+/** What the catalogue services need: the database, the media URL signer, the visitor's country and the shared card reads. */
 export interface CatalogueDeps {
   db: DbOrTrx;
   signer: MediaUrlSigner;
   /** The visitor's country (null: unknown): content of performers who block it does not exist for this visitor. */
   country: string | null;
+  /** What cards show beside their rows (performer names, files), shared across requests (./display-cache.ts). */
+  display: DisplayReads;
 }
 
-export function catalogueDeps(ctx: Pick<AppContext, 'db' | 'config'>, country: string | null): CatalogueDeps {
-  return { db: ctx.db, signer: mediaSigner(ctx.config), country };
+export function catalogueDeps(ctx: Pick<AppContext, 'db' | 'config' | 'display'>, country: string | null): CatalogueDeps {
+  return { db: ctx.db, signer: mediaSigner(ctx.config), country, display: ctx.display };
 }
 
 /**

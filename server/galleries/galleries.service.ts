@@ -1,5 +1,5 @@
 import { gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
-import { audienceOf, loadFiles, loadPerformerSummaries, previewUrl } from '../catalogue/catalogue.repository.js';
+import { audienceOf, previewUrl } from '../catalogue/catalogue.repository.js';
 import { foundItem, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { GalleryItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
@@ -8,11 +8,11 @@ import { toGalleryItem } from './galleries.mapper.js';
 
 async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[]): Promise<GalleryItem[]> {
   const [performers, covers, access] = await Promise.all([
-    loadPerformerSummaries(deps.db, rows.map((r) => r.performerId)),
+    deps.display.performerSummaries(deps.db, rows.map((r) => r.performerId)),
     coverThumbnailIds(deps.db, rows.map((r) => r.coverPhotoId)),
     loadAccessView(deps.db, viewer, rows.map(gallerySubject)),
   ]);
-  const files = await loadFiles(deps.db, [...covers.values()]);
+  const files = await deps.display.files(deps.db, [...covers.values()]);
   return rows.map((r) => {
     const thumbId = r.coverPhotoId ? covers.get(r.coverPhotoId) : undefined;
     return toGalleryItem(r, {

@@ -1,6 +1,6 @@
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, photoSubject, type Viewer } from '../access/access.service.js';
-import { audienceOf, loadFiles, loadVariants } from '../catalogue/catalogue.repository.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { PRIVATE_THUMB_VARIANT, publicThumbIsBlurred } from '../media/photo-thumbs.js';
 import { fullMedia, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import { findGalleryByKey } from '../galleries/galleries.repository.js';
@@ -16,13 +16,13 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: PhotoRow[]): P
   const terms = await galleryTerms(deps.db, rows.map((r) => r.galleryId));
   const subjectOf = (r: PhotoRow) => photoSubject(r, r.galleryId ? terms.get(r.galleryId)?.access ?? null : null);
   const [files, access] = await Promise.all([
-    loadFiles(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.fileId])),
+    deps.display.files(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.fileId])),
     loadAccessView(deps.db, viewer, rows.map(subjectOf)),
   ]);
   const decisions = rows.map((r) => access.decide(subjectOf(r)));
   // Whoever may open a photo whose public thumbnail is blurred gets its sharp one, signed (server/media/photo-thumbs.ts).
   const sharpWanted = rows.filter((r, i) => decisions[i]!.open && r.fileId && publicThumbIsBlurred(r.id, r.galleryId ? terms.get(r.galleryId) : null));
-  const sharpThumbs = await loadVariants(deps.db, sharpWanted.map((r) => r.fileId), PRIVATE_THUMB_VARIANT);
+  const sharpThumbs = await deps.display.variants(deps.db, sharpWanted.map((r) => r.fileId), PRIVATE_THUMB_VARIANT);
   return rows.map((r, i) => {
     const decision = decisions[i]!;
     const target = { objectType: 'photo', objectId: r.id } as const;

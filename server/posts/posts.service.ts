@@ -1,6 +1,6 @@
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, postSubject, type Viewer } from '../access/access.service.js';
-import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { MARKED_VARIANT } from '../media/watermark/variant.js';
 import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { PostCard, PostDetail } from '../../common/schemas/catalogue.js';
@@ -19,18 +19,18 @@ import { toPostCard, toPostDetail } from './posts.mapper.js';
 async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], detail: boolean) {
   const [media, performers, access] = await Promise.all([
     postMediaOf(deps.db, rows.filter((r) => r.performerId).map((r) => r.id)),
-    loadPerformerSummaries(deps.db, rows.flatMap((r) => (r.performerId ? [r.performerId] : []))),
+    deps.display.performerSummaries(deps.db, rows.flatMap((r) => (r.performerId ? [r.performerId] : []))),
     loadAccessView(deps.db, viewer, rows.map(postSubject)),
   ]);
   const byPost = new Map<string, PostMediaRow[]>();
   for (const m of media) byPost.set(m.postId, [...(byPost.get(m.postId) ?? []), m]);
   const shown = detail ? media : [...byPost.values()].map((list) => list[0]!);
-  const files = await loadFiles(deps.db, [
+  const files = await deps.display.files(deps.db, [
     ...rows.map((r) => r.imageFileId),
     ...shown.flatMap((m) => [m.previewFileId, m.thumbFileId, m.displayFileId, m.kind === 'video' ? m.fileId : null]),
   ]);
   // A free post's picture in full is public: its watermarked copy (server/media/watermark/) has a public URL of its own.
-  const marked = await loadVariants(deps.db, shown.map((m) => m.displayFileId), MARKED_VARIANT);
+  const marked = await deps.display.variants(deps.db, shown.map((m) => m.displayFileId), MARKED_VARIANT);
   return rows.map((r) => ({
     row: r,
     media: byPost.get(r.id) ?? [],

@@ -1,7 +1,7 @@
 import type { ContentStatus } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { canManage, checkAccess, loadAccessView, productSubject, type Viewer, mayFind } from '../access/access.service.js';
-import { audienceOf, loadFiles, loadPerformerSummaries } from '../catalogue/catalogue.repository.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { foundItem, fullMedia, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { DownloadLink, ProductItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
@@ -10,8 +10,8 @@ import { toProductItem } from './products.mapper.js';
 
 async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[]): Promise<ProductItem[]> {
   const [performers, files, access] = await Promise.all([
-    loadPerformerSummaries(deps.db, rows.map((r) => r.performerId)),
-    loadFiles(deps.db, rows.map((r) => r.imageFileId)),
+    deps.display.performerSummaries(deps.db, rows.map((r) => r.performerId)),
+    deps.display.files(deps.db, rows.map((r) => r.imageFileId)),
     loadAccessView(deps.db, viewer, rows.map(productSubject)),
   ]);
   return rows.map((r) =>
@@ -53,7 +53,7 @@ export async function productDownloadLink(deps: CatalogueDeps, viewer: NonNullab
   if (row.type !== 'digital' || !row.digitalFileId) throw notFound('Download');
   const decision = await checkAccess(deps.db, viewer, productSubject(row));
   if (!decision.open) throw forbidden('Buy this product to download it');
-  const file = (await loadFiles(deps.db, [row.digitalFileId])).get(row.digitalFileId);
+  const file = (await deps.display.files(deps.db, [row.digitalFileId])).get(row.digitalFileId);
   const media = fullMedia(deps.signer, viewer, { objectType: 'product', objectId: row.id }, file);
   if (!media) throw notFound('Download');
   return { downloadLink: media.url, expiresAt: media.expiresAt, fileName: file?.originalName ?? null };

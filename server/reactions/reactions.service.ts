@@ -96,7 +96,7 @@ export async function findReactions(db: Db, user: SessionUser, filters: Reaction
   };
 }
 
-type Ctx = Pick<AppContext, 'db' | 'config'>;
+type Ctx = Pick<AppContext, 'db' | 'config' | 'display'>;
 
 /**
  * Loads the catalogue item of each listed reaction for this viewer (locked state, previews, signed URLs), in

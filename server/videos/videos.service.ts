@@ -1,6 +1,6 @@
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/access.service.js';
-import { audienceOf, loadFiles, loadPerformerSummaries, loadVariants } from '../catalogue/catalogue.repository.js';
+import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { foundItem, fullMedia, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
@@ -10,9 +10,9 @@ import { toVideoItem } from './videos.mapper.js';
 /** Rows → items for one viewer: performer cards, preview URLs, `locked`, and signed full-file URLs where open. */
 async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[]): Promise<VideoItem[]> {
   const [performers, files, posters, access] = await Promise.all([
-    loadPerformerSummaries(deps.db, rows.map((r) => r.performerId)),
-    loadFiles(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.teaserFileId, r.fileId])),
-    loadVariants(deps.db, rows.map((r) => r.fileId), 'poster'),
+    deps.display.performerSummaries(deps.db, rows.map((r) => r.performerId)),
+    deps.display.files(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.teaserFileId, r.fileId])),
+    deps.display.variants(deps.db, rows.map((r) => r.fileId), 'poster'),
     loadAccessView(deps.db, viewer, rows.map(videoSubject)),
   ]);
   return rows.map((r) => {

@@ -1,0 +1,74 @@
+import type { DbOrTrx } from '../db/database.js';
+import type { PerformerSummary } from '../../common/schemas/catalogue.js';
+import { loadFiles, loadPerformerSummaries, loadVariants, type MediaFile } from './catalogue.repository.js';
+
+/**
+ * What a catalogue card shows beside its own row, read by id: its performer's name, username and avatar, its file
+ * rows (thumbnail, teaser, full file) and their derived variants (a video's poster). They are the same for every
+ * viewer, and a signed-in render (which the micro-cache never serves) read them again on every page: three of a
+ * performer page's statements, six of a video page's. Here they are kept `ttlMs` (PAGE_CACHE_MS: the delay anonymous
+ * visitors already see a change with) and shared by every request of this instance.
+ *
+ * Never kept here: anything an access decision reads. The item's own row (its access level, price, visibility),
+ * subscriptions and entitlements are read fresh by every request, and a protected file is checked again when it is
+ * fetched (server/media/protected.routes.ts); a stale file row can at worst name a preview that was just removed.
+ * Reads inside a transaction go to the database (their rows may not be committed), and with `ttlMs` 0 (tests) nothing
+ * is kept.
+ */
+export interface DisplayReads {
+  performerSummaries(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, PerformerSummary>>;
+  files(db: DbOrTrx, ids: ReadonlyArray<string | null | undefined>): Promise<Map<string, MediaFile>>;
+  variants(db: DbOrTrx, parentIds: ReadonlyArray<string | null | undefined>, variant: string): Promise<Map<string, MediaFile>>;
+}
+
+export type Load<V> = (db: DbOrTrx, ids: string[]) => Promise<Map<string, V>>;
+
+/**
+ * A by-id cache in front of a batch loader: the ids it holds fresh are answered from memory, the rest in one call of
+ * the loader. An id the loader did not find is remembered as absent too. Values are frozen: every request shares them.
+ */
+export function cacheById<V extends object>(ttlMs: number, maxEntries: number, load: Load<V>) {
+  const entries = new Map<string, { at: number; value: V | undefined }>();
+  return async (db: DbOrTrx, ids: ReadonlyArray<string | null | undefined>): Promise<Map<string, V>> => {
+    const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+    if (ttlMs <= 0 || db.isTransaction || !wanted.length) return load(db, wanted);
+    const found = new Map<string, V>();
+    const missing: string[] = [];
+    const now = Date.now();
+    for (const id of wanted) {
+      const e = entries.get(id);
+      if (e && now - e.at < ttlMs) {
+        if (e.value) found.set(id, e.value);
+      } else missing.push(id);
+    }
+    if (!missing.length) return found;
+    const loaded = await load(db, missing);
+    const at = Date.now();
+    for (const id of missing) {
+      const value = loaded.get(id);
+      entries.delete(id);
+      entries.set(id, { at, value: value && Object.freeze(value) });
+      if (value) found.set(id, value);
+    }
+    // Oldest first: Map keeps insertion order, and a refreshed id was moved to the end above.
+    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    return found;
+  };
+}
+
+export function createDisplayCache(opts: { ttlMs: number; maxEntries?: number }): DisplayReads {
+  const max = opts.maxEntries ?? 20_000;
+  const performers = cacheById(opts.ttlMs, max, loadPerformerSummaries);
+  const files = cacheById(opts.ttlMs, max, loadFiles);
+  // One cache per variant name, keyed by the parent's id.
+  const variants = new Map<string, ReturnType<typeof cacheById<MediaFile>>>();
+  return {
+    performerSummaries: (db, ids) => performers(db, ids),
+    files: (db, ids) => files(db, ids),
+    variants(db, parentIds, variant) {
+      let cache = variants.get(variant);
+      if (!cache) variants.set(variant, (cache = cacheById(opts.ttlMs, max, (d, ids) => loadVariants(d, ids, variant))));
+      return cache(db, parentIds);
+    },
+  };
+}
