@@ -45,26 +45,27 @@ async function lockSubscription(db: DbOrTrx, userId: string, performerId: string
  * cancelled or expired one does not count, so a fan who gave up on the provider's page can take the offer again).
  */
 export async function everSubscribed(db: DbOrTrx, userId: string, performerId: string, now = nowIso()): Promise<boolean> {
-  const started = await db
-    .selectFrom('subscriptions')
-    .select('id')
-    .where('userId', '=', userId)
-    .where('performerId', '=', performerId)
-    .where('startedAt', 'is not', null)
-    .executeTakeFirst();
-  if (started) return true;
-  const payment = await db
-    .selectFrom('payments')
-    .select('id')
-    .where('userId', '=', userId)
-    .where('performerId', '=', performerId)
-    .where('type', 'in', ['subscription_monthly', 'subscription_yearly'])
-    .where((eb) =>
-      eb.or([eb('status', 'in', ['success', 'refunded', 'chargeback']), eb.and([eb('status', '=', 'pending'), eb('expiresAt', '>', now)])]),
+  // One statement: a fan who never subscribed (most who see a paywall) took two before.
+  const row = await db
+    .selectNoFrom((eb) =>
+      eb
+        .or([
+          eb.exists(eb.selectFrom('subscriptions').select('id').where('userId', '=', userId).where('performerId', '=', performerId).where('startedAt', 'is not', null)),
+          eb.exists(
+            eb
+              .selectFrom('payments')
+              .select('id')
+              .where('userId', '=', userId)
+              .where('performerId', '=', performerId)
+              .where('type', 'in', ['subscription_monthly', 'subscription_yearly'])
+              .where((p) => p.or([p('status', 'in', ['success', 'refunded', 'chargeback']), p.and([p('status', '=', 'pending'), p('expiresAt', '>', now)])])),
+          ),
+        ])
+        .as('returning'),
     )
-    .limit(1)
-    .executeTakeFirst();
-  return Boolean(payment);
+    .executeTakeFirstOrThrow();
+  // SQLite answers 0 or 1, PostgreSQL a boolean: Number() makes both 0 or 1.
+  return Number(row.returning) === 1;
 }
 
 /**
