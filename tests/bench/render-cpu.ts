@@ -7,8 +7,8 @@
  * this checkout on SQLite and, with DATABASE_URL, PostgreSQL, against the targets.
  *
  * Every site runs at once as deployed (NODE_ENV=production, demo data, the demo fan signed in), measured once the
- * demo's media jobs are done and after a warm-up; the rounds take the sites in turn (A B, B A, ...), so machine noise
- * falls on all alike, each target warmed again (50 requests) before its window; the median round is kept. CPU is the server process's own (user + system, all threads, from
+ * demo's media jobs are done and after a warm-up; the sites take turns target by target (A B, B A the next round),
+ * so machine noise falls on all alike, each target warmed again (50 requests) before its window; the median round is kept. CPU is the server process's own (user + system, all threads, from
  * /proc/<pid>/stat) over `renders` sequential requests, divided by their number: what one request costs the
  * machine, whatever else is running.
  */
@@ -106,11 +106,15 @@ export async function measureSignedInCpu(specs: Array<{ dir: string; label: stri
     for (const s of specs) sites.push(await start(path.resolve(s.dir), s.label, mail.url, s.databaseUrl));
     for (const s of sites) for (const t of s.targets) await measure(s, t.path, 100);
     const figures = new Map<Site, number[][]>(sites.map((s) => [s, s.targets.map(() => [])]));
+    // The sites take turns target by target (A B, then B A the next round), each target warmed (50 requests)
+    // before its window. Turns of a whole round each made a site idle for two of the others' rounds every other
+    // round, and a process that sat idle that long paid more for its next few thousand requests (V8 shrinks an idle
+    // heap): the rounds came out in two groups by their order, and the second site listed was measured mostly in
+    // the slow one. A run of one checkout against a copy of itself showed it (docs/deploy.md).
     for (let r = 0; r < opts.rounds; r++) {
-      for (const s of r % 2 ? [...sites].reverse() : sites) {
-        for (const [i, t] of s.targets.entries()) {
-          // Unmeasured requests first: a site sat idle while the others took their turn, and what its first requests
-          // after that cost (code tiered up again, collections put off) fell on whichever target came first.
+      for (let i = 0; i < sites[0]!.targets.length; i++) {
+        for (const s of r % 2 ? [...sites].reverse() : sites) {
+          const t = s.targets[i]!;
           await measure(s, t.path, 50);
           figures.get(s)![i]!.push(await measure(s, t.path, opts.renders));
         }
