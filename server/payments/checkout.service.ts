@@ -13,7 +13,7 @@ import { findGalleryByKey } from '../galleries/galleries.repository.js';
 import { findMessage, performerNameOf } from '../messages/messages.repository.js';
 import type { Audience } from '../catalogue/catalogue.repository.js';
 import {
-  ensureSubscriptionRow, everSubscribed, findPerformerForSale, findSubscription, holdSubscriptionRow, isLive, packageOfType,
+  activePackages, ensureSubscriptionRow, everSubscribed, findPerformerForSale, findSubscription, holdSubscriptionRow, isLive,
 } from '../subscriptions/subscriptions.repository.js';
 import { listPrices, subscriptionPrice } from '../subscriptions/subscriptions.service.js';
 import { assertNotBlocked } from '../blocks/blocks.service.js';
@@ -278,8 +278,9 @@ export async function checkoutSubscription(
   if (current && isLive(current)) {
     throw new AppError(409, 'ALREADY_SUBSCRIBED', `You are already subscribed until ${current.expiresAt!.slice(0, 10)}`, { subscriptionId: current.id });
   }
-  const pkg = await packageOfType(db, input.type);
-  const terms = planTerms(performer, { type: input.type, bundleMonths: input.bundleMonths }, await listPrices(db, performer));
+  const packages = await activePackages(db);
+  const pkg = packages[input.type];
+  const terms = planTerms(performer, { type: input.type, bundleMonths: input.bundleMonths }, listPrices(performer, packages));
   if (!terms) {
     if (input.bundleMonths) throw new AppError(400, 'BUNDLE_NOT_OFFERED', `This performer does not offer a ${input.bundleMonths}-month bundle`);
     throw new AppError(400, 'NOT_FOR_SALE', 'This performer has no subscription price yet');

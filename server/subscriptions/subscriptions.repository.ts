@@ -442,15 +442,5 @@ export async function activePackages(db: DbOrTrx) {
   return { monthly: rows.find((r) => r.type === 'monthly'), yearly: rows.find((r) => r.type === 'yearly') };
 }
 
-/** The active package of a type (monthly / yearly), first by ordering. */
-export function packageOfType(db: DbOrTrx, type: string) {
-  return db
-    .selectFrom('subscriptionPackages')
-    .selectAll()
-    .where('type', '=', type)
-    .where('status', '=', 'active')
-    .orderBy('ordering')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-}
+export type ActivePackages = Awaited<ReturnType<typeof activePackages>>;
+

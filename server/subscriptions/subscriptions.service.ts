@@ -10,7 +10,7 @@ import { runningPromotions } from '../coupons/coupons.repository.js';
 import { BUNDLE_MONTHS, firstPeriod, planTerms, promotionLeft, promotionPrice, type Plan } from './offers.js';
 import { loadPerformerSummaries, loadUserSummaries } from '../payments/summaries.repository.js';
 import {
-  activePackages, cancelAtPeriodEnd, everSubscribed, findSubscription, findSubscriptionById, isLive, listSubscriptions, performerPrices, subscriberCounts, type SubscriptionFilters,
+  activePackages, type ActivePackages, cancelAtPeriodEnd, everSubscribed, findSubscription, findSubscriptionById, isLive, listSubscriptions, performerPrices, subscriberCounts, type SubscriptionFilters,
   type SubscriptionRow,
 } from './subscriptions.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
@@ -102,9 +102,9 @@ export function subscriptionPrice(
 
 export type { PlanOffer, SubscriptionOffer };
 
-/** The list prices of the plans `planTerms` builds on: the performer's own, else the site packages'. */
-export async function listPrices(db: DbOrTrx, performer: { monthlyPrice: number; yearlyPrice: number }) {
-  const { monthly: monthlyPkg, yearly: yearlyPkg } = await activePackages(db);
+/** The list prices of the plans `planTerms` builds on: the performer's own, else the site packages' (`activePackages`). */
+export function listPrices(performer: { monthlyPrice: number; yearlyPrice: number }, packages: ActivePackages) {
+  const { monthly: monthlyPkg, yearly: yearlyPkg } = packages;
   return {
     monthly: subscriptionPrice(performer, 'monthly', monthlyPkg),
     yearly: subscriptionPrice(performer, 'yearly', yearlyPkg),
@@ -123,7 +123,7 @@ export async function subscriptionOffer(db: DbOrTrx, performerId: string, viewer
   if (!performer) return { monthly: null, yearly: null, plans: [] };
   const now = nowIso();
   const [list, promotions, returning] = await Promise.all([
-    listPrices(db, performer),
+    activePackages(db).then((packages) => listPrices(performer, packages)),
     runningPromotions(db, performerId, now),
     viewerId ? everSubscribed(db, viewerId, performerId, now) : Promise.resolve(false),
   ]);
