@@ -63,8 +63,8 @@ export function createDisplayCache(opts: { ttlMs: number; maxEntries?: number })
   // One cache per variant name, keyed by the parent's id.
   const variants = new Map<string, ReturnType<typeof cacheById<MediaFile>>>();
   return {
-    performerSummaries: (db, ids) => performers(db, ids),
-    files: (db, ids) => files(db, ids),
+    performerSummaries: performers,
+    files,
     variants(db, parentIds, variant) {
       let cache = variants.get(variant);
       if (!cache) variants.set(variant, (cache = cacheById(opts.ttlMs, max, (d, ids) => loadVariants(d, ids, variant))));

@@ -17,19 +17,20 @@ import {
  * nodes: tables, columns, aliases, schemas, constraints), and the plugin is kept for the rows only.
  * `tests/unit/snake-case.test.ts` compiles a range of queries both ways and compares the SQL.
  */
-const mapping = new (class extends CamelCasePlugin {
-  toSnake(name: string): string {
-    return this.snakeCase(name);
-  }
-})();
-const snakeCase = (name: string) => mapping.toSnake(name);
-
 /** CamelCasePlugin for the rows coming back (camelCase keys, nested objects too); the query is left to the compiler. */
 export class CamelCaseRows extends CamelCasePlugin {
   override transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     return args.node;
   }
+
+  /** The plugin's own (memoised) name mapping, for the compilers below. */
+  toSnake(name: string): string {
+    return this.snakeCase(name);
+  }
 }
+
+const mapping = new CamelCaseRows();
+const snakeCase = (name: string) => mapping.toSnake(name);
 
 export class SnakeCaseSqliteQueryCompiler extends SqliteQueryCompiler {
   protected override compileUnwrappedIdentifier(node: IdentifierNode): void {

@@ -8,9 +8,9 @@
  *
  * Every site runs at once as deployed (NODE_ENV=production, demo data, the demo fan signed in), measured once the
  * demo's media jobs are done and after a warm-up; the sites take turns target by target (A B, B A the next round),
- * so machine noise falls on all alike, each target warmed again (50 requests) before its window; the median round is kept. CPU is the server process's own (user + system, all threads, from
- * /proc/<pid>/stat) over `renders` sequential requests, divided by their number: what one request costs the
- * machine, whatever else is running.
+ * so machine noise falls on all alike, each target warmed again (50 requests) before its window; the median round
+ * is kept. CPU is the server process's own (user + system, all threads, from /proc/<pid>/stat) over `renders`
+ * sequential requests, divided by their number: what one request costs the machine, whatever else is running.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -108,8 +108,8 @@ export async function measureSignedInCpu(specs: Array<{ dir: string; label: stri
     const figures = new Map<Site, number[][]>(sites.map((s) => [s, s.targets.map(() => [])]));
     // The sites take turns target by target (A B, then B A the next round), each target warmed (50 requests)
     // before its window. Turns of a whole round each made a site idle for two of the others' rounds every other
-    // round, and a process that sat idle that long paid more for its next few thousand requests (V8 shrinks an idle
-    // heap): the rounds came out in two groups by their order, and the second site listed was measured mostly in
+    // round, and a process that sat idle that long paid more for its next few thousand requests (likely V8 shrinking
+    // an idle heap; not measured): the rounds came out in two groups by their order, and the second site listed was measured mostly in
     // the slow one. A run of one checkout against a copy of itself showed it (docs/deploy.md).
     for (let r = 0; r < opts.rounds; r++) {
       for (let i = 0; i < sites[0]!.targets.length; i++) {
