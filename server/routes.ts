@@ -32,6 +32,15 @@ export async function apiRoutes(api: ApiApp): Promise<void> {
 }
 
 /**
+ * Pages (by path, without the query) whose HTML is the same for every signed-in visitor: the member shell. The
+ * micro-cache keeps one copy per URL and country for everyone who carries a session, and src/middleware.ts renders
+ * them without the visitor (as a guest sees the content, with a header that asks `GET /users/me/header` for who is
+ * signed in). A page goes here only if nothing on it but the header depends on who looks, or its islands ask for
+ * the rest (the home page's newest videos reload for the viewer, to show which are open to them).
+ */
+export const MEMBER_SHELL_PAGES: ReadonlySet<string> = new Set(['/', '/performers']);
+
+/**
  * GET routes whose answer to an anonymous visitor depends only on the URL and the visitor's country, so the
  * micro-cache (server/http/micro-cache.ts) may reuse it for everyone anonymous for PAGE_CACHE_MS. A route goes
  * here only if it reads nothing else from the request: no per-visitor state, no side effects on read.

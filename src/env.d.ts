@@ -11,6 +11,11 @@ declare namespace App {
     user: import('../server/auth/auth.service.js').SessionUser | null;
     /** The request carried a session cookie that no longer opens a session (expired, revoked): it was cleared. */
     sessionEnded?: boolean;
+    /**
+     * A signed-in visitor on a member-shell page (server/routes.ts): `user` is null so the page renders as for
+     * every member alike, and the header asks who is signed in (GET /users/me/header).
+     */
+    memberShell?: boolean;
     /** This page shows the age confirmation over its content (server/http/age-gate.ts). */
     ageGate?: boolean;
   }

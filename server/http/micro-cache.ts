@@ -21,6 +21,8 @@ export interface MicroCacheOptions {
   countryOf(request: IncomingMessage): string | null;
   /** Fastify routes (by their URL pattern) whose anonymous GET answer may be kept; pages need no listing. */
   isPublicRoute(routeUrl: string): boolean;
+  /** Pages (by path) whose answer is the same for every signed-in visitor (the member shell, server/routes.ts). */
+  isMemberShellPage(path: string): boolean;
 }
 
 interface Entry {
@@ -64,9 +66,11 @@ export interface MicroCache {
  * (`staleMs`, as nginx's `proxy_cache_use_stale updating`).
  *
  * Never kept or served: requests carrying a session (`token` cookie or Authorization header), so anything a
- * signed-in user sees, entitlements and signed media URLs included, stays out; answers other than 200, answers
+ * signed-in user sees, entitlements and signed media URLs included, stays out, except the member-shell pages
+ * (`isMemberShellPage`), kept apart from the guests' copies and rendered without the visitor (src/middleware.ts);
+ * answers other than 200, answers
  * that set a cookie or say `private`/`no-store`, other content types, and bodies over `maxBodyBytes`.
- * The key is host + URL + country + whether the age gate's cookie is there (server/http/age-gate.ts: the page with
+ * The key is host + URL + country + whether the age gate's cookie is there, or "member" for a session (server/http/age-gate.ts: the page with
  * the gate and the page without it are two answers). Each instance has its own cache, so a change (a setting, a new video) shows to
  * anonymous visitors at most `ttlMs` later.
  */
@@ -80,18 +84,30 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
   const enabled = opts.ttlMs > 0;
   let waitsTimedOut = 0;
 
-  /** The key of an anonymous GET, or null; whether its route may be kept is the hook's question. */
-  const anonymousKey = (req: IncomingMessage): string | null => {
+  /**
+   * The key of a GET that may be shared, or null; whether its route may be kept is the hook's question. A request
+   * with a session shares only a member-shell page, with every other signed-in visitor (never with guests); which
+   * session it carries does not matter, as the page holds nothing of it.
+   */
+  const sharedKey = (req: IncomingMessage): string | null => {
     if (req.method !== 'GET') return null;
     const h = req.headers;
-    if (h.authorization || (h.cookie && SESSION_COOKIE.test(h.cookie))) return null;
-    return `${h.host ?? ''}\u0000${req.url}\u0000${opts.countryOf(req) ?? ''}\u0000${passedAgeGate(h.cookie) ? 'age' : ''}`;
+    if (h.authorization) return null;
+    const url = req.url ?? '';
+    const country = opts.countryOf(req) ?? '';
+    if (h.cookie && SESSION_COOKIE.test(h.cookie)) {
+      const q = url.indexOf('?');
+      return opts.isMemberShellPage(q < 0 ? url : url.slice(0, q)) ? `${h.host ?? ''}\u0000${url}\u0000${country}\u0000member` : null;
+    }
+    return `${h.host ?? ''}\u0000${url}\u0000${country}\u0000${passedAgeGate(h.cookie) ? 'age' : ''}`;
   };
 
   const keyOf = (request: FastifyRequest): string | null => {
     // Astro pages are what no Fastify route claimed; API routes opt in.
     if (!request.is404 && !opts.isPublicRoute(request.routeOptions.url ?? '')) return null;
-    return anonymousKey(request.raw);
+    const key = sharedKey(request.raw);
+    // Only pages are member shells.
+    return key && (request.is404 || !key.endsWith('\u0000member')) ? key : null;
   };
 
   /** The entry for `key` if younger than `maxAgeMs`; entries past every use are dropped on the way. */
@@ -128,7 +144,7 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
 
   const answer = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!enabled || entries.size === 0) return false;
-    const key = anonymousKey(req);
+    const key = sharedKey(req);
     const found = key ? usable(key) : undefined;
     if (!found) return false;
     send(res, found.entry, found.state);

@@ -5,7 +5,9 @@ import { requireRole, requireUser } from '../http/auth.js';
 import { forbidden } from '../http/errors.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { imageUploadLimits, readSingleImage } from '../http/single-image.js';
-import { currentUserSchema, publicUserSchema } from '../../common/schemas/auth.js';
+import { currentUserSchema, memberHeaderSchema, publicUserSchema } from '../../common/schemas/auth.js';
+import { unreadMessageCount } from '../messages/messages.service.js';
+import { unreadNotificationCount } from '../notifications/notifications.service.js';
 import { adminUserSchema, updateProfileBody, userRefParams, userSearchQuery } from '../../common/schemas/users.js';
 import {
   getCurrentUser,
@@ -37,6 +39,23 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
       const user = requireUser(request);
       reply.header('cache-control', 'no-store');
       return getCurrentUser(db, user.id);
+    },
+  );
+
+  app.get(
+    '/users/me/header',
+    route({
+      access: 'session',
+      tags: ['users'],
+      summary: "What the header shows the signed-in visitor: who they are and their unread messages and notifications; 401 without a valid session",
+      description: 'Pages shown alike to every signed-in visitor carry none of this; their header asks for it once per page.',
+      response: { 200: memberHeaderSchema, ...errors },
+    }),
+    async (request, reply) => {
+      const user = requireUser(request);
+      reply.header('cache-control', 'private, no-store');
+      const [messages, notifications] = await Promise.all([unreadMessageCount(db, user.id), unreadNotificationCount(db, user.id)]);
+      return { user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role }, unread: { messages, notifications } };
     },
   );
 

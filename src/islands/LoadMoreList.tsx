@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import type {
   GalleryCardData, PerformerCardData, PhotoCardData, PostCardData, ProductCardData, VideoCardData,
@@ -33,11 +33,19 @@ export interface LoadMoreListProps {
    * browser's own lazy loading, since no script will ever give them their `src`.
    */
   serverOnly?: boolean;
+  /**
+   * The page was rendered without the viewer (a member-shell page, shown alike to every signed-in visitor): once
+   * hydrated, the list asks for its first page again, as the viewer, so the cards show what is open to them.
+   */
+  reloadForViewer?: boolean;
 }
 
 /** A listing whose "Load more" button appends the next page (docs/product.md); items render on the server first. */
-export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId, serverOnly = false }: LoadMoreListProps) {
+export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId, serverOnly = false, reloadForViewer = false }: LoadMoreListProps) {
   const listing = useMemo(() => catalogueListing<AnyCard>(kind, query, initial, galleryId), []); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (reloadForViewer) void listing.load();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(listing.store);
   const root = useRef<HTMLDivElement>(null);
   // The photo shown in the viewer (an index into the list), or null while it is closed.

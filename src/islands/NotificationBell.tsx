@@ -1,11 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { followBellCount, unreadCount } from '../lib/stores/notifications.js';
+import { loadMemberHeader } from '../lib/stores/member-header.js';
 import '../styles/notifications.css';
 
 export interface NotificationBellProps {
-  /** Unread notifications when the page was rendered; `notification/count` keeps it current. */
-  initialCount: number;
+  /**
+   * Unread notifications when the page was rendered; `notification/count` keeps it current. Null on a page shown
+   * alike to every member: the member header brings it.
+   */
+  initialCount: number | null;
 }
 
 /** The header's bell for a signed-in user: a link to the notifications page with the unread count as a badge. */
@@ -13,11 +17,12 @@ export default function NotificationBell({ initialCount }: NotificationBellProps
   // The page's figure until hydrated (the server renders it too), then the store's.
   const [mounted, setMounted] = useState(false);
   useEffect(() => {
-    followBellCount(initialCount);
+    if (initialCount === null) void loadMemberHeader();
+    else followBellCount(initialCount);
     setMounted(true);
   }, [initialCount]);
   const live = useStore(unreadCount);
-  const shown = mounted ? live : initialCount;
+  const shown = mounted ? live : (initialCount ?? 0);
   const label = shown ? `Notifications, ${shown} unread` : 'Notifications';
   return (
     <a className="bell" href="/notifications" aria-label={label} title={label} data-testid="notification-bell" data-count={shown}>

@@ -9,6 +9,11 @@ import { ACCOUNT_LINKS } from '../lib/account-links.js';
 export interface UserMenuProps {
   /** The signed-in user as the server rendered the page, or null for a guest. */
   initialUser: UserInput | null;
+  /**
+   * A page shown alike to every signed-in visitor (the member shell): nobody's name is in it, so the menu asks who is
+   * signed in (`loadMemberHeader`) and holds the place until the answer.
+   */
+  member?: boolean;
 }
 
 type Link = readonly [href: string, label: string];
@@ -35,7 +40,7 @@ export function menuLinks(role: UserInput['role']): Link[] {
  * user's own pages (and the studio or the console) and Log out for a user. The cart link is part of this island so the
  * header hydrates one island, not two (guests' JavaScript budget).
  */
-export default function UserMenu({ initialUser }: UserMenuProps) {
+export default function UserMenu({ initialUser, member = false }: UserMenuProps) {
   const storeUser = useStore(currentUser);
   const [seeded, setSeeded] = useState(false);
   const [open, setOpen] = useState(false);
@@ -47,6 +52,11 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
 
   // The server's view of the session seeds the stores once, after hydration.
   useEffect(() => {
+    if (member) {
+      // Loaded only here: a guest's page never downloads the member header's store (nor the badges' it seeds).
+      void import('../lib/stores/member-header.js').then(({ loadMemberHeader }) => loadMemberHeader()).finally(() => setSeeded(true));
+      return;
+    }
     if (initialUser && currentUser.get()?._id !== initialUser._id) setCurrentUser(initialUser);
     loggedIn.set(Boolean(initialUser));
     setSeeded(true);
@@ -72,6 +82,19 @@ export default function UserMenu({ initialUser }: UserMenuProps) {
   }, [open]);
 
   const user = seeded ? storeUser : initialUser ? withDefaultAvatar(initialUser) : null;
+
+  if (!user && member && !seeded) {
+    // Who is signed in is on its way: the cart and a place the size of the menu's button, so nothing jumps.
+    return (
+      <div className="user-menu" data-testid="user-menu" aria-busy="true">
+        <CartLink />
+        <span className="btn user-menu__toggle user-menu__pending" data-testid="user-menu-pending">
+          <span className="user-menu__avatar" aria-hidden="true" />
+          <span className="sr-only">Loading your account</span>
+        </span>
+      </div>
+    );
+  }
 
   if (!user) {
     return (

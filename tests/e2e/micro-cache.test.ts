@@ -54,6 +54,43 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     expect(again.text).toBe(anonymous.text);
   });
 
+  it('shares a member-shell page among signed-in visitors, holding nobody\'s data, apart from the guests\' copy', async () => {
+    const other = await createUser(t.ctx.db, 'user', { username: 'zeldaquill', name: 'Zelda Quill' });
+    const first = await page('/?shell=1', { cookie: `token=${c.subscriber.token}` });
+    const second = await page('/?shell=1', { cookie: `token=${other.token}` });
+    // Even a session that no longer opens anything gets the shell: it holds nothing of any session.
+    const ended = await page('/?shell=1', { cookie: 'token=not-a-session' });
+    expect(first.status).toBe(200);
+    expect([first.cache, second.cache, ended.cache]).toEqual(['MISS', 'HIT', 'HIT']);
+    expect(second.text).toBe(first.text);
+    // The subscriber's unlocked card and signed addresses, either visitor's name, e-mail and id are not in it: the
+    // content is the guests', the header asks who is signed in.
+    for (const secret of [c.subscriber.id, c.subscriber.email, other.id, other.email, 'zeldaquill', 'Zelda Quill', '/media/protected', 'sig=']) {
+      expect(first.text).not.toContain(secret);
+    }
+    expect(first.text).toContain('data-testid="user-menu-pending"');
+    expect(first.text).not.toContain('data-testid="login-link"');
+    expect(first.text).toContain('Core strength');
+    // The guests' page is another copy, with its login link.
+    const guest = await page('/?shell=1');
+    expect(guest.cache).toBe('MISS');
+    expect(guest.text).toContain('data-testid="login-link"');
+    // A page that is not a member shell stays the visitor's own.
+    expect((await page('/performers/alice', { cookie: `token=${c.subscriber.token}` })).cache).toBe(null);
+  });
+
+  it('tells the member-shell header who is signed in and their unread counts, and a guest nothing', async () => {
+    const res = await fetch(`${t.url}/api/users/me/header`, { headers: { cookie: `token=${c.subscriber.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const body = (await res.json()) as { user: { _id: string; username: string }; unread: { messages: number; notifications: number } };
+    expect(body.user).toMatchObject({ _id: c.subscriber.id, username: c.subscriber.username, role: 'user' });
+    expect(body.unread).toEqual({ messages: 0, notifications: expect.any(Number) });
+    const guest = await fetch(`${t.url}/api/users/me/header`);
+    expect(guest.status).toBe(401);
+    expect(await guest.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+  });
+
   it("keeps a guest's free video page, whose media URL is signed for any guest", async () => {
     const first = await page(`/videos/${c.videos.free.id}`);
     const second = await page(`/videos/${c.videos.free.id}`);

@@ -154,6 +154,8 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
     const pick = <T>(a: T[]): T => a[Math.floor(random() * a.length)]!;
     const auth = { authorization: `Bearer ${token}` };
     const json = { ...auth, 'content-type': 'application/json' };
+    // Pages read the session from its cookie, as a browser sends it (a bearer token is for API clients).
+    const browser = { cookie: `token=${token}` };
     const liked = new Set<string>();
     const conversations = new Map<string, string>();
     // Exponential pauses of the given mean (inverse transform of a uniform draw), or uniform 0..thinkMs.
@@ -166,7 +168,11 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
       if (r < 0.3 && opts.pages) {
         const which = random();
         const p = which < 0.25 ? '/' : which < 0.45 ? '/performers' : which < 0.75 ? `/videos/${videoId}` : `/performers/${pick(fx.performerUsernames)}`;
-        await call('page', opts.base + p, { headers: auth });
+        await call('page', opts.base + p, { headers: browser });
+        // A member-shell page (the same HTML for every signed-in visitor) costs what a browser then asks: the
+        // header's who-and-unread call, and on the home page the newest videos again as this viewer.
+        if (p === '/' || p === '/performers') await call('page', `${api}/users/me/header`, { headers: browser });
+        if (p === '/') await call('page', `${api}/user/assets/videos/search?sort=newest&limit=12`, { headers: browser });
       } else if (r < 0.55) {
         const which = random();
         const u =

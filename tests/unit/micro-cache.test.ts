@@ -26,6 +26,7 @@ describe('micro-cache', () => {
       staleMs: STALE,
       countryOf: (req) => (req.headers['x-country'] as string | undefined) ?? null,
       isPublicRoute: (url) => url.startsWith('/public'),
+      isMemberShellPage: (path) => path === '/shell' || path === '/public/json',
     });
     app = Fastify({ forceCloseConnections: true, serverFactory: cache.serverFactory, keepAliveTimeout: 4321 });
     app.addHook('onRequest', async () => {
@@ -151,6 +152,23 @@ describe('micro-cache', () => {
     expect((await get('/session', { cookie: 'token=abc' })).cache).toBe(null);
     // Other cookies do not matter.
     expect((await get('/session', { cookie: 'theme=dark' })).cache).toBe('HIT');
+  });
+
+  it('shares a member-shell page among sessions, apart from guests, and nothing else', async () => {
+    const a = await get('/shell?x=1', { cookie: 'token=a' });
+    const b = await get('/shell?x=1', { cookie: 'theme=dark; token=b' });
+    expect([a.cache, b.cache]).toEqual(['MISS', 'HIT']);
+    expect(b.text).toBe(a.text);
+    // Guests have their own copy; a bearer token, another method or another country shares nothing.
+    expect((await get('/shell?x=1')).cache).toBe('MISS');
+    expect((await get('/shell?x=1', { authorization: 'Bearer a' })).cache).toBe(null);
+    expect((await get('/shell?x=1', { cookie: 'token=a', 'x-country': 'FR' })).cache).toBe('MISS');
+    expect((await fetch(`${base}/shell?x=1`, { method: 'HEAD', headers: { cookie: 'token=a' } })).headers.get('x-cache')).toBe(null);
+    // Only pages are member shells: an API route listed by mistake is still never shared among sessions.
+    await get('/public/json', { cookie: 'token=a' });
+    expect((await get('/public/json', { cookie: 'token=a' })).cache).toBe(null);
+    // Another page is not shared among sessions.
+    expect((await get('/shelf', { cookie: 'token=a' })).cache).toBe(null);
   });
 
   it.each([

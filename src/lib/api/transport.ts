@@ -42,6 +42,8 @@ export interface ApiRequestOptions {
   query?: Record<string, string | number | boolean | null | undefined>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** A 401 only means the visitor is a guest (a public page asking who is signed in): no trip to the login page. */
+  guestOn401?: boolean;
 }
 
 export function hasMessage(data: unknown): data is ApiErrorBody {
@@ -65,7 +67,7 @@ const loadOfetch = () => (ofetchModule ??= import('ofetch'));
 type RawResponse = Awaited<ReturnType<Awaited<ReturnType<typeof loadOfetch>>['ofetch']['raw']>>;
 
 export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, query, headers, signal } = opts;
+  const { method = 'GET', body, query, headers, signal, guestOn401 } = opts;
   const finalHeaders: Record<string, string> = { accept: 'application/json', ...headers };
   if (body !== undefined && !(body instanceof FormData)) finalHeaders['content-type'] = 'application/json';
   const cleanQuery = query ? Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null)) : undefined;
@@ -91,7 +93,7 @@ export async function apiFetch<T>(path: string, opts: ApiRequestOptions = {}): P
 
   const { status } = response;
   if (status === 401) {
-    if (typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(unauthorizedRedirectUrl());
+    if (!guestOn401 && typeof window !== 'undefined' && window.location.pathname !== UNAUTHORIZED_REDIRECT) navigate(unauthorizedRedirectUrl());
     throw new ApiError(401, errorBody(response._data, 401), UNAUTHORIZED_MESSAGE, hasMessage(response._data));
   }
   if (status < 200 || status >= 300) {

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { hasChromium, saveScreen, useBrowser } from '../helpers/browser.js';
+import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
+
+/**
+ * The member shell in a browser, the micro-cache on as deployed: the home page is one copy for every signed-in
+ * visitor (tests/e2e/micro-cache.test.ts proves it holds nobody's data), and each visitor still sees their own
+ * header (name, unread messages) and which of the newest videos are open to them.
+ */
+describe.skipIf(!hasChromium)('the member shell in chromium', () => {
+  let t: TestApp;
+  let c: Catalogue;
+  // A session that no longer opens anything is told so by the header's request: the browser logs the 401.
+  const chromium = useBrowser(() => t.url, { allow: [/status of 401/] });
+
+  beforeAll(async () => {
+    t = await startTestApp('sqlite', { web: true, env: { PAGE_CACHE_MS: '60000' } });
+    c = await buildCatalogue(t.ctx);
+    // One unread message for the subscriber: they write to alice, she answers.
+    const started = await t.api('/messages/conversations', { method: 'POST', headers: c.subscriber.headers, json: { userId: 'alice' } });
+    expect(started.status).toBe(200);
+    const answered = await t.api(`/messages/conversations/${started.body._id}/messages`, { method: 'POST', headers: c.alice.headers, json: { text: 'Thanks for subscribing!' } });
+    expect(answered.status).toBeLessThan(300);
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  const card = (title: string) => `[data-testid="newest-videos"] [data-testid="video-card"]:has(h3:text-is("${title}"))`;
+
+  it("fills each visitor's own header and opens the subscriber's videos on the shared page", async () => {
+    const page = await chromium.page({ as: c.subscriber });
+    const res = await page.goto(`${t.url}/`);
+    expect(res?.status()).toBe(200);
+    await expect.poll(() => page.getByTestId('user-name').textContent(), { timeout: 15_000 }).toBeTruthy();
+    const name = await t.ctx.db.selectFrom('users').select('name').where('id', '=', c.subscriber.id).executeTakeFirstOrThrow();
+    expect(await page.getByTestId('user-name').textContent()).toBe(name.name);
+    await expect.poll(() => page.getByTestId('messages-badge').textContent(), { timeout: 15_000 }).toBe('1');
+    expect(await page.getByTestId('login-link').count()).toBe(0);
+    // The shell shows "Core strength" locked, as to a guest; the list asks again as the subscriber and opens it.
+    await page.locator(card('Core strength')).scrollIntoViewIfNeeded();
+    await expect.poll(() => page.locator(`${card('Core strength')} .media-card__badge--lock`).count(), { timeout: 15_000 }).toBe(0);
+    expect(await page.locator(`${card('Full masterclass')} .media-card__badge--lock`).count()).toBe(1);
+    await saveScreen(page, 'member-shell-subscriber');
+
+    // Another member gets the same copy from memory, with their own header and their own locks.
+    const other = await chromium.page({ as: c.fan });
+    const again = await other.goto(`${t.url}/`);
+    expect(again?.headers()['x-cache']).toBe('HIT');
+    await expect.poll(() => other.getByTestId('user-name').textContent(), { timeout: 15_000 }).not.toBe(name.name);
+    expect(await other.getByTestId('user-name').textContent()).toBeTruthy();
+    await other.locator(card('Core strength')).scrollIntoViewIfNeeded();
+    await other.waitForLoadState('networkidle');
+    expect(await other.locator(`${card('Core strength')} .media-card__badge--lock`).count()).toBe(1);
+    expect(await other.getByTestId('messages-badge').count()).toBe(0);
+  }, 60_000);
+
+  it('leaves a visitor whose session ended a guest on the page, without sending them to log in', async () => {
+    const page = await chromium.page({ as: { token: 'no-longer-a-session' } });
+    await page.goto(`${t.url}/performers`);
+    await expect.poll(() => page.getByTestId('login-link').count(), { timeout: 15_000 }).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/performers');
+    expect(await page.getByTestId('user-menu-pending').count()).toBe(0);
+  }, 30_000);
+});
