@@ -145,22 +145,20 @@ export function isSqlite(db: DbOrTrx): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
 }
 
-/** An item by id, or by slug when no item has that id (detail endpoints accept both). */
-export function idOrSlug(idColumn: string, slugColumn: string, key: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${ref(idColumn)} = ${key} or ${ref(slugColumn)} = ${key})`;
+/**
+ * The row of `table` whose id is `key`, else the newest (by id) whose `alt` column (a slug, a username) is `altKey`:
+ * detail endpoints accept both, and a slug might spell another row's id. Each is one index lookup; the plain
+ * `(id = ? or slug = ?) order by (id = ?), id desc` made SQLite sort its matches in a temporary b-tree on every call
+ * (54 µs against 16 µs measured alone, several times that inside a page).
+ */
+export function idElseAlt(table: 'videos' | 'galleries' | 'products' | 'posts' | 'performers', alt: 'slug' | 'username', key: string, altKey = key): RawBuilder<SqlBool> {
+  const t = sql.table(table);
+  return sql<SqlBool>`${ref(`${table}.id`)} = coalesce((select k.id from ${t} as k where k.id = ${key}), (select k.id from ${t} as k where ${ref(`k.${alt}`)} = ${altKey} order by k.id desc limit 1))`;
 }
 
-/**
- * One item of a content table by id or slug: the row whose id is `key` first (a slug might spell another row's
- * id), then the newest id.
- */
+/** One item of a content table by id, else by slug (`idElseAlt`). */
 export function oneByIdOrSlug<T extends 'videos' | 'galleries' | 'products' | 'posts', O>(qb: SelectQueryBuilder<Database, T, O>, table: T, key: string) {
-  const id = ref(`${table}.id`);
-  return qb
-    .where(idOrSlug(`${table}.id`, `${table}.slug`, key))
-    .orderBy(sql`case when ${id} = ${key} then 0 else 1 end`)
-    .orderBy(id, 'desc')
-    .limit(1);
+  return qb.where(idElseAlt(table, 'slug', key)).limit(1);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Cursor } from '../http/pagination.js';
-import { checkCursor, countQuery, galleryIsPublic, page, performerIsPublic, postIsPublic, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { checkCursor, countQuery, idElseAlt, galleryIsPublic, page, performerIsPublic, postIsPublic, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import type { FeedKind } from '../../common/schemas/feed.js';
 
 /**
@@ -66,8 +66,7 @@ export function findFollowTarget(db: DbOrTrx, key: string, a: Audience) {
   return db
     .selectFrom('performers')
     .select(['performers.id', performerIsPublic(a).as('visible')])
-    .where((eb) => eb.or([eb('performers.id', '=', key), eb('performers.username', '=', key.toLowerCase())]))
-    .orderBy(sql`case when ${sql.ref('performers.id')} = ${key} then 0 else 1 end`)
+    .where(idElseAlt('performers', 'username', key, key.toLowerCase()))
     .limit(1)
     .executeTakeFirst();
 }

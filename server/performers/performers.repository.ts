@@ -1,4 +1,4 @@
-import { sql, type Selectable, type SelectQueryBuilder } from 'kysely';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, PerformersTable } from '../db/schema.js';
 import { nowIso } from '../db/ids.js';
@@ -6,7 +6,7 @@ import { publicMediaUrl } from '../media/storage.js';
 import type { PerformerCard } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { Cursor } from '../http/pagination.js';
-import { performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { idElseAlt, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';
@@ -79,8 +79,7 @@ export function findPerformerByKey(db: DbOrTrx, key: string, a: Audience) {
     .selectAll('performers')
     .select(['users.avatarPath', 'users.coverPath'])
     .select(performerIsPublic(a).as('visible'))
-    .where((eb) => eb.or([eb('performers.id', '=', key), eb('performers.username', '=', key.toLowerCase())]))
-    .orderBy(sql`case when ${sql.ref('performers.id')} = ${key} then 0 else 1 end`)
+    .where(idElseAlt('performers', 'username', key, key.toLowerCase()))
     .limit(1)
     .executeTakeFirst();
 }

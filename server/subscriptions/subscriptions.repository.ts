@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { SubscriptionsTable } from '../db/schema.js';
-import { performerOpenTo, type Audience } from '../catalogue/catalogue.repository.js';
+import { idElseAlt, performerOpenTo, type Audience } from '../catalogue/catalogue.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
 import { DAY_MS } from '../../common/time.js';
 
@@ -411,8 +411,7 @@ export function findPerformerForSale(db: DbOrTrx, key: string, a: Audience) {
     .selectFrom('performers')
     .select(['id', 'username', 'displayName', 'monthlyPrice', 'yearlyPrice', 'trialDays', 'bundle3Bps', 'bundle6Bps', 'bundle12Bps', 'status', 'approved'])
     .select(performerOpenTo('performers.id', a).as('openToBuyer'))
-    .where((eb) => eb.or([eb('id', '=', key), eb('username', '=', key)]))
-    .orderBy(sql`case when id = ${key} then 0 else 1 end`)
+    .where(idElseAlt('performers', 'username', key))
     .limit(1)
     .executeTakeFirst();
 }

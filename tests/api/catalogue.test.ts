@@ -125,6 +125,25 @@ describe.each(engines)('catalogue API on %s', (engine) => {
       expect(bySlug.body._id).toBe(c.videos.subs.id);
     });
 
+    it("prefers the video whose id is the key to one whose slug spells it, and takes the newest of a shared slug", async () => {
+      const v = c.videos;
+      // A slug may be any text a performer typed, another video's id included; the id wins.
+      await t.ctx.db.updateTable('videos').set({ slug: v.subs.id }).where('id', '=', v.free.id).execute();
+      try {
+        expect((await get(`/user/assets/videos/${v.subs.id}`)).body._id).toBe(v.subs.id);
+        // Two videos under one slug: the newest id answers.
+        await t.ctx.db.updateTable('videos').set({ slug: 'shared-slug' }).where('id', 'in', [v.free.id, v.subs.id]).execute();
+        const newest = [v.free.id, v.subs.id].sort().at(-1);
+        expect((await get('/user/assets/videos/shared-slug')).body._id).toBe(newest);
+        // A performer by id, or by username whatever its case.
+        expect((await get(`/performers/${c.alice.id}`)).body._id).toBe(c.alice.id);
+        expect((await get('/performers/ALICE')).body._id).toBe(c.alice.id);
+      } finally {
+        await t.ctx.db.updateTable('videos').set({ slug: v.free.slug }).where('id', '=', v.free.id).execute();
+        await t.ctx.db.updateTable('videos').set({ slug: v.subs.slug }).where('id', '=', v.subs.id).execute();
+      }
+    });
+
     it('hides drafts, processing, scheduled, hidden and inactive-performer videos (404), except from their performer and admins', async () => {
       const v = c.videos;
       for (const video of [v.draft, v.processing, v.scheduled, v.hidden, v.carol]) {
