@@ -120,6 +120,7 @@ const TABLE: Record<string, Expectation> = {
   'POST /auth/users/reset-password': { access: PUBLIC },
   'PUT /auth/users/me/password': { access: SESSION },
   'GET /users/me': { access: SESSION, ok: ['fan', 'owner', 'other', 'admin'] },
+  'GET /users/me/header': { access: SESSION, ok: ['fan', 'owner', 'other', 'admin'] },
   // The fan's data export: the fan's alone, admins included (server/privacy/README.md).
   'GET /users/me/data-exports': { access: SESSION, ok: ['fan', 'fan2', 'owner', 'other', 'admin'], hide: { from: ['fan2', 'owner', 'other', 'admin'], shownTo: 'fan', id: (fx) => fx.dataExport } },
   'POST /users/me/data-exports': { access: SESSION },

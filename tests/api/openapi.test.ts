@@ -258,6 +258,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /users/avatar/upload': 'postUsersAvatarUpload',
   'POST /users/cover/upload': 'postUsersCoverUpload',
   'GET /users/me': 'getUsersMe',
+  'GET /users/me/header': 'getUsersMeHeader',
   'GET /users/me/data-exports': 'getUsersMeDataExports',
   'POST /users/me/data-exports': 'postUsersMeDataExports',
   'GET /users/me/data-exports/{id}': 'getUsersMeDataExportsById',
