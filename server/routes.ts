@@ -36,9 +36,9 @@ export async function apiRoutes(api: ApiApp): Promise<void> {
  * micro-cache keeps one copy per URL and country for everyone who carries a session, and src/middleware.ts renders
  * them without the visitor (as a guest sees the content, with a header that asks `GET /users/me/header` for who is
  * signed in). A page goes here only if nothing on it but the header depends on who looks, or its islands ask for
- * the rest (the home page's newest videos reload for the viewer, to show which are open to them).
+ * the rest (the lists of the home page, /videos, /store and /posts reload for the viewer, to show what is open to them).
  */
-export const MEMBER_SHELL_PAGES: ReadonlySet<string> = new Set(['/', '/performers']);
+export const MEMBER_SHELL_PAGES: ReadonlySet<string> = new Set(['/', '/performers', '/videos', '/store', '/posts']);
 
 /**
  * GET routes whose answer to an anonymous visitor depends only on the URL and the visitor's country, so the

@@ -78,7 +78,7 @@ async function start(dir: string, label: string, smtpUrl: string, databaseUrl?: 
     { name: 'video page', kind: 'page', path: video },
     { name: 'home (feed)', kind: 'page', path: '/home' },
     { name: 'home page (/), member shell', kind: 'page', path: '/', alsoAsks: ['/api/users/me/header', '/api/user/assets/videos/search?sort=newest&limit=12'] },
-    { name: 'videos list', kind: 'page', path: '/videos' },
+    { name: 'videos list', kind: 'page', path: '/videos', alsoAsks: ['/api/users/me/header', '/api/user/assets/videos/search?sort=newest&limit=12'] },
     { name: 'API videos list', kind: 'api', path: '/api/user/assets/videos/search?limit=12' },
     { name: 'API video detail', kind: 'api', path: `/api/user/assets/videos/${videoId}` },
   ];
