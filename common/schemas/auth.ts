@@ -67,6 +67,11 @@ export type CurrentUser = z.output<typeof currentUserSchema>;
 export const memberHeaderSchema = z.object({
   user: currentUserSchema.pick({ _id: true, name: true, username: true, avatar: true, role: true }),
   unread: z.object({ messages: z.number().int(), notifications: z.number().int() }),
+  /**
+   * Some item may be open to this visitor that is locked to a guest (a subscription, a purchase, a performer's own
+   * items, an admin): the shared page's lists ask for their first page again as them. False: they show it right.
+   */
+  unlocksMore: z.boolean(),
 });
 export type MemberHeader = z.output<typeof memberHeaderSchema>;
 

@@ -28,6 +28,21 @@ export async function subscribedPerformerIds(db: DbOrTrx, userId: string, perfor
   return new Set(rows.map((r) => r.performerId));
 }
 
+/** Whether the user holds any live subscription or any live entitlement at all: one statement, two index probes. */
+export async function holdsAnyAccess(db: DbOrTrx, userId: string, now: string): Promise<boolean> {
+  const row = await db
+    .selectNoFrom((eb) =>
+      eb
+        .or([
+          eb.exists(eb.selectFrom('subscriptions').select('id').where('userId', '=', userId).where('status', '=', 'active').where('expiresAt', '>', now)),
+          eb.exists(eb.selectFrom('entitlements').select('objectId').where('userId', '=', userId).where('revokedAt', 'is', null)),
+        ])
+        .as('holds'),
+    )
+    .executeTakeFirstOrThrow();
+  return Boolean(row.holds);
+}
+
 /** Of the given objects, those the user holds a live entitlement to, as `type:id` keys. */
 export async function entitledObjectKeys(
   db: DbOrTrx,

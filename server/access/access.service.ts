@@ -7,7 +7,7 @@ import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { findVerificationFile } from '../verification/verification.repository.js';
-import { boughtMessageIds, entitledObjectKeys, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
+import { boughtMessageIds, entitledObjectKeys, holdsAnyAccess, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
 
 /**
  * THE access rules of the site (server/access/README.md). Every place that decides whether someone may open
@@ -97,6 +97,18 @@ export function canManage(viewer: Viewer, performerId: string): boolean {
  */
 export function mayFind(viewer: Viewer, visible: unknown, performerId: string): boolean {
   return Number(visible) === 1 || canManage(viewer, performerId);
+}
+
+/**
+ * Whether some item may be open to `viewer` that is locked to a guest, following `decideAccess` case by case: an
+ * admin, a performer (their own items), a live subscription, a live purchase. False means every decision for this
+ * viewer is a guest's, so what a page shows every visitor alike (the member shell) is already right for them and its
+ * lists need not ask again.
+ */
+export async function unlocksMoreThanGuests(db: DbOrTrx, viewer: Viewer, now = new Date()): Promise<boolean> {
+  if (!viewer) return false;
+  if (viewer.role === 'admin' || viewer.role === 'performer') return true;
+  return holdsAnyAccess(db, viewer.id, now.toISOString());
 }
 
 /** Access facts for one viewer and a batch of subjects (a page of a list), loaded in at most two queries per object type. */

@@ -8,6 +8,7 @@ import { imageUploadLimits, readSingleImage } from '../http/single-image.js';
 import { currentUserSchema, memberHeaderSchema, publicUserSchema } from '../../common/schemas/auth.js';
 import { unreadMessageCount } from '../messages/messages.service.js';
 import { unreadNotificationCount } from '../notifications/notifications.service.js';
+import { unlocksMoreThanGuests } from '../access/access.service.js';
 import { adminUserSchema, updateProfileBody, userRefParams, userSearchQuery } from '../../common/schemas/users.js';
 import {
   getCurrentUser,
@@ -47,15 +48,19 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
     route({
       access: 'session',
       tags: ['users'],
-      summary: "What the header shows the signed-in visitor: who they are and their unread messages and notifications; 401 without a valid session",
+      summary: "What the header shows the signed-in visitor (who they are, their unread messages and notifications) and whether any item may be open to them that is locked to a guest; 401 without a valid session",
       description: 'Pages shown alike to every signed-in visitor carry none of this; their header asks for it once per page.',
       response: { 200: memberHeaderSchema, ...errors },
     }),
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
-      const [messages, notifications] = await Promise.all([unreadMessageCount(db, user.id), unreadNotificationCount(db, user.id)]);
-      return { user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role }, unread: { messages, notifications } };
+      const [messages, notifications, unlocksMore] = await Promise.all([
+        unreadMessageCount(db, user.id),
+        unreadNotificationCount(db, user.id),
+        unlocksMoreThanGuests(db, { id: user.id, role: user.role }),
+      ]);
+      return { user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role }, unread: { messages, notifications }, unlocksMore };
     },
   );
 

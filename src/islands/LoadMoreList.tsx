@@ -35,7 +35,8 @@ export interface LoadMoreListProps {
   serverOnly?: boolean;
   /**
    * The page was rendered without the viewer (a member-shell page, shown alike to every signed-in visitor): once
-   * hydrated, the list asks for its first page again, as the viewer, so the cards show what is open to them.
+   * hydrated, the list asks for its first page again as the viewer, so the cards show what is open to them, unless
+   * the member header says nothing is open to them that a guest's copy shows locked.
    */
   reloadForViewer?: boolean;
 }
@@ -44,7 +45,12 @@ export interface LoadMoreListProps {
 export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId, serverOnly = false, reloadForViewer = false }: LoadMoreListProps) {
   const listing = useMemo(() => catalogueListing<AnyCard>(kind, query, initial, galleryId), []); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
-    if (reloadForViewer) void listing.load();
+    if (!reloadForViewer) return;
+    // Only when something may be open to this viewer that a guest's copy shows locked; loaded here alone, so a
+    // guest's page never downloads the member header's store.
+    void import('../lib/stores/member-header.js')
+      .then(({ loadMemberHeader }) => loadMemberHeader())
+      .then((header) => (header?.unlocksMore ? listing.load() : undefined));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(listing.store);
   const root = useRef<HTMLDivElement>(null);

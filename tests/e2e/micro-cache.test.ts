@@ -89,9 +89,21 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     const res = await fetch(`${t.url}/api/users/me/header`, { headers: { cookie: `token=${c.subscriber.token}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
-    const body = (await res.json()) as { user: { _id: string; username: string }; unread: { messages: number; notifications: number } };
+    const body = (await res.json()) as { user: { _id: string; username: string }; unread: { messages: number; notifications: number }; unlocksMore: boolean };
     expect(body.user).toMatchObject({ _id: c.subscriber.id, username: c.subscriber.username, role: 'user' });
     expect(body.unread).toEqual({ messages: 0, notifications: expect.any(Number) });
+    // Whether a shared page's lists must ask again: only when some decision can differ from a guest's.
+    const unlocks = async (token: string) => ((await (await fetch(`${t.url}/api/users/me/header`, { headers: { cookie: `token=${token}` } })).json()) as { unlocksMore: boolean }).unlocksMore;
+    const who = { fan: c.fan, subscriber: c.subscriber, lapsed: c.lapsed, buyer: c.buyer, performer: c.alice, admin: c.admin };
+    const answers = Object.fromEntries(await Promise.all(Object.entries(who).map(async ([k, u]) => [k, await unlocks(u.token)] as const)));
+    expect(answers).toEqual({ fan: false, subscriber: true, lapsed: false, buyer: true, performer: true, admin: true });
+    // A revoked purchase opens nothing any more.
+    await t.ctx.db.updateTable('entitlements').set({ revokedAt: new Date().toISOString() }).where('userId', '=', c.buyer.id).execute();
+    try {
+      expect(await unlocks(c.buyer.token)).toBe(false);
+    } finally {
+      await t.ctx.db.updateTable('entitlements').set({ revokedAt: null }).where('userId', '=', c.buyer.id).execute();
+    }
     const guest = await fetch(`${t.url}/api/users/me/header`);
     expect(guest.status).toBe(401);
     expect(await guest.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
