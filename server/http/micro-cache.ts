@@ -70,9 +70,10 @@ export interface MicroCache {
  * (`isMemberShellPage`), kept apart from the guests' copies and rendered without the visitor (src/middleware.ts);
  * answers other than 200, answers
  * that set a cookie or say `private`/`no-store`, other content types, and bodies over `maxBodyBytes`.
- * The key is host + URL + country + whether the age gate's cookie is there, or "member" for a session (server/http/age-gate.ts: the page with
- * the gate and the page without it are two answers). Each instance has its own cache, so a change (a setting, a new video) shows to
- * anonymous visitors at most `ttlMs` later.
+ * The key is host + URL + country + whether the age gate's cookie is there (server/http/age-gate.ts: the page with
+ * the gate and the page without it are two answers), or "member" in its place for a request with a session cookie.
+ * Each instance has its own cache, so a change (a setting, a new video) shows to anonymous visitors at most `ttlMs`
+ * later.
  */
 export function createMicroCache(opts: MicroCacheOptions): MicroCache {
   const entries = new Map<string, Entry>();
