@@ -87,28 +87,28 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
 
   /**
    * The key of a GET that may be shared, or null; whether its route may be kept is the hook's question. A request
-   * with a session shares only a member-shell page, with every other signed-in visitor (never with guests); which
-   * session it carries does not matter, as the page holds nothing of it.
+   * with a session shares only a member-shell page (when `page`: what no Fastify route claimed), with every other
+   * signed-in visitor (never with guests); which session it carries does not matter, as the page holds nothing of
+   * it. Any other signed-in request is turned away before the visitor's country is looked up.
    */
-  const sharedKey = (req: IncomingMessage): string | null => {
+  const sharedKey = (req: IncomingMessage, page: boolean): string | null => {
     if (req.method !== 'GET') return null;
     const h = req.headers;
     if (h.authorization) return null;
     const url = req.url ?? '';
-    const country = opts.countryOf(req) ?? '';
+    let variant: string;
     if (h.cookie && SESSION_COOKIE.test(h.cookie)) {
       const q = url.indexOf('?');
-      return opts.isMemberShellPage(q < 0 ? url : url.slice(0, q)) ? `${h.host ?? ''}\u0000${url}\u0000${country}\u0000member` : null;
-    }
-    return `${h.host ?? ''}\u0000${url}\u0000${country}\u0000${passedAgeGate(h.cookie) ? 'age' : ''}`;
+      if (!page || !opts.isMemberShellPage(q < 0 ? url : url.slice(0, q))) return null;
+      variant = 'member';
+    } else variant = passedAgeGate(h.cookie) ? 'age' : '';
+    return `${h.host ?? ''}\u0000${url}\u0000${opts.countryOf(req) ?? ''}\u0000${variant}`;
   };
 
   const keyOf = (request: FastifyRequest): string | null => {
     // Astro pages are what no Fastify route claimed; API routes opt in.
     if (!request.is404 && !opts.isPublicRoute(request.routeOptions.url ?? '')) return null;
-    const key = sharedKey(request.raw);
-    // Only pages are member shells.
-    return key && (request.is404 || !key.endsWith('\u0000member')) ? key : null;
+    return sharedKey(request.raw, request.is404);
   };
 
   /** The entry for `key` if younger than `maxAgeMs`; entries past every use are dropped on the way. */
@@ -145,7 +145,8 @@ export function createMicroCache(opts: MicroCacheOptions): MicroCache {
 
   const answer = (req: IncomingMessage, res: ServerResponse): boolean => {
     if (!enabled || entries.size === 0) return false;
-    const key = sharedKey(req);
+    // A member key is only ever stored for a page (the hook's `keyOf`), so asking for one here finds no API answer.
+    const key = sharedKey(req, true);
     const found = key ? usable(key) : undefined;
     if (!found) return false;
     send(res, found.entry, found.state);
