@@ -32,7 +32,7 @@ import { registerVerificationJobs, scheduleVerificationRetention } from './verif
 import { registerDataExportJobs } from './privacy/export.service.js';
 import { publicMediaRoutes } from './media/media.routes.js';
 import { protectedMediaRoutes } from './media/protected.routes.js';
-import { apiRoutes, MEMBER_SHELL_PAGES, PUBLIC_CACHE_ROUTES } from './routes.js';
+import { apiRoutes, isMemberShellPath, PUBLIC_CACHE_ROUTES } from './routes.js';
 import { createMicroCache } from './http/micro-cache.js';
 import { checkCanonical } from './http/canonical-path.js';
 import { clientIpOf, proxyTrust } from './http/client-ip.js';
@@ -121,7 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     ttlMs: config.pageCacheMs,
     countryOf: (raw) => ctx.geo.countryOf(clientIpOf(raw, trust), raw.headers),
     isPublicRoute: (url) => url.startsWith(config.apiBase) && PUBLIC_CACHE_ROUTES.has(url.slice(config.apiBase.length)),
-    isMemberShellPage: (path) => MEMBER_SHELL_PAGES.has(path),
+    isMemberShellPage: isMemberShellPath,
   });
   const app = Fastify({
     loggerInstance: logger as unknown as FastifyBaseLogger,

@@ -32,13 +32,24 @@ export async function apiRoutes(api: ApiApp): Promise<void> {
 }
 
 /**
- * Pages (by path, without the query) whose HTML is the same for every signed-in visitor: the member shell. The
+ * Pages (by route, as src/pages names them) whose HTML is the same for every signed-in visitor: the member shell. The
  * micro-cache keeps one copy per URL and country for everyone who carries a session, and src/middleware.ts renders
  * them without the visitor (as a guest sees the content, with a header that asks `GET /users/me/header` for who is
  * signed in). A page goes here only if nothing on it but the header depends on who looks, or its islands ask for
- * the rest (the lists of the home page, /videos, /store and /posts reload for the viewer, to show what is open to them).
+ * the rest: the lists of the home page, /videos, /store and /posts reload for the viewer to show what is open to
+ * them; a performer's page asks the header's request for the visitor's follow, subscription and offers there too.
  */
-export const MEMBER_SHELL_PAGES: ReadonlySet<string> = new Set(['/', '/performers', '/videos', '/store', '/posts']);
+export const MEMBER_SHELL_ROUTES: readonly string[] = ['/', '/performers', '/videos', '/store', '/posts', '/performers/[username]'];
+
+const shellPaths = MEMBER_SHELL_ROUTES.map((r) => new RegExp(`^${r.replace(/\[[a-z]+\]/gi, '[^/]+')}$`));
+
+/**
+ * Whether a path (without the query) is one of MEMBER_SHELL_ROUTES, for the micro-cache, which sees no route: a
+ * path that matches here but renders as some other page is answered `private` by the middleware and never kept.
+ */
+export function isMemberShellPath(path: string): boolean {
+  return shellPaths.some((re) => re.test(path));
+}
 
 /**
  * GET routes whose answer to an anonymous visitor depends only on the URL and the visitor's country, so the

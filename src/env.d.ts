@@ -16,6 +16,11 @@ declare namespace App {
      * every member alike, and the header asks who is signed in (GET /users/me/header).
      */
     memberShell?: boolean;
+    /**
+     * On a member-shell page, the visitor after all, for one use only: `leaveMemberShell` (src/server/catalogue-page.ts)
+     * when the content a guest would see is missing (a performer's own unapproved page). Nothing else reads it.
+     */
+    shellUser?: import('../server/auth/auth.service.js').SessionUser;
     /** This page shows the age confirmation over its content (server/http/age-gate.ts). */
     ageGate?: boolean;
   }

@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from '../server/db/unavailable.js';
 import { siteGate } from '../server/http/site-gates.js';
 import { SESSION_COOKIE, sessionCookieOptions } from '../server/http/auth.js';
 import { AGE_GATE_EXEMPT, ageGateApplies, passedAgeGate } from '../server/http/age-gate.js';
-import { MEMBER_SHELL_PAGES } from '../server/routes.js';
+import { MEMBER_SHELL_ROUTES } from '../server/routes.js';
 
 /**
  * Runs before every page: loads site settings (cached briefly by the settings service), the visitor's
@@ -72,10 +72,14 @@ async function gate(context: APIContext, next: MiddlewareNext, access: PageAcces
     // A member-shell page is rendered without the visitor, so that one copy serves every signed-in visitor
     // (server/routes.ts, the micro-cache): the content as a guest sees it, the header asking who is signed in. Not in
     // maintenance mode, where the admins who get through must not leave the site's copy for members to find.
-    if (user && decision === 'render' && !settings.maintenanceMode && MEMBER_SHELL_PAGES.has(context.url.pathname)) {
+    if (user && decision === 'render' && !settings.maintenanceMode && MEMBER_SHELL_ROUTES.includes(context.routePattern)) {
       context.locals.user = null;
       context.locals.memberShell = true;
-      return next();
+      context.locals.shellUser = user;
+      const shell = await next();
+      // The page left the shell (src/server/catalogue-page.ts, leaveMemberShell): it is this visitor's alone.
+      if (!context.locals.memberShell) shell.headers.set('cache-control', 'private, no-store');
+      return shell;
     }
     response =
       decision === 'login'

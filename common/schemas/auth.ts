@@ -60,21 +60,6 @@ export const currentUserSchema = z.object({
 });
 export type CurrentUser = z.output<typeof currentUserSchema>;
 
-/**
- * `GET /users/me/header`: what the site's header shows a signed-in visitor (who they are, their unread counts). The
- * pages every member is shown alike (the member shell, docs/architecture.md) carry none of it; the header asks once.
- */
-export const memberHeaderSchema = z.object({
-  user: currentUserSchema.pick({ _id: true, name: true, username: true, avatar: true, role: true }),
-  unread: z.object({ messages: z.number().int(), notifications: z.number().int() }),
-  /**
-   * Some item may be open to this visitor that is locked to a guest (a subscription, a purchase, a performer's own
-   * items, an admin): the shared page's lists ask for their first page again as them. False: they show it right.
-   */
-  unlocksMore: z.boolean(),
-});
-export type MemberHeader = z.output<typeof memberHeaderSchema>;
-
 /** `GET /users/view/{id}`: what anyone may see of a user. */
 export const publicUserSchema = z.object({
   _id: z.string(),

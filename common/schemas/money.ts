@@ -465,7 +465,7 @@ export const ownPayoutsQuery = pageQuery.omit({ cursor: true });
 
 // Offers (server/payments/README.md, "Offers"): what the paywall shows, the performer's promotions.
 
-const bundleMonthsSchema = z.union([z.literal(3), z.literal(6), z.literal(12)]);
+const bundleMonthsSchema = z.literal([3, 6, 12]);
 
 /** One plan on the paywall, as the checkout would charge it to the viewer. */
 export const planOfferSchema = z.object({

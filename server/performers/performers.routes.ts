@@ -32,4 +32,5 @@ export async function performersRoutes(app: ApiApp): Promise<void> {
     }),
     async (request) => getPerformerProfile(app.ctx.db, request.user, request.params.id, request.country),
   );
+
 }

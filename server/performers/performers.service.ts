@@ -3,9 +3,12 @@ import { notFound } from '../http/errors.js';
 import { isSubscribed, type Viewer, mayFind } from '../access/access.service.js';
 import { categoriesOf } from '../categories/categories.repository.js';
 import type { PerformerProfile } from '../../common/schemas/catalogue.js';
+import type { PerformerViewer } from '../../common/schemas/member-shell.js';
 import { findPerformerByKey, tagsOf, toCard } from './performers.repository.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { viewerFollows } from '../follows/follows.service.js';
+import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
+import { messagingState } from '../messages/messages.service.js';
 
 /**
  * `GET /performers/{id}`: an active, approved performer by id or username (the performer and admins also see an
@@ -33,6 +36,24 @@ export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: stri
     isFollowing: following,
     followerCount: row.followerCount,
   };
+}
+
+/**
+ * The signed-in visitor's own state on a performer's page (their follow, subscription, offers, whether they may
+ * write; `GET /users/me/header?performer=`), found as `getPerformerProfile` finds the performer: null for a page
+ * the visitor may not see.
+ */
+export async function getPerformerViewer(db: DbOrTrx, viewer: NonNullable<Viewer>, key: string, country: string | null): Promise<PerformerViewer | null> {
+  const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
+  if (!row || !mayFind(viewer, row.visible, row.id)) return null;
+  const self = viewer.id === row.id;
+  const [subscribed, following, offer, messaging] = await Promise.all([
+    isSubscribed(db, viewer, row.id),
+    viewerFollows(db, viewer, row.id),
+    subscriptionOffer(db, row.id, viewer.id),
+    viewer.role === 'user' && !self ? messagingState(db, viewer, row.id) : null,
+  ]);
+  return { performerId: row.id, self, following, followerCount: row.followerCount, subscribed, offer, messaging };
 }
 
 /** The performer directory's cards (also the home and search pages' performer lists): public performers only. */

@@ -5,7 +5,9 @@ import { requireRole, requireUser } from '../http/auth.js';
 import { forbidden } from '../http/errors.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
 import { imageUploadLimits, readSingleImage } from '../http/single-image.js';
-import { currentUserSchema, memberHeaderSchema, publicUserSchema } from '../../common/schemas/auth.js';
+import { currentUserSchema, publicUserSchema } from '../../common/schemas/auth.js';
+import { memberHeaderQuery, memberHeaderSchema } from '../../common/schemas/member-shell.js';
+import { getPerformerViewer } from '../performers/performers.service.js';
 import { unreadMessageCount } from '../messages/messages.service.js';
 import { unreadNotificationCount } from '../notifications/notifications.service.js';
 import { unlocksMoreThanGuests } from '../access/access.service.js';
@@ -48,19 +50,25 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
     route({
       access: 'session',
       tags: ['users'],
-      summary: "What the header shows the signed-in visitor (who they are, their unread messages and notifications) and whether any item may be open to them that is locked to a guest; 401 without a valid session",
-      description: 'Pages shown alike to every signed-in visitor carry none of this; their header asks for it once per page.',
+      summary: "What the header shows the signed-in visitor (who they are, their unread messages and notifications), whether any item may be open to them that is locked to a guest, and with `performer` their state on that performer's page; 401 without a valid session",
+      description:
+        "Pages shown alike to every signed-in visitor carry none of this; they ask for it once per page. `performer` (an id or username): the visitor's follow, subscription, the plans as the checkout would charge them and whether they may write, null where that performer's page is not open to them.",
+      querystring: memberHeaderQuery,
       response: { 200: memberHeaderSchema, ...errors },
     }),
     async (request, reply) => {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
-      const [messages, notifications, unlocksMore] = await Promise.all([
+      const viewer = { id: user.id, role: user.role };
+      const { performer } = request.query;
+      const [messages, notifications, unlocksMore, performerState] = await Promise.all([
         unreadMessageCount(db, user.id),
         unreadNotificationCount(db, user.id),
-        unlocksMoreThanGuests(db, { id: user.id, role: user.role }),
+        unlocksMoreThanGuests(db, viewer),
+        performer === undefined ? undefined : getPerformerViewer(db, viewer, performer, request.country),
       ]);
-      return { user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role }, unread: { messages, notifications }, unlocksMore };
+      const header = { user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role }, unread: { messages, notifications }, unlocksMore };
+      return performerState === undefined ? header : { ...header, performer: performerState };
     },
   );
 

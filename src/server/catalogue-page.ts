@@ -20,6 +20,20 @@ export function setPublicCache(Astro: AstroGlobal, value = PUBLIC_CACHE): void {
 }
 
 /**
+ * A member-shell page (docs/architecture.md) whose content a guest may not see, but the visitor might: a performer's
+ * own page before approval, an admin on a performer who blocks their country. The page renders for the visitor after
+ * all, and the middleware marks the answer `private` so no shared cache keeps it. False when this was no member shell.
+ */
+export function leaveMemberShell(Astro: AstroGlobal): boolean {
+  const { shellUser, memberShell } = Astro.locals;
+  if (!memberShell || !shellUser) return false;
+  Astro.locals.user = shellUser;
+  Astro.locals.memberShell = false;
+  Astro.locals.shellUser = undefined;
+  return true;
+}
+
+/**
  * What a catalogue page reads with: the services' deps, the viewer, the visitor's country, and the audience for
  * "public" (performers' country blocks apply through it, server/catalogue/catalogue.repository.ts).
  */

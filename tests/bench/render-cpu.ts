@@ -47,7 +47,8 @@ export interface SignedInTarget {
   /**
    * What a browser asks next for this page: a member-shell page (the same copy for every member, from memory) costs
    * its header's call, and its list again as the viewer when the header says something may be open to them that the
-   * shared copy shows locked (not for the demo fan, who holds nothing). A view is the page and these together.
+   * shared copy shows locked (not for the demo fan, who holds nothing). A performer's page asks the header with the
+   * visitor's follow and subscription there. A view is the page and these together.
    */
   alsoAsks?: { header: string; list: string };
 }
@@ -77,14 +78,23 @@ async function start(dir: string, label: string, smtpUrl: string, databaseUrl?: 
   const cookie = await sessionCookie(server.url, 'fan@example.com:demo-password-123');
   const { performer, video } = await samplePages(server.url, { cookie });
   const videoId = video.split('/').pop()!;
+  const username = performer.split('/').pop()!;
+  const performerId = ((await (await fetch(`${server.url}/api/performers/${username}`)).json()) as { _id: string })._id;
+  const performerShell = {
+    header: `${NEWEST_VIDEOS_SHELL.header}?performer=${performerId}`,
+    list: `/api/user/assets/videos/search?performerId=${performerId}&sort=newest&limit=12`,
+  };
   const targets: SignedInTarget[] = [
-    { name: 'performer page', kind: 'page', path: performer },
+    { name: 'performer page', kind: 'page', path: performer, alsoAsks: performerShell },
     { name: 'video page', kind: 'page', path: video },
     { name: 'home (feed)', kind: 'page', path: '/home' },
     { name: 'home page (/), member shell', kind: 'page', path: '/', alsoAsks: NEWEST_VIDEOS_SHELL },
     { name: 'videos list', kind: 'page', path: '/videos', alsoAsks: NEWEST_VIDEOS_SHELL },
     { name: 'API videos list', kind: 'api', path: '/api/user/assets/videos/search?limit=12' },
     { name: 'API video detail', kind: 'api', path: `/api/user/assets/videos/${videoId}` },
+    // What the member-shell pages ask for the visitor.
+    { name: 'API member header', kind: 'api', path: NEWEST_VIDEOS_SHELL.header },
+    { name: "API member header with a performer page's state", kind: 'api', path: performerShell.header },
   ];
   return { label, server, cookie, targets, drop: async () => schema?.drop() };
 }

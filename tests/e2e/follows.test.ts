@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeVideo } from '../../server/seed/factories.js';
 import { postForm } from '../helpers/uploads.js';
@@ -45,7 +45,7 @@ describe.skipIf(!hasChromium)('follows and the feed in chromium', () => {
     const page = await chromium.page({ as: fan, viewport: { width: 1280, height: 900 } });
     await page.goto(`${t.url}/performers/${performer.username}`);
     await page.getByTestId('follow-button').scrollIntoViewIfNeeded();
-    await waitForIsland(page, 'FollowButton');
+    await waitForPerformerControls(page);
     await page.getByTestId('follow-button').click();
     await expect.poll(() => page.getByTestId('follow-button').textContent()).toBe('Following');
     expect(await page.getByTestId('follower-count').textContent()).toBe('1 follower');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForPerformerControls } from '../helpers/browser.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 
 /**
@@ -52,6 +52,37 @@ describe.skipIf(!hasChromium)('the member shell in chromium', () => {
     await other.waitForLoadState('networkidle');
     expect(await other.locator(`${card('Core strength')} .media-card__badge--lock`).count()).toBe(1);
     expect(await other.getByTestId('messages-badge').count()).toBe(0);
+  }, 60_000);
+
+  it("gives each visitor their own controls on a performer's shared page: the subscriber's, a fan's, alice's own", async () => {
+    const subscriber = await chromium.page({ as: c.subscriber });
+    await subscriber.goto(`${t.url}/performers/alice`);
+    await waitForPerformerControls(subscriber);
+    expect(await subscriber.getByTestId('subscribe-active').count()).toBe(1);
+    // Subscribed, the conversation with alice is there to open; the videos list opens what the subscription opens.
+    expect(await subscriber.getByTestId('message-button').getAttribute('href')).toMatch(/^\/messages\//);
+    await subscriber.locator('[data-testid="performer-videos"] [data-testid="video-card"]:has(h3:text-is("Core strength"))').scrollIntoViewIfNeeded();
+    await expect.poll(() => subscriber.locator('[data-testid="performer-videos"] [data-testid="video-card"]:has(h3:text-is("Core strength")) .media-card__badge--lock').count(), { timeout: 15_000 }).toBe(0);
+    await saveScreen(subscriber, 'member-shell-performer-subscriber');
+
+    // The fan gets the same copy from memory: Follow works for them, and they are offered the plans.
+    const fan = await chromium.page({ as: c.fan });
+    const res = await fan.goto(`${t.url}/performers/alice`);
+    expect(res?.headers()['x-cache']).toBe('HIT');
+    await waitForPerformerControls(fan);
+    await saveScreen(fan, 'member-shell-performer-fan');
+    expect(await fan.getByTestId('subscribe-active').count()).toBe(0);
+    expect(await fan.getByTestId('subscribe-monthly').textContent()).toContain('9.99');
+    await fan.getByTestId('follow-button').click();
+    await expect.poll(() => fan.getByTestId('follow-button').textContent(), { timeout: 15_000 }).toBe('Following');
+    expect(await fan.getByTestId('follower-count').textContent()).toBe('1 follower');
+
+    // Alice on her own page: her follower count, no button to follow, subscribe to, tip or report herself.
+    const alice = await chromium.page({ as: c.alice });
+    await alice.goto(`${t.url}/performers/alice`);
+    await waitForPerformerControls(alice);
+    expect(await alice.getByTestId('follower-count').textContent()).toBe('1 follower');
+    for (const id of ['follow-button', 'follow-login', 'subscribe-monthly', 'tip-button', 'tip-login', 'report-button', 'report-login']) expect(await alice.getByTestId(id).count(), id).toBe(0);
   }, 60_000);
 
   it('leaves a visitor whose session ended a guest on the page, without sending them to log in', async () => {

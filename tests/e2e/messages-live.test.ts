@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { subscribe } from '../../server/seed/factories.js';
 import { startInstance } from '../helpers/realtime-client.js';
@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('messages in chromium', () => {
     const page = await chromium.page({ as: stranger });
     await page.goto(`${t.url}/performers/${performer.username}`);
     await page.getByTestId('message-button').scrollIntoViewIfNeeded();
-    await waitForIsland(page, 'MessageButton');
+    await waitForPerformerControls(page);
     expect(await page.getByTestId('message-button').isDisabled()).toBe(true);
     expect(await page.getByTestId('message-why-not').textContent()).toContain('Only subscribers can message this performer first');
   });
@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)('messages in chromium', () => {
     // The fan opens the conversation from the performer's page and writes.
     await fanPage.goto(`${t.url}/performers/${performer.username}`);
     await fanPage.getByTestId('message-button').scrollIntoViewIfNeeded();
-    await waitForIsland(fanPage, 'MessageButton');
+    await waitForPerformerControls(fanPage);
     await fanPage.getByTestId('message-button').click();
     await fanPage.waitForURL(/\/messages\/[0-9a-f]+$/);
     const conversationId = fanPage.url().split('/').pop()!;
@@ -180,7 +180,7 @@ describe.skipIf(!hasChromium || !process.env.DATABASE_URL || !process.env.REDIS_
     // A → B: the fan writes from the performer's page on A; the performer's badge on B appears without a reload.
     await fanPage.goto(`${a.url}/performers/${performer.username}`);
     await fanPage.getByTestId('message-button').scrollIntoViewIfNeeded();
-    await waitForIsland(fanPage, 'MessageButton');
+    await waitForPerformerControls(fanPage);
     await fanPage.getByTestId('message-button').click();
     await fanPage.waitForURL(/\/messages\/[0-9a-f]+$/);
     const conversationId = fanPage.url().split('/').pop()!;

@@ -3,7 +3,7 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import { createUser } from '../helpers/sessions.js';
 import { listCounts } from '../../server/catalogue/count-cache.js';
-import { MEMBER_SHELL_PAGES } from '../../server/routes.js';
+import { MEMBER_SHELL_ROUTES } from '../../server/routes.js';
 
 /**
  * The whole site (built pages + API) with the micro-cache on, as in production: anonymous pages and public lists
@@ -43,22 +43,26 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
   });
 
   it('never lets a signed-in page in or out', async () => {
-    const anonymous = await page('/performers/bob');
-    const signedIn = await page('/performers/bob', { cookie: `token=${c.subscriber.token}` });
+    // The subscriber's page of alice's subscribers-only video plays it; a guest's is locked.
+    const path = `/videos/${c.videos.subs.id}`;
+    const anonymous = await page(path);
+    const signedIn = await page(path, { cookie: `token=${c.subscriber.token}` });
     expect(anonymous.cache).toBe('MISS');
     expect(signedIn.cache).toBe(null);
     expect(signedIn.headers.get('cache-control')).toContain('no-store');
     expect(signedIn.text).not.toBe(anonymous.text);
     // And the signed-in render did not replace the anonymous copy.
-    const again = await page('/performers/bob');
+    const again = await page(path);
     expect(again.cache).toBe('HIT');
     expect(again.text).toBe(anonymous.text);
   });
 
   it('shares each member-shell page among signed-in visitors, holding nobody\'s data, apart from the guests\' copy', async () => {
     const other = await createUser(t.ctx.db, 'user', { username: 'zeldaquill', name: 'Zelda Quill' });
-    expect([...MEMBER_SHELL_PAGES].length).toBeGreaterThan(0);
-    for (const path of MEMBER_SHELL_PAGES) {
+    // Each member-shell route, the performer's page as alice's (where the subscriber has a subscription).
+    const paths = MEMBER_SHELL_ROUTES.map((r) => r.replace('[username]', 'alice'));
+    expect(paths).toContain('/performers/alice');
+    for (const path of paths) {
       const url = `${path}?shell=1`;
       const first = await page(url, { cookie: `token=${c.subscriber.token}` });
       const second = await page(url, { cookie: `token=${other.token}` });
@@ -82,7 +86,21 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     // The home page's newest videos are the guests': the subscriber's video stays locked in the shared copy.
     expect((await page('/?shell=1', { cookie: `token=${c.subscriber.token}` })).text).toContain('Core strength');
     // A page that is not a member shell stays the visitor's own.
-    expect((await page('/performers/alice', { cookie: `token=${c.subscriber.token}` })).cache).toBe(null);
+    expect((await page(`/videos/${c.videos.free.id}`, { cookie: `token=${c.subscriber.token}` })).cache).toBe(null);
+  });
+
+  it("renders a performer's page for the visitor alone where a guest's copy has none: their own inactive page, an admin's", async () => {
+    const own = await page('/performers/carol', { cookie: `token=${c.carol.token}` });
+    expect(own.status).toBe(200);
+    expect(own.text).toContain('Carol Gone');
+    expect(own.headers.get('cache-control')).toBe('private, no-store');
+    // Rendered for her (her menu, no shared header), and kept by no cache: a fan after her finds no page.
+    expect(own.text).not.toContain('data-testid="user-menu-pending"');
+    const admin = await page('/performers/carol', { cookie: `token=${c.admin.token}` });
+    expect([admin.status, admin.cache, admin.headers.get('cache-control')]).toEqual([200, 'MISS', 'private, no-store']);
+    const fan = await page('/performers/carol', { cookie: `token=${c.fan.token}` });
+    expect(fan.status).toBe(404);
+    expect(fan.text).not.toContain('Carol Gone');
   });
 
   it('tells the member-shell header who is signed in and their unread counts, and a guest nothing', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
 import { buildMoneyWorld, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 
 /**
@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     expect(await page.getByTestId('lock-box').count()).toBe(1);
 
     await page.goto(`${t.url}/performers/${w.perf.username}`);
-    await hydrated(page, 'SubscribeButton');
+    await waitForPerformerControls(page);
     await saveScreen(page, 'performer-profile', { fullPage: true });
     expect(await page.getByTestId('subscribe-monthly').textContent()).toContain('$10.00');
     await page.getByTestId('subscribe-monthly').click();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 
 /**
@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)('offers journey in chromium', () => {
 
     const page = await (await chromium.context({ as: fan, phone: true })).newPage();
     await page.goto(`${t.url}/performers/${perf.username}`);
-    await waitForIsland(page, 'SubscribeButton');
+    await waitForPerformerControls(page);
     expect(await page.getByTestId('subscribe-monthly').textContent()).toBe('Start 7-day free trial, then $9.99/month');
     expect(await page.getByTestId('subscribe-bundle3').textContent()).toBe('3 months $26.97 (save 10%)');
     // Phone first: the buttons fit the 390 px screen.
@@ -59,6 +59,7 @@ describe.skipIf(!hasChromium)('offers journey in chromium', () => {
     expect(await page.getByTestId('subscription-row').getAttribute('data-live')).toBe('true');
     // The trial was this fan's: the performer's page now says they are subscribed.
     await page.goto(`${t.url}/performers/${perf.username}`);
+    await waitForPerformerControls(page);
     expect(await page.getByTestId('subscribe-active').count()).toBe(1);
   }, 90_000);
 });

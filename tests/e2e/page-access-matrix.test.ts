@@ -8,7 +8,7 @@ import { makeGallery, makePost } from '../../server/seed/factories.js';
 import type { TestUser } from '../helpers/sessions.js';
 import { accessFor, needsSession, pageAccess } from '../../src/server/page-access.js';
 import { unsubscribeToken } from '../../server/notifications/unsubscribe.js';
-import { MEMBER_SHELL_PAGES } from '../../server/routes.js';
+import { MEMBER_SHELL_ROUTES } from '../../server/routes.js';
 
 /**
  * Who may see which page, for every page route there is: the route list comes from src/pages (and is checked
@@ -302,7 +302,7 @@ describe.each(engines)('page access matrix on %s', (engine) => {
       await pool(jobs, async ({ route, c, who }) => {
         const a = await get(t, c.path, as(who));
         // A member-shell page holds nobody's data and is shared by every signed-in visitor (tests/e2e/micro-cache.test.ts).
-        const isPrivate = (who !== 'guest' && !MEMBER_SHELL_PAGES.has(c.path)) || needsSession(accessFor(route)!);
+        const isPrivate = (who !== 'guest' && !MEMBER_SHELL_ROUTES.includes(route)) || needsSession(accessFor(route)!);
         if (isPrivate && a.cacheControl !== 'private, no-store') wrong.push(`${route} as ${who}: cache-control ${a.cacheControl}`);
         if (isPrivate && a.xCache && a.xCache !== 'MISS') wrong.push(`${route} as ${who}: answered from the micro-cache (${a.xCache})`);
       });

@@ -170,7 +170,8 @@ describe.skipIf(!hasChromium)('performer posts in chromium', () => {
     // The fan's Posts tab shows both open, with sharp pictures (signed for the fan).
     await page.goto(`${t.url}/performers/${w.perf.username}?tab=posts`);
     await waitForIsland(page, 'LoadMoreList');
-    expect(await page.locator('[data-testid="post-card"][data-locked="false"]').count()).toBe(2);
+    // The page is the members' shared copy: the list asks again as the fan and opens what they hold.
+    await expect.poll(() => page.locator('[data-testid="post-card"][data-locked="false"]').count(), { timeout: 15_000 }).toBe(2);
     await saveScreen(page, 'posts-tab-fan', { fullPage: true });
 
     const phonePage = await (await contextFor(w.fan, phone)).newPage();

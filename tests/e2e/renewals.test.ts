@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
 import { MailCatcher, type CaughtMail } from '../helpers/mail-catcher.js';
 import { buildMoneyWorld, endPeriodAgo, ledger, sandboxBillingOf, subscriptionOf, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
@@ -70,7 +70,7 @@ describe.skipIf(!hasChromium)('renewals in chromium', () => {
   it('start a trial, renew, fail, recover in the grace period, cancel: the page and the mails say each step', async () => {
     let since = await mark();
     await page.goto(`${t.url}/performers/${w.perf.username}`);
-    await waitForIsland(page, 'SubscribeButton');
+    await waitForPerformerControls(page);
     expect(await page.getByTestId('subscribe-monthly').textContent()).toBe('Start 7-day free trial, then $10.00/month');
     await page.getByTestId('subscribe-monthly').click();
     await page.waitForURL('**/payments/sandbox/**');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createUser } from '../helpers/sessions.js';
 import { makePost } from '../../server/seed/factories.js';
@@ -31,6 +31,7 @@ describe.skipIf(!hasChromium)('tips in chromium', () => {
     expect(await guest.getByTestId('tip-login').getAttribute('href')).toBe(`/auth/login?next=${encodeURIComponent(`/performers/${w.perf.username}`)}`);
     const own = await chromium.page({ as: w.perf });
     await own.goto(`${t.url}/performers/${w.perf.username}`);
+    await waitForPerformerControls(own);
     expect(await own.getByTestId('performer-name').count()).toBe(1);
     expect(await own.getByTestId('tip').count() + (await own.getByTestId('tip-login').count())).toBe(0);
   });
@@ -95,8 +96,7 @@ describe.skipIf(!hasChromium)('tips in chromium', () => {
 
     const page = await chromium.page({ as: fan, viewport: { width: 390, height: 844 } });
     await page.goto(`${t.url}/performers/${w.perf.username}`);
-    await page.getByTestId('tip-button').scrollIntoViewIfNeeded();
-    await waitForIsland(page, 'TipButton');
+    await waitForPerformerControls(page);
     await page.getByTestId('tip-button').click();
     const dialog = page.getByTestId('tip-dialog');
     await expect.poll(() => dialog.isVisible()).toBe(true);

@@ -204,6 +204,16 @@ export async function waitForIsland(page: Page, island: string, timeout = 10_000
   );
 }
 
+/**
+ * A performer's page's controls for the signed-in visitor (Follow, Message, Tip, Report, the subscribe buttons):
+ * hydrated, and the visitor's state there asked and shown (on the member shell it comes from one request).
+ */
+export async function waitForPerformerControls(page: Page, timeout = 10_000) {
+  await waitForIsland(page, 'PerformerActions', timeout);
+  await waitForIsland(page, 'PerformerSubscribe', timeout);
+  return page.waitForFunction(() => !document.querySelector('[data-testid="performer-actions-pending"], [data-testid="subscribe-pending"]'), undefined, { timeout });
+}
+
 /** One axe-core finding a page must not have: its rule, impact, help text and the elements it was found on. */
 export interface AxeProblem {
   rule: string;

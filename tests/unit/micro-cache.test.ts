@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createMicroCache, type MicroCache } from '../../server/http/micro-cache.js';
+import { isMemberShellPath, MEMBER_SHELL_ROUTES } from '../../server/routes.js';
 
 /**
  * The micro-cache over a real HTTP server with counting routes: what it keeps, what it refuses, coalescing and
@@ -169,6 +170,14 @@ describe('micro-cache', () => {
     expect((await get('/public/json', { cookie: 'token=a' })).cache).toBe(null);
     // Another page is not shared among sessions.
     expect((await get('/shelf', { cookie: 'token=a' })).cache).toBe(null);
+  });
+
+  it("knows the site's member-shell pages by their path: each listed route, a performer's page, and nothing deeper", () => {
+    const paths = ['/', '/performers', '/videos', '/store', '/posts', '/performers/alice', '/performers/a-b_c'];
+    expect(paths.filter(isMemberShellPath)).toEqual(paths);
+    expect(MEMBER_SHELL_ROUTES).toContain('/performers/[username]');
+    const not = ['/home', '/performers/', '/performers/alice/', '/performers/alice/x', '/videos/abc', '/account', '/messages', '/performersx', '//', ''];
+    expect(not.filter(isMemberShellPath)).toEqual([]);
   });
 
   it.each([

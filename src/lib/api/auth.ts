@@ -1,6 +1,7 @@
 import type {
-  ChangePasswordRequest, CurrentUser, LoginRequest, MemberHeader, LoginResponse, MessageResponse, RegisterRequest, RegisterResponse,
+  ChangePasswordRequest, CurrentUser, LoginRequest, LoginResponse, MessageResponse, RegisterRequest, RegisterResponse,
 } from '../../../common/schemas/auth.js';
+import type { MemberHeader, MemberHeaderQuery } from '../../../common/schemas/member-shell.js';
 import type { ContactRequest, ContactSent, CountryItem } from '../../../common/schemas/site.js';
 import type { UpdateProfileRequest } from '../../../common/schemas/users.js';
 import type { CreateTakedownRequest, TakedownReceipt } from '../../../common/schemas/takedowns.js';
@@ -19,8 +20,11 @@ export const auth = {
     apiFetch<MessageResponse>('/auth/users/reset-password', { method: 'POST', body: { token, password } }),
   changePassword: (body: ChangePasswordRequest) => apiFetch<MessageResponse>('/auth/users/me/password', { method: 'PUT', body: { ...body } }),
   me: () => apiFetch<CurrentUser>('/users/me'),
-  /** Who is signed in and their unread counts, for the header of a page shown alike to every member; 401 for a guest. */
-  header: () => apiFetch<MemberHeader>('/users/me/header', { guestOn401: true }),
+  /**
+   * Who is signed in and their unread counts, for the header of a page shown alike to every member, and with
+   * `performer` their state on that performer's page; 401 for a guest.
+   */
+  header: (q: MemberHeaderQuery = {}) => apiFetch<MemberHeader>('/users/me/header', { query: q, guestOn401: true }),
   updateProfile: (body: UpdateProfileRequest) => apiFetch<CurrentUser>('/users', { method: 'PUT', body: { ...body } }),
   uploadAvatar: (file: Blob) => apiFetch<CurrentUser>('/users/avatar/upload', { method: 'POST', body: multipart(file) }),
   uploadCover: (file: Blob) => apiFetch<CurrentUser>('/users/cover/upload', { method: 'POST', body: multipart(file) }),

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { currentUserSchema } from './auth.js';
+import { keyField } from './http.js';
+import { subscriptionOfferSchema } from './money.js';
+
+/**
+ * The member shell (docs/architecture.md): pages shown alike to every signed-in visitor carry nothing of theirs, and
+ * ask `GET /users/me/header` once for it: who is signed in and their unread counts, and on a performer's page their
+ * own state there, in the same request.
+ */
+
+/** A signed-in visitor's own state on a performer's page: their follow, subscription, offers, whether they may write. */
+export const performerViewerSchema = z.object({
+  performerId: z.string(),
+  /** The visitor is this performer: no follow, subscribe, message, tip or report controls. */
+  self: z.boolean(),
+  following: z.boolean(),
+  followerCount: z.number().int(),
+  subscribed: z.boolean(),
+  /** The plans as the checkout would charge this visitor (a trial only for a new subscriber). */
+  offer: subscriptionOfferSchema,
+  /** A fan's Message button, or why they may not write; null for performers and admins, who have none. */
+  messaging: z.object({ allowed: z.boolean(), reason: z.string().nullable(), conversationId: z.string().nullable() }).nullable(),
+});
+export type PerformerViewer = z.output<typeof performerViewerSchema>;
+
+/** `GET /users/me/header?performer=`: the performer (id or username) whose page asks. */
+export const memberHeaderQuery = z.object({ performer: keyField.optional() });
+export type MemberHeaderQuery = z.input<typeof memberHeaderQuery>;
+
+/**
+ * `GET /users/me/header`: what the site's header shows a signed-in visitor (who they are, their unread counts), and
+ * what a member-shell page's lists and controls need to know of them.
+ */
+export const memberHeaderSchema = z.object({
+  user: currentUserSchema.pick({ _id: true, name: true, username: true, avatar: true, role: true }),
+  unread: z.object({ messages: z.number().int(), notifications: z.number().int() }),
+  /**
+   * Some item may be open to this visitor that is locked to a guest (a subscription, a purchase, a performer's own
+   * items, an admin): the shared page's lists ask for their first page again as them. False: they show it right.
+   */
+  unlocksMore: z.boolean(),
+  /** With `?performer=`: the visitor's state on that performer's page; null where that page is not open to them. */
+  performer: performerViewerSchema.nullable().optional(),
+});
+export type MemberHeader = z.output<typeof memberHeaderSchema>;
