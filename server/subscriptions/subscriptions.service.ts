@@ -122,11 +122,13 @@ export async function subscriptionOffer(db: DbOrTrx, performerId: string, viewer
   const performer = await performerPrices(db, performerId);
   if (!performer) return { monthly: null, yearly: null, plans: [] };
   const now = nowIso();
-  const [list, promotions, returning] = await Promise.all([
+  const [list, promotions] = await Promise.all([
     activePackages(db).then((packages) => listPrices(performer, packages)),
     runningPromotions(db, performerId, now),
-    viewerId ? everSubscribed(db, viewerId, performerId, now) : Promise.resolve(false),
   ]);
+  // Whether the viewer subscribed before matters only for a trial or a promotion (firstPeriod): most performers
+  // run neither, and then nobody's history is read.
+  const returning = viewerId && (performer.trialDays > 0 || promotions.length > 0) ? await everSubscribed(db, viewerId, performerId, now) : false;
   const plans: PlanOffer[] = [];
   const wanted: Plan[] = [{ type: 'monthly' }, ...BUNDLE_MONTHS.map((m) => ({ type: 'monthly' as const, bundleMonths: m })), { type: 'yearly' }];
   for (const plan of wanted) {
