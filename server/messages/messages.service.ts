@@ -67,13 +67,15 @@ export function cleanMessageText(raw: string): string {
  * Throws why `senderId` may not write in the conversation of (fan, performer), `conversationId` when it exists.
  * 403 BLOCKED_BY_PERFORMER, 403 MESSAGES_NOT_ALLOWED, 404 for someone who is not a participant.
  */
-async function assertMayWrite(db: DbOrTrx, pair: { id?: string; fanId: string; performerId: string }, senderId: string, now = new Date()): Promise<void> {
+async function assertMayWrite(
+  db: DbOrTrx, pair: { id?: string; fanId: string; performerId: string }, senderId: string, now = new Date(), known: KnownFacts = {},
+): Promise<void> {
   if (senderId === pair.fanId) {
     await assertNotBlocked(db, pair.performerId, pair.fanId, 'message');
     if (pair.id && (await hasSent(db, pair.id, pair.performerId))) return;
-    const policy = (await messagePolicyOf(db, pair.performerId)) ?? 'nobody';
+    const policy = known.policy ?? (await messagePolicyOf(db, pair.performerId)) ?? 'nobody';
     if (policy === 'fans') return;
-    if (policy === 'subscribers' && (await isSubscribed(db, { id: pair.fanId, role: 'user' }, pair.performerId, now))) return;
+    if (policy === 'subscribers' && (known.subscribed ?? (await isSubscribed(db, { id: pair.fanId, role: 'user' }, pair.performerId, now)))) return;
     throw notAllowed(policyRefusal[policy]);
   }
   if (senderId === pair.performerId) {
@@ -85,10 +87,19 @@ async function assertMayWrite(db: DbOrTrx, pair: { id?: string; fanId: string; p
   throw notFound('Conversation');
 }
 
+/**
+ * What the caller of `messagingState` read moments before in the same request (a performer's page reads the performer's
+ * row and the fan's subscription for its own parts): not read again. Sending never passes any.
+ */
+interface KnownFacts {
+  policy?: MessagePolicy;
+  subscribed?: boolean;
+}
+
 /** Why not, in words, or null when the sender may write now. */
-async function whyNot(db: DbOrTrx, pair: { id?: string; fanId: string; performerId: string }, senderId: string): Promise<{ code: string; message: string } | null> {
+async function whyNot(db: DbOrTrx, pair: { id?: string; fanId: string; performerId: string }, senderId: string, known?: KnownFacts): Promise<{ code: string; message: string } | null> {
   try {
-    await assertMayWrite(db, pair, senderId);
+    await assertMayWrite(db, pair, senderId, new Date(), known);
     return null;
   } catch (err) {
     if (err instanceof AppError) return { code: err.code, message: err.message };
@@ -358,12 +369,12 @@ export function unreadMessageCount(db: DbOrTrx, userId: string): Promise<number>
 }
 
 /** What the performer's page offers the viewer: a Message button, or why not. */
-export async function messagingState(db: DbOrTrx, viewer: Viewer, performerId: string): Promise<MessagingState> {
+export async function messagingState(db: DbOrTrx, viewer: Viewer, performerId: string, known?: KnownFacts): Promise<MessagingState> {
   if (!viewer) return { allowed: false, reason: 'Log in to send a message', conversationId: null };
   if (viewer.id === performerId) return { allowed: false, reason: null, conversationId: null };
   if (viewer.role !== 'user') return { allowed: false, reason: 'Messages are between fans and performers', conversationId: null };
   const existing = await findConversationOf(db, viewer.id, performerId);
-  const refusal = await whyNot(db, { id: existing?.id, fanId: viewer.id, performerId }, viewer.id);
+  const refusal = await whyNot(db, { id: existing?.id, fanId: viewer.id, performerId }, viewer.id, known);
   // An existing conversation can always be read, even when writing is not allowed any more.
   return { allowed: !refusal || Boolean(existing), reason: refusal?.message ?? null, conversationId: existing?.id ?? null };
 }

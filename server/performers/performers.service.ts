@@ -47,12 +47,9 @@ export async function getPerformerViewer(db: DbOrTrx, viewer: NonNullable<Viewer
   const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
   if (!row || !mayFind(viewer, row.visible, row.id)) return null;
   const self = viewer.id === row.id;
-  const [subscribed, following, offer, messaging] = await Promise.all([
-    isSubscribed(db, viewer, row.id),
-    viewerFollows(db, viewer, row.id),
-    subscriptionOffer(db, row.id, viewer.id),
-    viewer.role === 'user' && !self ? messagingState(db, viewer, row.id) : null,
-  ]);
+  // The row just read prices the offer and holds the messaging policy; the subscription answers the messaging too.
+  const [subscribed, following, offer] = await Promise.all([isSubscribed(db, viewer, row.id), viewerFollows(db, viewer, row.id), subscriptionOffer(db, row, viewer.id)]);
+  const messaging = viewer.role === 'user' && !self ? await messagingState(db, viewer, row.id, { policy: row.messagePolicy, subscribed }) : null;
   return { performerId: row.id, self, following, followerCount: row.followerCount, subscribed, offer, messaging };
 }
 

@@ -113,14 +113,19 @@ export function listPrices(performer: { monthlyPrice: number; yearlyPrice: numbe
   };
 }
 
+/** The performer's columns an offer is priced from (`performerPrices`), with the performer's id. */
+export type PerformerPriceRow = NonNullable<Awaited<ReturnType<typeof performerPrices>>> & { id: string };
+
 /**
  * The subscription plans a paywall offers for a performer, as the checkout would charge them to `viewerId` (a guest
  * is shown what a new subscriber gets): monthly, yearly, the bundles, each with its first period (a free trial, a
  * promotion's price with its end and what is left) by the same rules as checkoutSubscription (./offers.ts).
  */
-export async function subscriptionOffer(db: DbOrTrx, performerId: string, viewerId?: string | null): Promise<SubscriptionOffer> {
-  const performer = await performerPrices(db, performerId);
+export async function subscriptionOffer(db: DbOrTrx, of: string | PerformerPriceRow, viewerId?: string | null): Promise<SubscriptionOffer> {
+  // The performer's row when the caller has just read it (a performer's page), else read here.
+  const performer = typeof of === 'string' ? await performerPrices(db, of) : of;
   if (!performer) return { monthly: null, yearly: null, plans: [] };
+  const performerId = typeof of === 'string' ? of : of.id;
   const now = nowIso();
   const [list, promotions] = await Promise.all([
     activePackages(db).then((packages) => listPrices(performer, packages)),

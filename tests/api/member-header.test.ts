@@ -38,6 +38,11 @@ describe.each(engines)("the member header with a performer page's state on %s", 
     expect(monthly(fan.body)).toMatchObject({ firstPrice: 0, trialDays: 7 });
     expect(monthly((await viewer(c.lapsed, c.alice.id)).body)).toMatchObject({ firstPrice: 999, trialDays: null });
     expect((await viewer(c.subscriber, 'alice')).body).toMatchObject({ performerId: c.alice.id, subscribed: true });
+    // Alice lets subscribers write first: her subscriber may, the fan is told why not, and both are read as the
+    // sending route reads them.
+    expect((await viewer(c.subscriber, c.alice.id)).body.messaging).toEqual({ allowed: true, reason: null, conversationId: null });
+    expect((await viewer(c.fan, c.alice.id)).body.messaging).toMatchObject({ allowed: false, reason: expect.stringContaining('subscribers') });
+    expect((await t.api('/messages/conversations', { method: 'POST', headers: c.subscriber.headers, json: { userId: c.alice.id } })).status).toBe(200);
 
     // Following shows at once, to the follower only.
     expect((await t.api(`/performers/${c.alice.id}/follow`, { method: 'POST', headers: c.fan.headers })).status).toBe(200);
