@@ -191,6 +191,9 @@ describe.each(engines)('faults on %s', (engine) => {
       await Promise.all([uploads, bursts, ...buyers]);
     }
     expect(runningAtKill.length).toBeGreaterThan(0);
+    // What was still running when the process died: a job read as running just before the kill may have finished in
+    // the few milliseconds before the signal landed (it is then done once, which is right too).
+    const diedRunning = (await db.selectFrom('jobs').select('id').where('status', '=', 'running').execute()).map((j) => j.id);
     expect(answered.uploads.length).toBeGreaterThan(0);
     expect(answered.webhooks).toBeGreaterThan(0);
     // Nothing before the kill answered a 5xx.
@@ -223,7 +226,7 @@ describe.each(engines)('faults on %s', (engine) => {
     for (const id of runningAtKill) {
       const j = jobs.find((x) => x.id === id)!;
       expect(j.status).toBe('done');
-      expect(j.attempts).toBeGreaterThanOrEqual(2);
+      if (diedRunning.includes(id)) expect(j.attempts).toBeGreaterThanOrEqual(2);
     }
     // Every upload answered 201 before the kill is there and processed.
     const videos = await db.selectFrom('videos').select(['id', 'processingStatus', 'fileId']).where('performerId', '=', performer.id).where('id', '!=', saleVideo.id).execute();
