@@ -53,7 +53,7 @@ export interface SignedInTarget {
   alsoAsks?: { header: string; list: string };
 }
 
-/** Both member-shell pages measured show the newest videos first. */
+/** The header's call (every member-shell page's), and the newest videos the home page and /videos list first. */
 const NEWEST_VIDEOS_SHELL = { header: '/api/users/me/header', list: '/api/user/assets/videos/search?sort=newest&limit=12' };
 
 interface Site {
