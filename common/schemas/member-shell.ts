@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { currentUserSchema } from './auth.js';
 import { keyField } from './http.js';
 import { subscriptionOfferSchema } from './money.js';
+import { signedMediaSchema } from './catalogue.js';
 
 /**
  * The member shell (docs/architecture.md): pages shown alike to every signed-in visitor carry nothing of theirs, and
- * ask `GET /users/me/header` once for it: who is signed in and their unread counts, and on a performer's page their
- * own state there, in the same request.
+ * ask `GET /users/me/header` once for it: who is signed in and their unread counts, and on a performer's or a video's
+ * page their own state there, in the same request.
  */
 
 /** A signed-in visitor's own state on a performer's page: their follow, subscription, offers, whether they may write. */
@@ -24,8 +25,23 @@ export const performerViewerSchema = z.object({
 });
 export type PerformerViewer = z.output<typeof performerViewerSchema>;
 
-/** `GET /users/me/header?performer=`: the performer (id or username) whose page asks. */
-export const memberHeaderQuery = z.object({ performer: keyField.optional() });
+/** A signed-in visitor's own state on a video's page: whether it is open to them, how to open it, what they reacted. */
+export const videoViewerSchema = z.object({
+  videoId: z.string(),
+  /** The visitor is the video's performer: no tip or report controls. */
+  self: z.boolean(),
+  locked: z.boolean(),
+  /** The full file, signed for this visitor alone; null while locked (or not ready). */
+  media: signedMediaSchema.nullable(),
+  /** While locked by a subscription: the plans as the checkout would charge this visitor; else null. */
+  offer: subscriptionOfferSchema.nullable(),
+  /** Which of like, favourite and watch later the visitor has on this video. */
+  reacted: z.object({ like: z.boolean(), favourite: z.boolean(), watch_later: z.boolean() }),
+});
+export type VideoViewer = z.output<typeof videoViewerSchema>;
+
+/** `GET /users/me/header?performer=` or `?video=`: the performer (id or username) or video (id or slug) whose page asks. */
+export const memberHeaderQuery = z.object({ performer: keyField.optional(), video: keyField.optional() });
 export type MemberHeaderQuery = z.input<typeof memberHeaderQuery>;
 
 /**
@@ -42,5 +58,7 @@ export const memberHeaderSchema = z.object({
   unlocksMore: z.boolean(),
   /** With `?performer=`: the visitor's state on that performer's page; null where that page is not open to them. */
   performer: performerViewerSchema.nullable().optional(),
+  /** With `?video=`: the visitor's state on that video's page; null where that page is not open to them. */
+  video: videoViewerSchema.nullable().optional(),
 });
 export type MemberHeader = z.output<typeof memberHeaderSchema>;

@@ -62,6 +62,18 @@ export interface ReactionFilters {
   offset: number;
 }
 
+/** Which actions the user holds on one object. */
+export async function reactedActions(db: DbOrTrx, userId: string, objectType: EngagementObjectType, objectId: string): Promise<ReactionAction[]> {
+  const rows = await db
+    .selectFrom('reactions')
+    .select('action')
+    .where('userId', '=', userId)
+    .where('objectType', '=', objectType)
+    .where('objectId', '=', objectId)
+    .execute();
+  return rows.map((r) => r.action);
+}
+
 /** The user's reactions, newest first. */
 export async function searchReactions(db: DbOrTrx, userId: string, f: ReactionFilters) {
   let base = db.selectFrom('reactions').where('reactions.userId', '=', userId);

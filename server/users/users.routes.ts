@@ -8,6 +8,8 @@ import { imageUploadLimits, readSingleImage } from '../http/single-image.js';
 import { currentUserSchema, publicUserSchema } from '../../common/schemas/auth.js';
 import { memberHeaderQuery, memberHeaderSchema } from '../../common/schemas/member-shell.js';
 import { getPerformerViewer } from '../performers/performers.service.js';
+import { getVideoViewer } from '../videos/videos.service.js';
+import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { unreadMessageCount } from '../messages/messages.service.js';
 import { unreadNotificationCount } from '../notifications/notifications.service.js';
 import { unlocksMoreThanGuests } from '../access/access.service.js';
@@ -50,9 +52,9 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
     route({
       access: 'session',
       tags: ['users'],
-      summary: "What the header shows the signed-in visitor (who they are, their unread messages and notifications), whether any item may be open to them that is locked to a guest, and with `performer` their state on that performer's page; 401 without a valid session",
+      summary: "What the header shows the signed-in visitor (who they are, their unread messages and notifications), whether any item may be open to them that is locked to a guest, and with `performer` or `video` their state on that page; 401 without a valid session",
       description:
-        "Pages shown alike to every signed-in visitor carry none of this; they ask for it once per page. `performer` (an id or username): the visitor's follow, subscription, the plans as the checkout would charge them and whether they may write, null where that performer's page is not open to them.",
+        "Pages shown alike to every signed-in visitor carry none of this; they ask for it once per page. `performer` (an id or username): the visitor's follow, subscription, the plans as the checkout would charge them and whether they may write, null where that performer's page is not open to them. `video` (an id or slug): whether it is open to the visitor, its full file signed for them, the plans that open it as the checkout would charge them and their reactions, null where that video's page is not open to them.",
       querystring: memberHeaderQuery,
       response: { 200: memberHeaderSchema, ...errors },
     }),
@@ -60,15 +62,21 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
       const viewer = { id: user.id, role: user.role };
-      const { performer } = request.query;
-      const [messages, notifications, unlocksMore, performerState] = await Promise.all([
+      const { performer, video } = request.query;
+      const [messages, notifications, unlocksMore, performerState, videoState] = await Promise.all([
         unreadMessageCount(db, user.id),
         unreadNotificationCount(db, user.id),
         unlocksMoreThanGuests(db, viewer),
         performer === undefined ? undefined : getPerformerViewer(db, viewer, performer, request.country),
+        video === undefined ? undefined : getVideoViewer(catalogueDeps(app.ctx, request.country), viewer, video),
       ]);
-      const header = { user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role }, unread: { messages, notifications }, unlocksMore };
-      return performerState === undefined ? header : { ...header, performer: performerState };
+      return {
+        user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role },
+        unread: { messages, notifications },
+        unlocksMore,
+        ...(performerState === undefined ? {} : { performer: performerState }),
+        ...(videoState === undefined ? {} : { video: videoState }),
+      };
     },
   );
 

@@ -1,8 +1,11 @@
 import { notFound } from '../http/errors.js';
-import { canManage, loadAccessView, videoSubject, type Viewer } from '../access/access.service.js';
+import { canManage, loadAccessView, mayFind, videoSubject, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { foundItem, fullMedia, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
+import type { VideoViewer } from '../../common/schemas/member-shell.js';
+import { reactedActions } from '../reactions/reactions.repository.js';
+import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
 import { toVideoItem } from './videos.mapper.js';
@@ -32,6 +35,32 @@ export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters:
  */
 export async function getVideo(deps: CatalogueDeps, viewer: Viewer, key: string): Promise<VideoItem> {
   return foundItem(deps, viewer, await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country)), 'Video', toItems);
+}
+
+/**
+ * The signed-in visitor's own state on a video's page (`GET /users/me/header?video=`): whether it is open to them,
+ * with the full file signed for them alone, the plans that open it as the checkout would charge them, what they
+ * reacted. Found as `getVideo` finds the video: null for a page the visitor may not see.
+ */
+export async function getVideoViewer(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<VideoViewer | null> {
+  const row = await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country));
+  if (!row || !mayFind(viewer, row.visible, row.performerId)) return null;
+  const [access, files, reacted] = await Promise.all([
+    loadAccessView(deps.db, viewer, [videoSubject(row)]),
+    row.fileId ? deps.display.files(deps.db, [row.fileId]) : undefined,
+    reactedActions(deps.db, viewer.id, 'video', row.id),
+  ]);
+  const open = access.decide(videoSubject(row)).open;
+  const media = open && row.fileId ? fullMedia(deps.signer, viewer, { objectType: 'video', objectId: row.id }, files?.get(row.fileId)) : null;
+  const offer = !open && row.access === 'subscribers' ? await subscriptionOffer(deps.db, row.performerId, viewer.id) : null;
+  return {
+    videoId: row.id,
+    self: viewer.id === row.performerId,
+    locked: !open,
+    media,
+    offer,
+    reacted: { like: reacted.includes('like'), favourite: reacted.includes('favourite'), watch_later: reacted.includes('watch_later') },
+  };
 }
 
 /** Performer studio: the performer's own video in any state (admins: any video). */

@@ -39,10 +39,12 @@ export interface LoadMoreListProps {
    * the member header says nothing is open to them that a guest's copy shows locked.
    */
   reloadForViewer?: boolean;
+  /** A short list beside an item (a video's "more from"): that item left out, and no "Load more". */
+  sample?: { exclude: string };
 }
 
 /** A listing whose "Load more" button appends the next page (docs/product.md); items render on the server first. */
-export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId, serverOnly = false, reloadForViewer = false }: LoadMoreListProps) {
+export default function LoadMoreList({ kind, query, initial, galleryId, currencySymbol = '$', emptyText = 'Nothing here yet.', testId, serverOnly = false, reloadForViewer = false, sample }: LoadMoreListProps) {
   const listing = useMemo(() => catalogueListing<AnyCard>(kind, query, initial, galleryId), []); // eslint-disable-line react-hooks/exhaustive-deps
   useEffect(() => {
     if (!reloadForViewer) return;
@@ -52,7 +54,9 @@ export default function LoadMoreList({ kind, query, initial, galleryId, currency
       .then(({ loadMemberHeader }) => loadMemberHeader())
       .then((header) => (header?.unlocksMore ? listing.load() : undefined));
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
-  const state = useStore(listing.store);
+  const listed = useStore(listing.store);
+  const sampled = sample && listed.items.filter((i) => i._id !== sample.exclude);
+  const state = sampled ? { ...listed, items: sampled, total: sampled.length } : listed;
   const root = useRef<HTMLDivElement>(null);
   // The photo shown in the viewer (an index into the list), or null while it is closed.
   const [viewing, setViewing] = useState<number | null>(null);

@@ -16,6 +16,8 @@ export interface ReactionButtonsProps {
   counts?: Partial<Record<'like' | 'favourite', number>>;
   /** What the viewer already has, when the page knows (otherwise asked from `GET /reactions/search`). */
   reacted?: Partial<Record<ReactionAction, boolean>>;
+  /** Whether the viewer is signed in is not known yet: the buttons wait, disabled, and nothing is asked. */
+  pending?: boolean;
 }
 
 const LABELS: Record<ReactionAction, [string, string]> = {
@@ -25,7 +27,7 @@ const LABELS: Record<ReactionAction, [string, string]> = {
 };
 
 /** Like / favourite / watch-later toggles with live counts. Guests are sent to the login page. */
-export default function ReactionButtons({ objectType, objectId, loggedIn, actions, counts, reacted }: ReactionButtonsProps) {
+export default function ReactionButtons({ objectType, objectId, loggedIn, actions, counts, reacted, pending = false }: ReactionButtonsProps) {
   const list = actions ?? (objectType === 'video' || objectType === 'gallery' ? ['like', 'favourite', 'watch_later'] : ['like', 'favourite']);
   const all = useStore(reactionsStore);
 
@@ -35,7 +37,7 @@ export default function ReactionButtons({ objectType, objectId, loggedIn, action
       objectId,
       Object.fromEntries(list.map((a) => [a, { count: a === 'watch_later' ? null : (counts?.[a] ?? undefined), reacted: reacted?.[a] }])),
     );
-    if (loggedIn && !reacted) void loadMyReactions(objectType, [objectId]);
+    if (loggedIn && !reacted && !pending) void loadMyReactions(objectType, [objectId]);
     return subscribeReactionCounts(objectType, objectId);
   }, [objectType, objectId]);
 
@@ -59,7 +61,7 @@ export default function ReactionButtons({ objectType, objectId, loggedIn, action
             type="button"
             className="btn reaction"
             aria-pressed={on}
-            disabled={s?.pending}
+            disabled={pending || s?.pending}
             onClick={() => onClick(action)}
             data-testid={`reaction-${action}`}
           >

@@ -74,3 +74,81 @@ describe.each(engines)("the member header with a performer page's state on %s", 
     expect(guest.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
   });
 });
+
+/**
+ * `GET /users/me/header?video=`: what a video's page shows the signed-in visitor of their own, asked with the header
+ * because the page is the same for every member: whether it plays for them (its file signed for them alone), the
+ * plans that open it priced for them, and what they reacted. A video whose page they may not see is null.
+ */
+describe.each(engines)("the member header with a video page's state on %s", (engine) => {
+  let t: TestApp;
+  let c: Catalogue;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    c = await buildCatalogue(t.ctx);
+    await t.ctx.db.updateTable('performers').set({ trialDays: 7 }).where('id', '=', c.alice.id).execute();
+  });
+  afterAll(() => t?.close());
+
+  const header = (who: TestUser | null, key: string) => t.api(`/users/me/header?video=${encodeURIComponent(key)}`, { headers: who?.headers ?? {} });
+  const viewer = async (who: TestUser, key: string) => {
+    const res = await header(who, key);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    return res.body.video;
+  };
+
+  it('opens a video to those it is open to, with its file signed for them alone, and prices it for the others', async () => {
+    const subs = c.videos.subs.id;
+    // The fan: locked, offered the plans as the checkout would charge them (a new subscriber's trial), no file.
+    const fan = await viewer(c.fan, subs);
+    expect(fan).toMatchObject({ videoId: subs, self: false, locked: true, media: null, offer: { monthly: 999 } });
+    expect(fan.offer.plans.find((p: { type: string; bundleMonths: number | null }) => p.type === 'monthly' && !p.bundleMonths)).toMatchObject({ firstPrice: 0, trialDays: 7 });
+    // The lapsed subscriber pays from the first day.
+    const lapsed = await viewer(c.lapsed, subs);
+    expect(lapsed.offer.plans.find((p: { type: string; bundleMonths: number | null }) => p.type === 'monthly' && !p.bundleMonths)).toMatchObject({ firstPrice: 999, trialDays: null });
+    // The subscriber, the performer and an admin get the file, signed for each of them, and no offer.
+    for (const who of [c.subscriber, c.alice, c.admin]) {
+      const open = await viewer(who, subs);
+      expect(open).toMatchObject({ locked: false, offer: null, self: who === c.alice });
+      expect(open.media.url).toContain(`u=${who.id}`);
+      // The signed address opens for them, and for nobody else.
+      expect((await fetch(`${t.url}${open.media.url}`, { headers: { ...who.headers, range: 'bytes=0-0' } })).status).toBe(206);
+      expect((await fetch(`${t.url}${open.media.url}`, { headers: { ...c.fan.headers, range: 'bytes=0-0' } })).status).toBe(403);
+    }
+    // A sale video: the buyer's opens, the fan's has nothing but the price the page shows (no plans to offer).
+    expect(await viewer(c.fan, c.videos.sale.id)).toMatchObject({ locked: true, media: null, offer: null });
+    expect((await viewer(c.buyer, c.videos.sale.id)).media.url).toContain(`u=${c.buyer.id}`);
+    // A free video opens for every member, by its slug too.
+    expect(await viewer(c.fan, c.videos.free.id)).toMatchObject({ locked: false, media: { url: expect.stringContaining(`u=${c.fan.id}`) } });
+    expect((await viewer(c.fan, c.videos.free.slug)).videoId).toBe(c.videos.free.id);
+  });
+
+  it('tells each visitor what they reacted, and nobody else', async () => {
+    const id = c.videos.free.id;
+    expect((await viewer(c.fan, id)).reacted).toEqual({ like: false, favourite: false, watch_later: false });
+    for (const action of ['like', 'watch_later']) {
+      expect((await t.api('/reactions', { method: 'POST', headers: c.fan.headers, json: { objectType: 'video', objectId: id, action } })).status).toBe(200);
+    }
+    expect((await viewer(c.fan, id)).reacted).toEqual({ like: true, favourite: false, watch_later: true });
+    expect((await viewer(c.subscriber, id)).reacted).toEqual({ like: false, favourite: false, watch_later: false });
+  });
+
+  it('finds a video only where its page opens, and asks for a session', async () => {
+    // Alice's draft opens for her and an admin; for a fan it is none, like an unknown video.
+    expect(await viewer(c.alice, c.videos.draft.id)).toMatchObject({ self: true, locked: false });
+    expect(await viewer(c.admin, c.videos.draft.id)).toMatchObject({ videoId: c.videos.draft.id });
+    expect(await viewer(c.fan, c.videos.draft.id)).toBe(null);
+    expect(await viewer(c.fan, 'nobody-here')).toBe(null);
+    // Asked with a performer, the answer holds both; a key that is no id or slug is refused.
+    const both = await t.api(`/users/me/header?performer=alice&video=${c.videos.subs.id}`, { headers: c.subscriber.headers });
+    expect(both.body.performer).toMatchObject({ performerId: c.alice.id, subscribed: true });
+    expect(both.body.video).toMatchObject({ videoId: c.videos.subs.id, locked: false });
+    const bad = await header(c.fan, '../../users/me');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+    const guest = await header(null, c.videos.free.id);
+    expect(guest.status).toBe(401);
+  });
+});

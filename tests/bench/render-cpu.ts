@@ -47,8 +47,8 @@ export interface SignedInTarget {
   /**
    * What a browser asks next for this page: a member-shell page (the same copy for every member, from memory) costs
    * its header's call, and its list again as the viewer when the header says something may be open to them that the
-   * shared copy shows locked (not for the demo fan, who holds nothing). A performer's page asks the header with the
-   * visitor's follow and subscription there. A view is the page and these together.
+   * shared copy shows locked (not for the demo fan, who holds nothing). A performer's or a video's page asks the
+   * header with the visitor's state there. A view is the page and these together.
    */
   alsoAsks?: { header: string; list: string };
 }
@@ -84,9 +84,14 @@ async function start(dir: string, label: string, smtpUrl: string, databaseUrl?: 
     header: `${NEWEST_VIDEOS_SHELL.header}?performer=${performerId}`,
     list: `/api/user/assets/videos/search?performerId=${performerId}&sort=newest&limit=12`,
   };
+  const videoPerformerId = ((await (await fetch(`${server.url}/api/user/assets/videos/${videoId}`)).json()) as { performerId: string }).performerId;
+  const videoShell = {
+    header: `${NEWEST_VIDEOS_SHELL.header}?video=${videoId}`,
+    list: `/api/user/assets/videos/search?performerId=${videoPerformerId}&sort=newest&limit=4`,
+  };
   const targets: SignedInTarget[] = [
     { name: 'performer page', kind: 'page', path: performer, alsoAsks: performerShell },
-    { name: 'video page', kind: 'page', path: video },
+    { name: 'video page', kind: 'page', path: video, alsoAsks: videoShell },
     { name: 'home (feed)', kind: 'page', path: '/home' },
     { name: 'home page (/), member shell', kind: 'page', path: '/', alsoAsks: NEWEST_VIDEOS_SHELL },
     { name: 'videos list', kind: 'page', path: '/videos', alsoAsks: NEWEST_VIDEOS_SHELL },
@@ -95,6 +100,7 @@ async function start(dir: string, label: string, smtpUrl: string, databaseUrl?: 
     // What the member-shell pages ask for the visitor.
     { name: 'API member header', kind: 'api', path: NEWEST_VIDEOS_SHELL.header },
     { name: "API member header with a performer page's state", kind: 'api', path: performerShell.header },
+    { name: "API member header with a video page's state", kind: 'api', path: videoShell.header },
   ];
   return { label, server, cookie, targets, drop: async () => schema?.drop() };
 }

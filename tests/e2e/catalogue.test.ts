@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForVideoControls } from '../helpers/browser.js';
 import { makeTestMedia, type TestMedia } from '../helpers/uploads.js';
 import { seedDemo, type DemoCredentials } from '../../server/seed/seed.js';
 import { makePost, subscribe } from '../../server/seed/factories.js';
@@ -180,8 +180,9 @@ describe.skipIf(!hasChromium)('catalogue journeys in chromium', () => {
     await subscribe(t.ctx.db, fan.id, performer.id, { startedAt: nowIso() });
     await login(page, creds.fan.email);
     await page.goto(`${t.url}/videos/${lockedVideo.id}`);
+    // The page every member shares, then the subscriber's own state: the player, with the file signed for them.
+    await waitForVideoControls(page);
     expect(await page.getByTestId('locked-video').count()).toBe(0);
-    await hydrated(page, 'VideoPlayer');
     const player = page.getByTestId('video-player');
     await player.evaluate((v: HTMLVideoElement) => {
       v.muted = true;

@@ -22,6 +22,9 @@ interface Viewer {
   page: Page;
 }
 
+/** A member's reaction buttons wait, disabled, for their state on the page; enabled, they show it. */
+const reactionsReady = (page: Page) => expect.poll(() => page.getByTestId('reaction-like').isEnabled(), { timeout: 15_000 }).toBe(true);
+
 function hydrated(page: Page, island: string) {
   return page.waitForFunction(
     (name) => [...document.querySelectorAll(`astro-island[component-url*="${name}"]`)].some((el) => !el.hasAttribute('ssr')),
@@ -38,8 +41,10 @@ async function openViewer(chromium: BrowserFixture, site: string, user?: TestUse
 /** Opens a video page and waits until comments are hydrated (and, for a user, the realtime connection is up). */
 async function openVideo(v: Viewer, baseUrl: string, videoId: string, signedIn: boolean) {
   await v.page.goto(`${baseUrl}/videos/${videoId}`);
-  await v.page.getByTestId('comments').scrollIntoViewIfNeeded();
+  await v.page.locator('[data-slot="comments"]').scrollIntoViewIfNeeded();
   await hydrated(v.page, 'Comments');
+  // A member's comments wait for their state on the page (the member shell's one request).
+  await v.page.locator('[data-testid="comments"]:not([data-pending])').waitFor();
   if (signedIn) await expect.poll(() => v.page.getByTestId('realtime-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('connected');
 }
 
@@ -92,8 +97,9 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
       expect(await page.getByTestId('comments-list').locator('b').count()).toBe(0);
     }
     await alice.page.reload();
-    await alice.page.getByTestId('comments').scrollIntoViewIfNeeded();
+    await alice.page.locator('[data-slot="comments"]').scrollIntoViewIfNeeded();
     await hydrated(alice.page, 'Comments');
+    await alice.page.locator('[data-testid="comments"]:not([data-pending])').waitFor();
     await expect.poll(() => commentTexts(alice.page)).toEqual([SCRIPT_PAYLOAD, 'Hello from Alice']);
     expect(await alice.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 
@@ -123,15 +129,15 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
 
   it('likes count up live in the other browser', async () => {
     await openVideo(alice, t.url, e.video.id, true);
-    await hydrated(alice.page, 'ReactionButtons');
-    await hydrated(bob.page, 'ReactionButtons');
+    await reactionsReady(alice.page);
+    await reactionsReady(bob.page);
     const before = Number(await bob.page.getByTestId('reaction-like-count').textContent());
     await alice.page.getByTestId('reaction-like').click();
     await expect.poll(() => alice.page.getByTestId('reaction-like').getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => bob.page.getByTestId('reaction-like-count').textContent(), { timeout: 10_000 }).toBe(String(before + 1));
-    // Alice's state survives a reload (asked from /reactions/search).
+    // Alice's state survives a reload (her state on the page, in the member header's answer).
     await alice.page.reload();
-    await hydrated(alice.page, 'ReactionButtons');
+    await reactionsReady(alice.page);
     await expect.poll(() => alice.page.getByTestId('reaction-like').getAttribute('aria-pressed')).toBe('true');
   }, 60_000);
 
@@ -177,7 +183,7 @@ describe.skipIf(!hasChromium)('engagement journey in chromium', () => {
 
   it('favourites and watch later: add on the video page, listed on the account pages, removed from there', async () => {
     await openVideo(bob, t.url, e.video.id, true);
-    await hydrated(bob.page, 'ReactionButtons');
+    await reactionsReady(bob.page);
     await bob.page.getByTestId('reaction-favourite').click();
     await expect.poll(() => bob.page.getByTestId('reaction-favourite').getAttribute('aria-pressed')).toBe('true');
     await bob.page.getByTestId('reaction-watch_later').click();
@@ -231,8 +237,9 @@ describe('locked comments in the server-rendered pages (no browser needed)', () 
     const forMember = await html(`/comments/video/${e.subsVideo.id}`, member);
     expect(forMember).toContain(secret);
     expect(forMember).not.toContain('data-testid="comments-locked"');
-    for (const who of [undefined, e.fan]) {
-      for (const path of [`/comments/video/${e.subsVideo.id}`, `/videos/${e.subsVideo.id}`]) {
+    const guestPaths = [`/comments/video/${e.subsVideo.id}`, `/videos/${e.subsVideo.id}`];
+    for (const [who, paths] of [[undefined, guestPaths], [e.fan, guestPaths.slice(0, 1)]] as const) {
+      for (const path of paths) {
         const page = await html(path, who);
         expect(page, path).not.toContain(secret);
         expect(page, path).toContain('data-testid="comments-locked"');
@@ -241,8 +248,14 @@ describe('locked comments in the server-rendered pages (no browser needed)', () 
       }
     }
     for (const who of [e.star, e.admin]) expect(await html(`/comments/video/${e.subsVideo.id}`, who)).toContain(secret);
-    // The video page of someone with access renders the island unlocked (it loads the comments itself).
-    expect(await html(`/videos/${e.subsVideo.id}`, member)).not.toContain('data-testid="comments-locked"');
+    // A member's video page is the one every member shares: no comment in it, locked or not; its island asks for
+    // the visitor's state (a subscriber's comments then load, the browser test above).
+    for (const who of [e.fan, member]) {
+      const page = await html(`/videos/${e.subsVideo.id}`, who);
+      expect(page).not.toContain(secret);
+      expect(page).not.toContain('data-testid="comments-locked"');
+      expect(page).toContain(`data-member-video="${e.subsVideo.id}"`);
+    }
     // Free items are unchanged.
     expect(await html(`/videos/${e.video.id}`)).not.toContain('data-testid="comments-locked"');
   }, 60_000);

@@ -43,8 +43,8 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
   });
 
   it('never lets a signed-in page in or out', async () => {
-    // The subscriber's page of alice's subscribers-only video plays it; a guest's is locked.
-    const path = `/videos/${c.videos.subs.id}`;
+    // The subscriber's page of alice's subscribers-only gallery opens it; a guest's is locked.
+    const path = `/galleries/${c.galleries.subs.id}`;
     const anonymous = await page(path);
     const signedIn = await page(path, { cookie: `token=${c.subscriber.token}` });
     expect(anonymous.cache).toBe('MISS');
@@ -59,9 +59,10 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
 
   it('shares each member-shell page among signed-in visitors, holding nobody\'s data, apart from the guests\' copy', async () => {
     const other = await createUser(t.ctx.db, 'user', { username: 'zeldaquill', name: 'Zelda Quill' });
-    // Each member-shell route, the performer's page as alice's (where the subscriber has a subscription).
-    const paths = MEMBER_SHELL_ROUTES.map((r) => r.replace('[username]', 'alice'));
-    expect(paths).toContain('/performers/alice');
+    // Each member-shell route, the performer's page as alice's (where the subscriber has a subscription), the
+    // video's page as her subscribers-only video's (which plays for the subscriber).
+    const paths = MEMBER_SHELL_ROUTES.map((r) => r.replace('[username]', 'alice').replace('[id]', c.videos.subs.id));
+    expect(paths).toEqual(expect.arrayContaining(['/performers/alice', `/videos/${c.videos.subs.id}`]));
     for (const path of paths) {
       const url = `${path}?shell=1`;
       const first = await page(url, { cookie: `token=${c.subscriber.token}` });
@@ -86,7 +87,7 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     // The home page's newest videos are the guests': the subscriber's video stays locked in the shared copy.
     expect((await page('/?shell=1', { cookie: `token=${c.subscriber.token}` })).text).toContain('Core strength');
     // A page that is not a member shell stays the visitor's own.
-    expect((await page(`/videos/${c.videos.free.id}`, { cookie: `token=${c.subscriber.token}` })).cache).toBe(null);
+    expect((await page(`/galleries/${c.galleries.subs.id}`, { cookie: `token=${c.subscriber.token}` })).cache).toBe(null);
   });
 
   it("renders a performer's page for the visitor alone where a guest's copy has none: their own inactive page, an admin's", async () => {
@@ -101,6 +102,22 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     const fan = await page('/performers/carol', { cookie: `token=${c.fan.token}` });
     expect(fan.status).toBe(404);
     expect(fan.text).not.toContain('Carol Gone');
+  });
+
+  it("renders a video's page for the visitor alone where a guest's copy has none: its performer's draft, an admin's", async () => {
+    const path = `/videos/${c.videos.draft.id}`;
+    const own = await page(path, { cookie: `token=${c.alice.token}` });
+    expect([own.status, own.cache, own.headers.get('cache-control')]).toEqual([200, 'MISS', 'private, no-store']);
+    expect(own.text).toContain('Draft video');
+    // Rendered for her: her state is in the page (the player, its file signed for her), not asked by the islands.
+    expect(own.text).not.toContain('data-member-video');
+    expect(own.text).toContain(`u=${c.alice.id}`);
+    const admin = await page(path, { cookie: `token=${c.admin.token}` });
+    expect([admin.status, admin.headers.get('cache-control')]).toEqual([200, 'private, no-store']);
+    expect(admin.text).not.toContain(`u=${c.alice.id}`);
+    const fan = await page(path, { cookie: `token=${c.fan.token}` });
+    expect(fan.status).toBe(404);
+    expect(fan.text).not.toContain('Draft video');
   });
 
   it('tells the member-shell header who is signed in and their unread counts, and a guest nothing', async () => {
@@ -127,15 +144,17 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     expect(await guest.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   });
 
-  it("keeps a guest's free video page, whose media URL is signed for any guest", async () => {
+  it("keeps a free video's page, whose media URL is signed for any guest, for guests and for members alike", async () => {
     const first = await page(`/videos/${c.videos.free.id}`);
     const second = await page(`/videos/${c.videos.free.id}`);
     expect([first.cache, second.cache]).toEqual(['MISS', 'HIT']);
     expect(second.text).toMatch(/\/media\/protected\/video\/[^"]*u=guest/);
+    // Members share their own copy of it, which plays the same guest's URL: nothing in it is signed for anyone.
     const fan = await page(`/videos/${c.videos.free.id}`, { cookie: `token=${c.fan.token}` });
-    expect(fan.cache).toBe(null);
-    expect(fan.headers.get('cache-control')).toBe('private, no-store');
-    expect(fan.text).toContain(`u=${c.fan.id}`);
+    const subscriber = await page(`/videos/${c.videos.free.id}`, { cookie: `token=${c.subscriber.token}` });
+    expect([fan.cache, subscriber.cache]).toEqual(['MISS', 'HIT']);
+    expect(fan.text).toMatch(/\/media\/protected\/video\/[^"]*u=guest/);
+    for (const id of [c.fan.id, c.subscriber.id]) expect(fan.text).not.toContain(`u=${id}`);
   });
 
   it('keeps the anonymous answer of a public API route, never the entitled one', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForVideoControls } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
 import { makeGallery } from '../../server/seed/factories.js';
 import { MailCatcher } from '../helpers/mail-catcher.js';
@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
     await page.waitForURL(`${t.url}${videoPath}`);
 
     // Signed in, the same buttons start the checkout.
-    await waitForIsland(page, 'SubscribeButton');
+    await waitForVideoControls(page);
     expect(await page.getByTestId('subscribe-monthly').textContent()).toBe('Subscribe · $10.00/month');
     await saveScreen(page, 'paywall-fan-video-desktop');
     await page.getByTestId('subscribe-monthly').click();
@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
   it('a fan sees the buy price on a sale video and the subscription prices on a phone; a guest sees them on desktop', async () => {
     const fanPhone = await open(PHONE, w.fan2);
     await fanPhone.page.goto(`${t.url}/videos/${w.videos.saleVideo.id}`);
-    await waitForIsland(fanPhone.page, 'BuyButton');
+    await waitForVideoControls(fanPhone.page);
     expect(await fanPhone.page.getByTestId('buy-button').textContent()).toBe('Buy · $12.99');
     expect(await fanPhone.page.getByTestId('subscribe-monthly').count()).toBe(0);
     expect(await overflows(fanPhone.page)).toBe(false);
@@ -167,7 +167,7 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
     await saveScreen(fanPhone.page, 'paywall-fan-sale-video-phone');
 
     await fanPhone.page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
-    await waitForIsland(fanPhone.page, 'SubscribeButton');
+    await waitForVideoControls(fanPhone.page);
     expect(await fanPhone.page.getByTestId('subscribe-yearly').textContent()).toBe('Subscribe · $90.00/year');
     expect(await overflows(fanPhone.page)).toBe(false);
     await fanPhone.page.getByTestId('lock-box').scrollIntoViewIfNeeded();

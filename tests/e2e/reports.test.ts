@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { failedRequest, hasChromium, saveScreen, useBrowser, waitForIsland } from '../helpers/browser.js';
+import { failedRequest, hasChromium, saveScreen, useBrowser, waitForIsland, waitForVideoControls } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeVideo } from '../../server/seed/factories.js';
 
@@ -43,8 +43,8 @@ describe.skipIf(!hasChromium)('reports in chromium', () => {
 
     const page = await chromium.page({ as: fan, phone: true });
     await page.goto(`${t.url}/videos/${videoId}`);
+    await waitForVideoControls(page);
     await page.getByTestId('report-button').scrollIntoViewIfNeeded();
-    await waitForIsland(page, 'ReportButton');
     await page.getByTestId('report-button').click();
     const dialog = page.getByRole('dialog', { name: 'Report this video' });
     await expect.poll(() => dialog.isVisible()).toBe(true);

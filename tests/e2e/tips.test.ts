@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
+import { axeProblems, hasChromium, saveScreen, useBrowser, waitForIsland, waitForVideoControls, waitForPerformerControls } from '../helpers/browser.js';
 import { buildMoneyWorld, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createUser } from '../helpers/sessions.js';
 import { makePost } from '../../server/seed/factories.js';
@@ -41,8 +41,8 @@ describe.skipIf(!hasChromium)('tips in chromium', () => {
     // The site's CSP refuses inline scripts, axe's included: only this test's browser bypasses it.
     const page = await chromium.page({ as: fan, viewport: { width: 390, height: 844 }, bypassCSP: true });
     await page.goto(`${t.url}/videos/${w.videos.freeVideo.id}`);
+    await waitForVideoControls(page);
     await page.getByTestId('tip-button').scrollIntoViewIfNeeded();
-    await waitForIsland(page, 'TipButton');
     await page.getByTestId('tip-button').click();
     await expect.poll(() => page.getByTestId('tip-dialog').isVisible()).toBe(true);
     expect((await axeProblems(page)).map((v) => `${v.rule}: ${v.help} at ${v.targets.join(' | ')}`)).toEqual([]);

@@ -214,6 +214,15 @@ export async function waitForPerformerControls(page: Page, timeout = 10_000) {
   return page.waitForFunction(() => !document.querySelector('[data-testid="performer-actions-pending"], [data-testid="subscribe-pending"]'), undefined, { timeout });
 }
 
+/**
+ * A video's page's controls for the signed-in visitor (the player or the paywall, reactions, Tip, Report): hydrated,
+ * and the visitor's state there asked and shown (on the member shell it comes with the header's one request).
+ */
+export async function waitForVideoControls(page: Page, timeout = 10_000) {
+  await waitForIsland(page, 'VideoActions', timeout);
+  return page.waitForFunction(() => !document.querySelector('[data-testid="paywall-pending"], [data-testid="reaction-like"][disabled]'), undefined, { timeout });
+}
+
 /** One axe-core finding a page must not have: its rule, impact, help text and the elements it was found on. */
 export interface AxeProblem {
   rule: string;

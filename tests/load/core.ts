@@ -171,12 +171,12 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
         const p = which < 0.25 ? '/' : which < 0.45 ? '/performers' : which < 0.75 ? `/videos/${videoId}` : `/performers/${pick(fx.performerUsernames)}`;
         const shown = await call('page', opts.base + p, { headers: browser });
         // A member-shell page (the same HTML for every signed-in visitor) costs what a browser then asks: the
-        // header's who-and-unread call (on a performer's page with the visitor's follow and subscription there), and
+        // header's who-and-unread call (on a performer's or a video's page with the visitor's state there), and
         // on the home page the newest videos again as this viewer when something may be open to them that a guest's
         // copy shows locked (these fans hold nothing, so a performer's list is not asked again).
         if (shown?.shared) {
-          const performer = p.startsWith('/performers/') ? `?performer=${p.slice('/performers/'.length)}` : '';
-          const header = await call('page', `${api}/users/me/header${performer}`, { headers: browser });
+          const state = p.startsWith('/performers/') ? `?performer=${p.slice('/performers/'.length)}` : p.startsWith('/videos/') ? `?video=${videoId}` : '';
+          const header = await call('page', `${api}/users/me/header${state}`, { headers: browser });
           if (p === '/' && header?.body?.unlocksMore) await call('page', `${api}/user/assets/videos/search?sort=newest&limit=12`, { headers: browser });
         }
       } else if (r < 0.55) {

@@ -22,7 +22,7 @@ export const auth = {
   me: () => apiFetch<CurrentUser>('/users/me'),
   /**
    * Who is signed in and their unread counts, for the header of a page shown alike to every member, and with
-   * `performer` their state on that performer's page; 401 for a guest.
+   * `performer` or `video` their state on that page; 401 for a guest.
    */
   header: (q: MemberHeaderQuery = {}) => apiFetch<MemberHeader>('/users/me/header', { query: q, guestOn401: true }),
   updateProfile: (body: UpdateProfileRequest) => apiFetch<CurrentUser>('/users', { method: 'PUT', body: { ...body } }),

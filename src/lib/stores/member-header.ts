@@ -1,5 +1,5 @@
 import { map } from 'nanostores';
-import type { MemberHeader, PerformerViewer } from '../../../common/schemas/member-shell.js';
+import type { MemberHeader, PerformerViewer, VideoViewer } from '../../../common/schemas/member-shell.js';
 import { ApiError } from '../api/error.js';
 import { call } from './client.js';
 import { loggedIn } from './auth.js';
@@ -11,22 +11,27 @@ import { registerReset } from './reset.js';
 /**
  * What a member-shell page (a page shown alike to every signed-in visitor, docs/architecture.md) asks for the
  * visitor, in one request, `GET /users/me/header`: who is signed in and their unread counts, which fill the stores the
- * user menu and the badges show; and on a performer's page (the page names the performer: `data-member-performer`)
- * the visitor's own state there, for its follow, message and subscribe controls. A session that turned out to be gone
- * leaves the visitor a guest (the menu offers to log in).
+ * user menu and the badges show; and on a performer's or a video's page (the page names it: `data-member-performer`,
+ * `data-member-video`) the visitor's own state there, for its controls. A session that turned out to be gone leaves
+ * the visitor a guest (the menu offers to log in).
  */
 let asking: Promise<MemberHeader | null> | undefined;
 
 /**
- * The visitor's state on performers' pages, by performer id: the answer, `'guest'` when the session turned out to be
- * gone, `'failed'` when the request failed or the page is not open to them (the controls offer to try again).
+ * The visitor's state on a page, by the page's performer or video id: the answer, `'guest'` when the session turned
+ * out to be gone, `'failed'` when the request failed or the page is not open to them (the controls offer to try again).
  */
-export type PerformerViewerState = PerformerViewer | 'guest' | 'failed';
+export type ViewerState<T> = T | 'guest' | 'failed';
+export type PerformerViewerState = ViewerState<PerformerViewer>;
+export type VideoViewerState = ViewerState<VideoViewer>;
 export const performerViewers = map<Record<string, PerformerViewerState | undefined>>({});
+export const videoViewers = map<Record<string, VideoViewerState | undefined>>({});
 
-/** The performer whose page this is, as the page names it, if it is a member-shell performer page. */
-function pagePerformer(): string | undefined {
-  return typeof document === 'undefined' ? undefined : (document.querySelector<HTMLElement>('[data-member-performer]')?.dataset.memberPerformer ?? undefined);
+/** The performer or video whose page this is, as a member-shell page names it (`data-member-performer`, `data-member-video`). */
+function pageNames(attribute: 'memberPerformer' | 'memberVideo'): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const name = attribute === 'memberPerformer' ? 'data-member-performer' : 'data-member-video';
+  return document.querySelector<HTMLElement>(`[${name}]`)?.dataset[attribute] ?? undefined;
 }
 
 /**
@@ -34,27 +39,29 @@ function pagePerformer(): string | undefined {
  * the visitor turned out to be a guest or the request failed.
  */
 export function loadMemberHeader(): Promise<MemberHeader | null> {
-  const performer = pagePerformer();
-  const settle = (state: PerformerViewerState) => {
-    if (performer) performerViewers.setKey(performer, state);
+  const performer = pageNames('memberPerformer');
+  const video = pageNames('memberVideo');
+  const settle = (performerState: PerformerViewerState, videoState: VideoViewerState) => {
+    if (performer) performerViewers.setKey(performer, performerState);
+    if (video) videoViewers.setKey(video, videoState);
   };
-  asking ??= call(({ auth }) => auth.header(performer ? { performer } : {})).then(
+  asking ??= call(({ auth }) => auth.header({ ...(performer ? { performer } : {}), ...(video ? { video } : {}) })).then(
     (header) => {
       setCurrentUser(header.user);
       loggedIn.set(true);
       seedUnread(header.unread.messages);
       followBellCount(header.unread.notifications);
-      settle(header.performer ?? 'failed');
+      settle(header.performer ?? 'failed', header.video ?? 'failed');
       return header;
     },
     (err: unknown) => {
       if (err instanceof ApiError && err.status === 401) {
         setCurrentUser(null);
         loggedIn.set(false);
-        settle('guest');
+        settle('guest', 'guest');
       } else {
         asking = undefined; // a network failure is asked again by the next island that mounts
-        settle('failed');
+        settle('failed', 'failed');
       }
       return null;
     },
@@ -67,6 +74,11 @@ export function seedPerformerViewer(state: PerformerViewer): void {
   if (!performerViewers.get()[state.performerId]) performerViewers.setKey(state.performerId, state);
 }
 
+/** The video state as the page rendered it for the visitor (not a member shell). */
+export function seedVideoViewer(state: VideoViewer): void {
+  if (!videoViewers.get()[state.videoId]) videoViewers.setKey(state.videoId, state);
+}
+
 /** After a failure: asks again (the header with it). */
 export function retryMemberHeader(): Promise<MemberHeader | null> {
   asking = undefined;
@@ -76,4 +88,5 @@ export function retryMemberHeader(): Promise<MemberHeader | null> {
 registerReset('member-header', () => {
   asking = undefined;
   performerViewers.set({});
+  videoViewers.set({});
 });
