@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls, waitForVideoControls } from '../helpers/browser.js';
 import { buildMoneyWorld, ledger, payWithSandbox, type MoneyWorld } from '../helpers/money-fixture.js';
 
 /**
@@ -31,6 +31,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
 
   it('subscribes through the sandbox page, and the locked video opens', async () => {
     await page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
+    await waitForVideoControls(page);
     expect(await page.getByTestId('lock-box').count()).toBe(1);
 
     await page.goto(`${t.url}/performers/${w.perf.username}`);
@@ -47,6 +48,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await expect.poll(() => page.getByTestId('payment-result').getAttribute('data-status')).toBe('success');
 
     await page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
+    await waitForVideoControls(page);
     expect(await page.getByTestId('lock-box').count()).toBe(0);
     await saveScreen(page, 'video-unlocked', { fullPage: true });
     const video = await page.request.get(`${t.url}/api/user/assets/videos/${w.videos.subsVideo.id}`);
@@ -202,6 +204,7 @@ describe.skipIf(!hasChromium)('money journey in chromium', () => {
     await fan.goto(`${t.url}/account/transactions`);
     expect(await fan.getByTestId('transaction-refunded').first().textContent()).toContain('$3.00 refunded');
     await fan.goto(`${t.url}/videos/${w.videos.saleVideo.id}`);
+    await waitForVideoControls(fan);
     expect(await fan.getByTestId('lock-box').count()).toBe(0);
     const l = await ledger(t.ctx.db);
     expect(l.paid).toBe(l.net + l.commission);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls, waitForVideoControls } from '../helpers/browser.js';
 import { MailCatcher, type CaughtMail } from '../helpers/mail-catcher.js';
 import { buildMoneyWorld, endPeriodAgo, ledger, sandboxBillingOf, subscriptionOf, type MoneyWorld } from '../helpers/money-fixture.js';
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
@@ -32,6 +32,8 @@ describe.skipIf(!hasChromium)('renewals in chromium', () => {
   };
   const locked = async () => {
     await page.goto(`${t.url}/videos/${w.videos.subsVideo.id}`);
+    // The page every member shares, then the fan's own state there.
+    await waitForVideoControls(page);
     return (await page.getByTestId('lock-box').count()) === 1;
   };
   /** A position in the catcher after every mail queued so far. */
