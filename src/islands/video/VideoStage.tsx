@@ -10,7 +10,7 @@ export interface VideoStageProps {
   performerId: string;
   title: string;
   poster: string | null;
-  /** What a locked video shows: its teaser clip, else this picture. */
+  /** What a locked video shows: its teaser clip (with this picture as its poster), else this picture. */
   teaser: string | null;
   image: string | null;
   /** Why it is locked ("Subscribe to … to watch this video in full."), or that it is still processing. */
@@ -36,7 +36,7 @@ export default function VideoStage({ videoId, performerId, title, poster, teaser
   return (
     <div className="locked-preview" data-testid="locked-video">
       {teaser ? (
-        <video data-testid="teaser" src={teaser} poster={poster ?? image ?? undefined} muted autoPlay loop playsInline preload="metadata" />
+        <video data-testid="teaser" src={teaser} poster={image ?? undefined} muted autoPlay loop playsInline preload="metadata" />
       ) : (
         <img src={image ?? undefined} alt={title} width={1280} height={720} />
       )}
