@@ -9,6 +9,10 @@
  * `LOAD_CROWD=1 npm run load`: a realistic crowd instead: 2,000 signed-in users, each acting every 5 s on average
  * (LOAD_THINK_MEAN_MS, exponential pauses), for 120 s; the report adds the crowd's target (p99 of every request
  * under 300 ms, 0 errors, 0 lost writes) as pass or fail. Any of the settings above still overrides.
+ *
+ * The server runs as deployed: the npm script sets NODE_ENV=production for the whole process, because React picks its
+ * build from the environment when it is first loaded (its development build cost the crowd's pages about a tenth of
+ * the server's CPU); the config below says production too.
  */
 import fs from 'node:fs';
 import os from 'node:os';
