@@ -57,6 +57,11 @@ export interface LoadOptions {
    * arrive), starting at a random moment of the first pause, so a crowd does not all click at once.
    */
   thinkMeanMs?: number;
+  /**
+   * Latencies of the requests started in the first `warmupMs` are also left out of a second figure (`afterWarmup`):
+   * the crowd's arrival, when every user opens their connection and the process is cold. `all` keeps every request.
+   */
+  warmupMs?: number;
 }
 
 export interface LoadResult {
@@ -72,6 +77,8 @@ export interface LoadResult {
   writes: { comments2xx: number; likeAdded: number; likeRemoved: number; reactionNoop: number; messages2xx: number };
   /** p50 and p99 over every request, ms. */
   all: { p50: number; p99: number };
+  /** p50 and p99 over the requests started after `warmupMs`, when it was given. */
+  afterWarmup?: { p50: number; p99: number; requests: number };
   /** Filled by verifyLoad. */
   check?: LoadCheck;
 }
@@ -119,6 +126,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
   const deadline = Date.now() + opts.seconds * 1000;
   const byStatus: Record<string, number> = {};
   const latencies: Record<string, number[]> = {};
+  const warm = opts.warmupMs === undefined ? undefined : { from: Date.now() + opts.warmupMs, latencies: [] as number[] };
   const writes = { comments2xx: 0, likeAdded: 0, likeRemoved: 0, reactionNoop: 0, messages2xx: 0 };
   const effects: Effects = { likes: new Map(), comments: new Map() };
   let requests = 0;
@@ -127,11 +135,14 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
 
   async function call(kind: string, url: string, init?: RequestInit): Promise<{ status: number; body: any; shared: boolean } | null> {
     const t = performance.now();
+    const startedAt = Date.now();
     requests++;
     try {
       const res = await fetch(url, init);
       const text = await res.text();
-      (latencies[kind] ??= []).push(performance.now() - t);
+      const ms = performance.now() - t;
+      (latencies[kind] ??= []).push(ms);
+      if (warm && startedAt >= warm.from) warm.latencies.push(ms);
       byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
       let body: any = null;
       if ((res.headers.get('content-type') ?? '').includes('json')) {
@@ -258,6 +269,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
     rateLimited: byStatus['429'] ?? 0,
     writes,
     all: { p50: percentile(every, 50), p99: percentile(every, 99) },
+    ...(warm ? { afterWarmup: ((l) => ({ p50: percentile(l, 50), p99: percentile(l, 99), requests: l.length }))(warm.latencies.sort((a, b) => a - b)) } : {}),
     effects,
   };
 }

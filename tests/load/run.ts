@@ -33,6 +33,10 @@ const seconds = Number(process.env.LOAD_SECONDS ?? (crowd ? 120 : 60));
 const users = Number(process.env.LOAD_USERS ?? (crowd ? 2000 : 500));
 const thinkMs = Number(process.env.LOAD_THINK_MS ?? 100);
 const thinkMeanMs = process.env.LOAD_THINK_MEAN_MS ? Number(process.env.LOAD_THINK_MEAN_MS) : crowd ? 5000 : undefined;
+// The crowd's arrival: every user's first request opens a connection to a cold process (measured: connections then
+// wait in the kernel's accept queue for seconds while the process is saturated; after it, no second's slowest
+// request passed 300 ms). Reported apart from the whole run's figure, never instead of it.
+const warmupSeconds = process.env.LOAD_WARMUP_SECONDS ? Number(process.env.LOAD_WARMUP_SECONDS) : crowd ? 20 : undefined;
 const CROWD_P99_MS = 300;
 const pages = fs.existsSync('dist/server/entry.mjs');
 
@@ -63,7 +67,7 @@ async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
   try {
     const before = await snapshot(database.db, fx.videoIds);
     console.log(`${engine}: ${users} users for ${seconds} s (pages: ${pages})`);
-    const result = await runLoadInProcess(fx, { base, apiBase: config.apiBase, seconds, pages, thinkMs, thinkMeanMs });
+    const result = await runLoadInProcess(fx, { base, apiBase: config.apiBase, seconds, pages, thinkMs, thinkMeanMs, warmupMs: warmupSeconds === undefined ? undefined : warmupSeconds * 1000 });
     result.check = await verifyLoad(database.db, fx, before, result);
     const { effects: _e, ...rest } = result;
     console.log(`${engine}: ${rest.requests} requests, ${rest.rps}/s, status ${JSON.stringify(rest.byStatus)}, violations ${JSON.stringify(rest.check!.violations)}`);
@@ -85,8 +89,10 @@ async function main() {
   const engines: Engine[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
   const runs: Array<LoadResult & { engine: Engine }> = [];
   for (const e of engines) runs.push(await runOn(e));
-  const report = { at: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, settings: { users, seconds, thinkMs, thinkMeanMs, pages, crowd }, runs };
-  const crowdPass = (r: LoadResult) => r.all.p99 < CROWD_P99_MS && r.check!.violations.length === 0 && r.rateLimited === 0;
+  const report = { at: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, settings: { users, seconds, thinkMs, thinkMeanMs, warmupSeconds, pages, crowd }, runs };
+  const clean = (r: LoadResult) => r.check!.violations.length === 0 && r.rateLimited === 0;
+  const crowdPass = (r: LoadResult) => r.all.p99 < CROWD_P99_MS && clean(r);
+  const warmPass = (r: LoadResult) => r.afterWarmup !== undefined && r.afterWarmup.p99 < CROWD_P99_MS && clean(r);
   fs.mkdirSync('bench', { recursive: true });
   fs.writeFileSync('bench/load-report.json', JSON.stringify(report, null, 2));
   const md = [
@@ -106,7 +112,13 @@ async function main() {
       return `| ${r.engine} | ${r.requests} | ${r.rps} | ${r.all.p50} / ${r.all.p99} | ${sum((n) => n < 300)} | ${r.rateLimited} | ${sum((n) => n >= 400 && n < 500 && n !== 429)} | ${r.fiveXX} | ${r.networkErrors} | ${c.commentsExpected} / ${c.commentsCreatedInDb} | ${c.messagesExpected} / ${c.messagesCreatedInDb} | ${c.likeRowsExpected} / ${c.likeRowsDelta} | ${c.likeCounterMismatches.length + c.commentCounterMismatches.length} | ${c.violations.length ? 'FAIL: ' + c.violations.join('; ') : 'pass'} |`;
     }),
     ...(crowd
-      ? ['', `Crowd target (p99 of every request < ${CROWD_P99_MS} ms, no 5xx, network error, 429 or lost write): ${runs.map((r) => `${r.engine} ${crowdPass(r) ? 'pass' : 'FAIL'} (p99 ${r.all.p99} ms)`).join(', ')}.`]
+      ? [
+          '',
+          `Crowd target (p99 of every request < ${CROWD_P99_MS} ms, no 5xx, network error, 429 or lost write): ${runs.map((r) => `${r.engine} ${crowdPass(r) ? 'pass' : 'FAIL'} (p99 ${r.all.p99} ms)`).join(', ')}.`,
+          ...(warmupSeconds !== undefined
+            ? [`The same after the first ${warmupSeconds} s (the crowd's arrival on a cold process; errors and writes still over the whole run): ${runs.map((r) => `${r.engine} ${warmPass(r) ? 'pass' : 'FAIL'} (p99 ${r.afterWarmup?.p99} ms over ${r.afterWarmup?.requests} requests)`).join(', ')}.`]
+            : []),
+        ]
       : []),
     '',
     '## Latency by kind (ms, client side)',
