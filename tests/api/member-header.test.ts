@@ -4,11 +4,12 @@ import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js'
 import type { TestUser } from '../helpers/sessions.js';
 
 /**
- * `GET /users/me/header?performer=`: what a performer's page shows the signed-in visitor about themselves, asked with
- * the header because the page is the same for every member (docs/architecture.md, the member shell). Each visitor
- * gets their own state and nobody else's; a performer whose page they may not see is null, as the page is 404.
+ * `GET /users/me/header?performer=` and `?video=`: what a performer's or a video's page shows the signed-in visitor
+ * about themselves, asked with the header because the page is the same for every member (docs/architecture.md, the
+ * member shell). Each visitor gets their own state and nobody else's; a performer or video whose page they may not
+ * see is null, as the page is 404.
  */
-describe.each(engines)("the member header with a performer page's state on %s", (engine) => {
+describe.each(engines)("the member header with a page's state on %s", (engine) => {
   let t: TestApp;
   let c: Catalogue;
 
@@ -73,27 +74,13 @@ describe.each(engines)("the member header with a performer page's state on %s", 
     expect(guest.status).toBe(401);
     expect(guest.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
   });
-});
 
-/**
- * `GET /users/me/header?video=`: what a video's page shows the signed-in visitor of their own, asked with the header
- * because the page is the same for every member: whether it plays for them (its file signed for them alone), the
- * plans that open it priced for them, and what they reacted. A video whose page they may not see is null.
- */
-describe.each(engines)("the member header with a video page's state on %s", (engine) => {
-  let t: TestApp;
-  let c: Catalogue;
-
-  beforeAll(async () => {
-    t = await startTestApp(engine);
-    c = await buildCatalogue(t.ctx);
-    await t.ctx.db.updateTable('performers').set({ trialDays: 7 }).where('id', '=', c.alice.id).execute();
-  });
-  afterAll(() => t?.close());
-
-  const header = (who: TestUser | null, key: string) => t.api(`/users/me/header?video=${encodeURIComponent(key)}`, { headers: who?.headers ?? {} });
-  const viewer = async (who: TestUser, key: string) => {
-    const res = await header(who, key);
+  // `?video=`: what a video's page shows the signed-in visitor of their own: whether it plays for them (its file
+  // signed for them alone), the plans that open it priced for them, and what they reacted; null where the page is not
+  // open to them.
+  const videoHeader = (who: TestUser | null, key: string) => t.api(`/users/me/header?video=${encodeURIComponent(key)}`, { headers: who?.headers ?? {} });
+  const videoViewer = async (who: TestUser, key: string) => {
+    const res = await videoHeader(who, key);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, no-store');
     return res.body.video;
@@ -102,15 +89,15 @@ describe.each(engines)("the member header with a video page's state on %s", (eng
   it('opens a video to those it is open to, with its file signed for them alone, and prices it for the others', async () => {
     const subs = c.videos.subs.id;
     // The fan: locked, offered the plans as the checkout would charge them (a new subscriber's trial), no file.
-    const fan = await viewer(c.fan, subs);
+    const fan = await videoViewer(c.fan, subs);
     expect(fan).toMatchObject({ videoId: subs, self: false, locked: true, media: null, offer: { monthly: 999 } });
     expect(fan.offer.plans.find((p: { type: string; bundleMonths: number | null }) => p.type === 'monthly' && !p.bundleMonths)).toMatchObject({ firstPrice: 0, trialDays: 7 });
     // The lapsed subscriber pays from the first day.
-    const lapsed = await viewer(c.lapsed, subs);
+    const lapsed = await videoViewer(c.lapsed, subs);
     expect(lapsed.offer.plans.find((p: { type: string; bundleMonths: number | null }) => p.type === 'monthly' && !p.bundleMonths)).toMatchObject({ firstPrice: 999, trialDays: null });
     // The subscriber, the performer and an admin get the file, signed for each of them, and no offer.
     for (const who of [c.subscriber, c.alice, c.admin]) {
-      const open = await viewer(who, subs);
+      const open = await videoViewer(who, subs);
       expect(open).toMatchObject({ locked: false, offer: null, self: who === c.alice });
       expect(open.media.url).toContain(`u=${who.id}`);
       // The signed address opens for them, and for nobody else.
@@ -118,37 +105,37 @@ describe.each(engines)("the member header with a video page's state on %s", (eng
       expect((await fetch(`${t.url}${open.media.url}`, { headers: { ...c.fan.headers, range: 'bytes=0-0' } })).status).toBe(403);
     }
     // A sale video: the buyer's opens, the fan's has nothing but the price the page shows (no plans to offer).
-    expect(await viewer(c.fan, c.videos.sale.id)).toMatchObject({ locked: true, media: null, offer: null });
-    expect((await viewer(c.buyer, c.videos.sale.id)).media.url).toContain(`u=${c.buyer.id}`);
+    expect(await videoViewer(c.fan, c.videos.sale.id)).toMatchObject({ locked: true, media: null, offer: null });
+    expect((await videoViewer(c.buyer, c.videos.sale.id)).media.url).toContain(`u=${c.buyer.id}`);
     // A free video opens for every member, by its slug too.
-    expect(await viewer(c.fan, c.videos.free.id)).toMatchObject({ locked: false, media: { url: expect.stringContaining(`u=${c.fan.id}`) } });
-    expect((await viewer(c.fan, c.videos.free.slug)).videoId).toBe(c.videos.free.id);
+    expect(await videoViewer(c.fan, c.videos.free.id)).toMatchObject({ locked: false, media: { url: expect.stringContaining(`u=${c.fan.id}`) } });
+    expect((await videoViewer(c.fan, c.videos.free.slug)).videoId).toBe(c.videos.free.id);
   });
 
   it('tells each visitor what they reacted, and nobody else', async () => {
     const id = c.videos.free.id;
-    expect((await viewer(c.fan, id)).reacted).toEqual({ like: false, favourite: false, watch_later: false });
+    expect((await videoViewer(c.fan, id)).reacted).toEqual({ like: false, favourite: false, watch_later: false });
     for (const action of ['like', 'watch_later']) {
       expect((await t.api('/reactions', { method: 'POST', headers: c.fan.headers, json: { objectType: 'video', objectId: id, action } })).status).toBe(200);
     }
-    expect((await viewer(c.fan, id)).reacted).toEqual({ like: true, favourite: false, watch_later: true });
-    expect((await viewer(c.subscriber, id)).reacted).toEqual({ like: false, favourite: false, watch_later: false });
+    expect((await videoViewer(c.fan, id)).reacted).toEqual({ like: true, favourite: false, watch_later: true });
+    expect((await videoViewer(c.subscriber, id)).reacted).toEqual({ like: false, favourite: false, watch_later: false });
   });
 
   it('finds a video only where its page opens, and asks for a session', async () => {
     // Alice's draft opens for her and an admin; for a fan it is none, like an unknown video.
-    expect(await viewer(c.alice, c.videos.draft.id)).toMatchObject({ self: true, locked: false });
-    expect(await viewer(c.admin, c.videos.draft.id)).toMatchObject({ videoId: c.videos.draft.id });
-    expect(await viewer(c.fan, c.videos.draft.id)).toBe(null);
-    expect(await viewer(c.fan, 'nobody-here')).toBe(null);
+    expect(await videoViewer(c.alice, c.videos.draft.id)).toMatchObject({ self: true, locked: false });
+    expect(await videoViewer(c.admin, c.videos.draft.id)).toMatchObject({ videoId: c.videos.draft.id });
+    expect(await videoViewer(c.fan, c.videos.draft.id)).toBe(null);
+    expect(await videoViewer(c.fan, 'nobody-here')).toBe(null);
     // Asked with a performer, the answer holds both; a key that is no id or slug is refused.
     const both = await t.api(`/users/me/header?performer=alice&video=${c.videos.subs.id}`, { headers: c.subscriber.headers });
     expect(both.body.performer).toMatchObject({ performerId: c.alice.id, subscribed: true });
     expect(both.body.video).toMatchObject({ videoId: c.videos.subs.id, locked: false });
-    const bad = await header(c.fan, '../../users/me');
+    const bad = await videoHeader(c.fan, '../../users/me');
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
-    const guest = await header(null, c.videos.free.id);
+    const guest = await videoHeader(null, c.videos.free.id);
     expect(guest.status).toBe(401);
   });
 });
