@@ -144,7 +144,7 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
     await logIn(page, email, 'buyer-pass-1');
     await page.waitForURL(`${t.url}${galleryPath}`);
 
-    await waitForIsland(page, 'BuyButton');
+    await waitForIsland(page, 'ItemPaywall');
     expect(await page.getByTestId('buy-button').textContent()).toBe('Buy · $6.99');
     await page.getByTestId('lock-box').scrollIntoViewIfNeeded();
     expect(await overflows(page)).toBe(false);

@@ -1,12 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setNavigator } from '../../src/lib/navigation.js';
-import { resetAll } from '../../src/lib/stores/reset.js';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import PerformerActions from '../../src/islands/performer/PerformerActions.js';
 import PerformerSubscribe from '../../src/islands/performer/PerformerSubscribe.js';
 import type { PerformerViewer } from '../../common/schemas/member-shell.js';
 import { reply, sampleUser, stubFetch } from './client-helpers.js';
+import { isolateShellPageTests, renderOnShellPage } from './shell-page.js';
 
 /**
  * A performer's page's controls on the member shell (docs/architecture.md): both islands wait for the header's one
@@ -25,28 +24,16 @@ const header = (performer: PerformerViewer | null) => ({ user: sampleUser, unrea
 
 function renderPage(initial: PerformerViewer | null = null) {
   // The member shell names its performer for the header's request.
-  const section = document.createElement('section');
-  section.dataset.memberPerformer = PERFORMER;
-  document.body.append(section);
-  return render(
+  return renderOnShellPage(
+    { memberPerformer: PERFORMER },
     <>
       <PerformerActions performerId={PERFORMER} performerName="Pia" followerCount={5} tipLimits={limits} initial={initial} loginHref="/auth/login?next=%2Fperformers%2Fpia" />
       <PerformerSubscribe performerId={PERFORMER} guestPlans={[]} initial={initial} />
     </>,
-    { container: section },
   );
 }
 
-beforeEach(() => {
-  setNavigator(vi.fn());
-  resetAll();
-});
-afterEach(() => {
-  cleanup();
-  document.body.innerHTML = '';
-  vi.unstubAllGlobals();
-  setNavigator();
-});
+isolateShellPageTests();
 
 describe("a performer's page's controls", () => {
   it("ask the header once, with the performer, and show the visitor's own follow, messaging and trial", async () => {

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setNavigator } from '../../src/lib/navigation.js';
-import { resetAll } from '../../src/lib/stores/reset.js';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import VideoStage from '../../src/islands/video/VideoStage.js';
 import VideoActions from '../../src/islands/video/VideoActions.js';
 import VideoComments from '../../src/islands/video/VideoComments.js';
 import type { VideoViewer } from '../../common/schemas/member-shell.js';
 import { reply, sampleUser, stubFetch } from './client-helpers.js';
+import { isolateShellPageTests, renderOnShellPage } from './shell-page.js';
 
 /**
  * A video's page's controls on the member shell (docs/architecture.md): the stage (player or paywall), the reactions,
@@ -29,29 +28,17 @@ const header = (video: VideoViewer | null) => ({ user: sampleUser, unread: { mes
 
 function renderPage(initial: VideoViewer | null = null, comments = false) {
   // The member shell names its video for the header's request.
-  const section = document.createElement('section');
-  section.dataset.memberVideo = VIDEO;
-  document.body.append(section);
-  return render(
+  return renderOnShellPage(
+    { memberVideo: VIDEO },
     <>
       <VideoStage videoId={VIDEO} performerId="p1" title="Core" poster={null} teaser={null} image="/poster.jpg" lockText="Subscribe to Pia to watch this video in full." priceLabel={null} buyPrice={null} initial={initial} loginHref={LOGIN} />
       <VideoActions videoId={VIDEO} performerId="p1" performerName="Pia" counts={{ like: 4, favourite: 1 }} tipLimits={{ min: 100, max: 20_000 }} initial={initial} loginHref={LOGIN} />
       {comments && <VideoComments videoId={VIDEO} needs="subscription" commentCount={3} unlockHref="/performers/pia" guestLocked initial={initial} viewer={null} />}
     </>,
-    { container: section },
   );
 }
 
-beforeEach(() => {
-  setNavigator(vi.fn());
-  resetAll();
-});
-afterEach(() => {
-  cleanup();
-  document.body.innerHTML = '';
-  vi.unstubAllGlobals();
-  setNavigator();
-});
+isolateShellPageTests();
 
 describe("a video's page's controls", () => {
   it('ask the header once, with the video, and show a locked video its price for this visitor and their reactions', async () => {

@@ -1,8 +1,6 @@
 import type { VideoViewer } from '../../../common/schemas/member-shell.js';
-import type { SubscriptionOffer } from '../../../common/schemas/money.js';
 import VideoPlayer from '../VideoPlayer.js';
-import SubscribeButton from '../SubscribeButton.js';
-import BuyButton from '../BuyButton.js';
+import ItemPaywall from '../ItemPaywall.js';
 import { useVideoViewer } from './useVideoViewer.js';
 
 export interface VideoStageProps {
@@ -52,20 +50,9 @@ export default function VideoStage({ videoId, performerId, title, poster, teaser
             <a className="btn btn--primary" href={loginHref} rel="nofollow" data-testid="paywall-login">Log in to watch</a>
           </div>
         ) : state.locked ? (
-          <Paywall videoId={videoId} performerId={performerId} offer={state.offer} buyPrice={buyPrice} />
+          <ItemPaywall itemType="video" itemId={videoId} performerId={performerId} offer={state.offer} buyPrice={buyPrice} />
         ) : null}
       </div>
-    </div>
-  );
-}
-
-function Paywall({ videoId, performerId, offer, buyPrice }: { videoId: string; performerId: string; offer: SubscriptionOffer | null; buyPrice: number | null }) {
-  return (
-    <div className="paywall" data-testid="paywall">
-      {offer && (offer.monthly || offer.yearly) ? (
-        <SubscribeButton performerId={performerId} monthlyPrice={offer.monthly} yearlyPrice={offer.yearly} plans={offer.plans} loggedIn />
-      ) : null}
-      {buyPrice ? <BuyButton itemType="video" itemId={videoId} price={buyPrice} /> : null}
     </div>
   );
 }
