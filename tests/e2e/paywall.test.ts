@@ -100,7 +100,10 @@ describe.skipIf(!hasChromium)('paywall journeys in chromium', () => {
     expect(new URL(page.url()).origin).toBe(t.url);
 
     await page.goto(`${t.url}${videoPath}`);
+    // The page every member shares, then this fan's own state: the player, no paywall.
+    await waitForVideoControls(page);
     expect(await page.getByTestId('lock-box').count()).toBe(0);
+    expect(await page.getByTestId('video-player').count()).toBe(1);
     // Every page of the journey, the provider's page and the way back included, was on the address the fan opened.
     expect(visited.length).toBeGreaterThan(5);
     expect([...new Set(visited.map((u) => new URL(u).origin))]).toEqual([t.url]);
