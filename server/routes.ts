@@ -38,9 +38,10 @@ export async function apiRoutes(api: ApiApp): Promise<void> {
  * signed in). A page goes here only if nothing on it but the header depends on who looks, or its islands ask for
  * the rest: the lists of the home page, /videos, /store and /posts reload for the viewer to show what is open to
  * them; a performer's page asks the header's request for the visitor's follow, subscription and offers there too,
- * and a video's page for whether it is open to them (its file signed for them), its offers and their reactions.
+ * a video's page for whether it is open to them (its file signed for them), its offers and their reactions, and the
+ * home feed (/home, signed-in visitors only) for their name and the feed's first page.
  */
-export const MEMBER_SHELL_ROUTES: readonly string[] = ['/', '/performers', '/videos', '/store', '/posts', '/performers/[username]', '/videos/[id]'];
+export const MEMBER_SHELL_ROUTES: readonly string[] = ['/', '/home', '/performers', '/videos', '/store', '/posts', '/performers/[username]', '/videos/[id]'];
 
 const shellPaths = MEMBER_SHELL_ROUTES.map((r) => new RegExp(`^${r.replace(/\[[a-z]+\]/gi, '[^/]+')}$`));
 

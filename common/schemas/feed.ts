@@ -17,9 +17,12 @@ export const followStateSchema = z.object({
 });
 export type FollowState = z.output<typeof followStateSchema>;
 
+/** How many items a page of the feed holds. */
+export const feedPageSize = z.coerce.number().int().min(1).max(50);
+
 /** Keyset paged only: `cursor` is the last item's; there is no offset. */
 export const feedQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(50).default(12),
+  limit: feedPageSize.default(12),
   cursor: z.string().max(300).optional(),
 });
 export type FeedQuery = z.input<typeof feedQuery>;

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { currentUserSchema } from './auth.js';
-import { keyField } from './http.js';
+import { keyField, listSchema } from './http.js';
+import { feedItemSchema, feedPageSize } from './feed.js';
 import { subscriptionOfferSchema } from './money.js';
 import { signedMediaSchema } from './catalogue.js';
 
 /**
  * The member shell (docs/architecture.md): pages shown alike to every signed-in visitor carry nothing of theirs, and
  * ask `GET /users/me/header` once for it: who is signed in and their unread counts, and on a performer's or a video's
- * page their own state there, in the same request.
+ * page their own state there, on the home feed its first page, in the same request.
  */
 
 /** A signed-in visitor's own state on a performer's page: their follow, subscription, offers, whether they may write. */
@@ -40,9 +41,13 @@ export const videoViewerSchema = z.object({
 });
 export type VideoViewer = z.output<typeof videoViewerSchema>;
 
-/** `GET /users/me/header?performer=` or `?video=`: the performer (id or username) or video (id or slug) whose page asks. */
-export const memberHeaderQuery = z.object({ performer: keyField.optional(), video: keyField.optional() });
-export type MemberHeaderQuery = z.input<typeof memberHeaderQuery>;
+/**
+ * `GET /users/me/header?performer=`, `?video=` or `?feed=`: the performer (id or username) or video (id or slug) whose
+ * page asks, or the size of the feed's first page the home feed shows.
+ */
+export const memberHeaderQuery = z.object({ performer: keyField.optional(), video: keyField.optional(), feed: feedPageSize.optional() });
+/** What a client sends (the page size a number; the schema also takes its text, as a query string carries it). */
+export type MemberHeaderQuery = Omit<z.input<typeof memberHeaderQuery>, 'feed'> & { feed?: number };
 
 /**
  * `GET /users/me/header`: what the site's header shows a signed-in visitor (who they are, their unread counts), and
@@ -60,5 +65,7 @@ export const memberHeaderSchema = z.object({
   performer: performerViewerSchema.nullable().optional(),
   /** With `?video=`: the visitor's state on that video's page; null where that page is not open to them. */
   video: videoViewerSchema.nullable().optional(),
+  /** With `?feed=`: the first page of the visitor's feed, as `GET /feed` answers it. */
+  feed: listSchema(feedItemSchema).optional(),
 });
 export type MemberHeader = z.output<typeof memberHeaderSchema>;

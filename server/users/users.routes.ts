@@ -13,6 +13,7 @@ import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { unreadMessageCount } from '../messages/messages.service.js';
 import { unreadNotificationCount } from '../notifications/notifications.service.js';
 import { unlocksMoreThanGuests } from '../access/access.service.js';
+import { feedOf } from '../follows/feed.service.js';
 import { adminUserSchema, updateProfileBody, userRefParams, userSearchQuery } from '../../common/schemas/users.js';
 import {
   getCurrentUser,
@@ -52,9 +53,9 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
     route({
       access: 'session',
       tags: ['users'],
-      summary: "What the header shows the signed-in visitor (who they are, their unread messages and notifications), whether any item may be open to them that is locked to a guest, and with `performer` or `video` their state on that page; 401 without a valid session",
+      summary: "What the header shows the signed-in visitor (who they are, their unread messages and notifications), whether any item may be open to them that is locked to a guest, with `performer` or `video` their state on that page, and with `feed` their feed's first page; 401 without a valid session",
       description:
-        "Pages shown alike to every signed-in visitor carry none of this; they ask for it once per page. `performer` (an id or username): the visitor's follow, subscription, the plans as the checkout would charge them and whether they may write, null where that performer's page is not open to them. `video` (an id or slug): whether it is open to the visitor, its full file signed for them, the plans that open it as the checkout would charge them and their reactions, null where that video's page is not open to them.",
+        "Pages shown alike to every signed-in visitor carry none of this; they ask for it once per page. `performer` (an id or username): the visitor's follow, subscription, the plans as the checkout would charge them and whether they may write, null where that performer's page is not open to them. `video` (an id or slug): whether it is open to the visitor, its full file signed for them, the plans that open it as the checkout would charge them and their reactions, null where that video's page is not open to them. `feed` (a page size): the first page of the visitor's feed, as `GET /feed?limit=` answers it.",
       querystring: memberHeaderQuery,
       response: { 200: memberHeaderSchema, ...errors },
     }),
@@ -62,13 +63,15 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
       const user = requireUser(request);
       reply.header('cache-control', 'private, no-store');
       const viewer = { id: user.id, role: user.role };
-      const { performer, video } = request.query;
-      const [messages, notifications, unlocksMore, performerState, videoState] = await Promise.all([
+      const { performer, video, feed } = request.query;
+      const deps = catalogueDeps(app.ctx, request.country);
+      const [messages, notifications, unlocksMore, performerState, videoState, feedPage] = await Promise.all([
         unreadMessageCount(db, user.id),
         unreadNotificationCount(db, user.id),
         unlocksMoreThanGuests(db, viewer),
         performer === undefined ? undefined : getPerformerViewer(db, viewer, performer, request.country),
-        video === undefined ? undefined : getVideoViewer(catalogueDeps(app.ctx, request.country), viewer, video),
+        video === undefined ? undefined : getVideoViewer(deps, viewer, video),
+        feed === undefined ? undefined : feedOf(deps, viewer, { limit: feed }),
       ]);
       return {
         user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role },
@@ -76,6 +79,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
         unlocksMore,
         ...(performerState === undefined ? {} : { performer: performerState }),
         ...(videoState === undefined ? {} : { video: videoState }),
+        ...(feedPage === undefined ? {} : { feed: feedPage }),
       };
     },
   );

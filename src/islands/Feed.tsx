@@ -5,11 +5,18 @@ import { formatMoney } from '../../common/money.js';
 import { countOf } from '../../common/plural.js';
 import { unlockLink, type FeedCard } from '../lib/feed-cards.js';
 import { createFeed } from '../lib/stores/feed.js';
+import { feedPages, seedFeedPage } from '../lib/stores/member-header.js';
+import { withNext } from '../../common/next-path.js';
+import { usePageViewer } from './shared/usePageViewer.js';
 import { GalleryCardView, PostCardView, VideoCardView } from './catalogue/cards.tsx';
 
 export interface FeedProps {
-  /** The first page, cut to the cards' fields (src/server/list-cards.ts, feedCardPage). */
-  initial: ListResult<FeedCard>;
+  /**
+   * The first page, cut to the cards' fields (src/server/list-cards.ts, feedCardPage), when the page was rendered for
+   * the visitor; null on the member shell, where it comes with the header's one request (the page names its size:
+   * `data-member-feed`).
+   */
+  initial: ListResult<FeedCard> | null;
   pageSize: number;
   currencySymbol?: string;
 }
@@ -20,10 +27,30 @@ const when = (iso: string) => new Date(iso).toLocaleString('en-US', { month: 'sh
 /**
  * The home feed: new posts, videos and galleries of followed and subscribed performers, newest first, "Load more" by
  * cursor, and a "1 new post" pill when something is published while the page is open. A locked item shows the way to
- * unlock it, as the catalogue's cards do.
+ * unlock it, as the catalogue's cards do. Until the first page is known the feed holds its place.
  */
 export default function Feed({ initial, pageSize, currencySymbol = '$' }: FeedProps) {
-  const feed = useMemo(() => createFeed(initial, pageSize), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const { state, retry } = usePageViewer(feedPages, String(pageSize), initial, (page) => seedFeedPage(pageSize, page));
+  if (state === null) return <p className="feed feed--waiting" aria-busy="true" data-testid="feed-pending">Loading your feed…</p>;
+  if (state === 'guest') {
+    return (
+      <p className="feed" data-testid="feed-guest">
+        Your session has ended. <a href={withNext('/auth/login', '/home')}>Log in</a> to see your feed.
+      </p>
+    );
+  }
+  if (state === 'failed') {
+    return (
+      <p className="feed" data-testid="feed-failed">
+        <button type="button" className="btn" onClick={retry} data-testid="feed-retry">Could not load your feed. Try again</button>
+      </p>
+    );
+  }
+  return <FeedList first={state} pageSize={pageSize} currencySymbol={currencySymbol} />;
+}
+
+function FeedList({ first, pageSize, currencySymbol }: { first: ListResult<FeedCard>; pageSize: number; currencySymbol: string }) {
+  const feed = useMemo(() => createFeed(first, pageSize), []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(feed.store);
   useEffect(() => feed.listen(), [feed]);
 

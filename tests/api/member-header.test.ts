@@ -4,10 +4,10 @@ import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js'
 import type { TestUser } from '../helpers/sessions.js';
 
 /**
- * `GET /users/me/header?performer=` and `?video=`: what a performer's or a video's page shows the signed-in visitor
- * about themselves, asked with the header because the page is the same for every member (docs/architecture.md, the
- * member shell). Each visitor gets their own state and nobody else's; a performer or video whose page they may not
- * see is null, as the page is 404.
+ * `GET /users/me/header?performer=`, `?video=` and `?feed=`: what a performer's or a video's page, or the home feed,
+ * shows the signed-in visitor about themselves, asked with the header because the page is the same for every member
+ * (docs/architecture.md, the member shell). Each visitor gets their own state and nobody else's; a performer or video
+ * whose page they may not see is null, as the page is 404.
  */
 describe.each(engines)("the member header with a page's state on %s", (engine) => {
   let t: TestApp;
@@ -137,5 +137,36 @@ describe.each(engines)("the member header with a page's state on %s", (engine) =
     expect(bad.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
     const guest = await videoHeader(null, c.videos.free.id);
     expect(guest.status).toBe(401);
+  });
+
+  it("brings the first page of the visitor's own feed, as the feed answers it, and only when asked", async () => {
+    const feedHeader = (who: TestUser | null, size: string) => t.api(`/users/me/header?feed=${size}`, { headers: who?.headers ?? {} });
+    const shown = (page: { items: Array<{ _id: string; kind: string; video?: { locked: boolean; media: unknown } }>; nextCursor: string | null }) => ({
+      ids: page.items.map((i) => i._id),
+      open: page.items.map((i) => i.video && { locked: i.video.locked, media: Boolean(i.video.media) }),
+      more: Boolean(page.nextCursor),
+    });
+    // The subscriber's feed is alice's: her subscribers' video plays for them, its file signed for them alone.
+    const mine = await feedHeader(c.subscriber, '50');
+    expect(mine.status).toBe(200);
+    expect(shown(mine.body.feed)).toEqual(shown((await t.api('/feed?limit=50', { headers: c.subscriber.headers })).body));
+    // A page of the size asked, which goes on where the feed's own next page would.
+    const two = await feedHeader(c.subscriber, '2');
+    expect(two.body.feed.items.length).toBe(2);
+    expect(two.body.feed.nextCursor).toBe((await t.api('/feed?limit=2', { headers: c.subscriber.headers })).body.nextCursor);
+    expect(two.body.feed.nextCursor).toEqual(expect.any(String));
+    expect(mine.body.feed.items.some((i: { video?: { _id: string } }) => i.video?._id === c.videos.subs.id)).toBe(true);
+    expect(JSON.stringify(mine.body.feed)).toContain(`u=${c.subscriber.id}`);
+    // Someone who follows nobody has an empty feed, and nothing of the subscriber's.
+    const other = await feedHeader(c.bob, '50');
+    expect(other.body.feed).toMatchObject({ items: [], nextCursor: null });
+    // Not asked, not answered; a page size out of range is refused and a guest asked to log in.
+    expect((await t.api('/users/me/header', { headers: c.subscriber.headers })).body).not.toHaveProperty('feed');
+    for (const size of ['0', '51', 'abc', '2.5']) {
+      const bad = await feedHeader(c.subscriber, size);
+      expect(bad.status, size).toBe(400);
+      expect(bad.body).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+    }
+    expect((await feedHeader(null, '3')).status).toBe(401);
   });
 });

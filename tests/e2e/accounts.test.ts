@@ -84,8 +84,9 @@ describe.skipIf(!hasChromium)('accounts journey in chromium', () => {
     expect(days).toBeLessThan(1.1);
     // Page scripts never see the token.
     expect(await page.evaluate(() => document.cookie)).not.toContain('token=');
+    // The home feed is the member shell: the menu names the user once the header's request has answered.
     await hydrated('UserMenu');
-    expect(await page.getByTestId('user-menu').textContent()).toContain('Journey Fan');
+    await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain('Journey Fan');
   }, 60_000);
 
   it('updates the profile and the avatar, and changes the password', async () => {

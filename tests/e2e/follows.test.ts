@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForFeed, waitForIsland, waitForPerformerControls } from '../helpers/browser.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
 import { makeVideo } from '../../server/seed/factories.js';
 import { postForm } from '../helpers/uploads.js';
@@ -52,7 +52,7 @@ describe.skipIf(!hasChromium)('follows and the feed in chromium', () => {
     expect(await page.getByTestId('follow-button').getAttribute('aria-pressed')).toBe('true');
 
     await page.goto(`${t.url}/home`);
-    await waitForIsland(page, 'Feed');
+    await waitForFeed(page);
     await expect.poll(() => page.getByTestId('realtime-status').getAttribute('data-status'), { timeout: 15_000 }).toBe('connected');
     expect(await page.getByTestId('feed-empty').isVisible()).toBe(true);
 
@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('follows and the feed in chromium', () => {
     for (let i = 0; i < 13; i++) await makeVideo(t.ctx, performer.id, { title: `Older clip ${i}`, access: i % 2 ? 'sale' : 'free', publishedAt: new Date(Date.now() - (i + 60) * 60_000).toISOString() });
     const page = await chromium.page({ as: fan, phone: true, viewport: { width: 390, height: 844 } });
     await page.goto(`${t.url}/home`);
-    await waitForIsland(page, 'Feed');
+    await waitForFeed(page);
     expect(await page.getByTestId('feed-item').count()).toBe(12);
     await page.getByTestId('feed-more').click();
     await expect.poll(() => page.getByTestId('feed-item').count()).toBe(15);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
-import { hasChromium, saveScreen, useBrowser, waitForPerformerControls } from '../helpers/browser.js';
+import { hasChromium, saveScreen, useBrowser, waitForFeed, waitForPerformerControls } from '../helpers/browser.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 
 /**
  * The member shell in a browser, the micro-cache on as deployed: the home page is one copy for every signed-in
  * visitor (tests/e2e/micro-cache.test.ts proves it holds nobody's data), and each visitor still sees their own
- * header (name, unread messages) and which of the newest videos are open to them.
+ * header (name, unread messages) and which of the newest videos are open to them; so are the home feed, a
+ * performer's page and a video's page, with each visitor's own state there.
  */
 describe.skipIf(!hasChromium)('the member shell in chromium', () => {
   let t: TestApp;
@@ -52,6 +53,35 @@ describe.skipIf(!hasChromium)('the member shell in chromium', () => {
     await other.waitForLoadState('networkidle');
     expect(await other.locator(`${card('Core strength')} .media-card__badge--lock`).count()).toBe(1);
     expect(await other.getByTestId('messages-badge').count()).toBe(0);
+  }, 60_000);
+
+  it('greets each visitor by name on the shared home feed and shows them their own feed', async () => {
+    const subscriber = await chromium.page({ as: c.subscriber });
+    await subscriber.goto(`${t.url}/home`);
+    await waitForFeed(subscriber);
+    const name = await t.ctx.db.selectFrom('users').select('name').where('id', '=', c.subscriber.id).executeTakeFirstOrThrow();
+    await expect.poll(() => subscriber.getByTestId('home-greeting').textContent()).toBe(`Hello, ${name.name}`);
+    // Alice's subscribers' video is in the subscriber's feed, open to them: no way to unlock it.
+    const core = subscriber.locator('[data-testid="feed-item"]:has(h3:text-is("Core strength"))');
+    expect(await core.count()).toBe(1);
+    expect(await core.getByTestId('feed-unlock').count()).toBe(0);
+    await saveScreen(subscriber, 'member-shell-home-feed', { fullPage: true });
+
+    // A fan who follows nobody gets the same copy from memory, their own name and their own (empty) feed.
+    const fan = await chromium.page({ as: c.fan });
+    const again = await fan.goto(`${t.url}/home`);
+    expect(again?.headers()['x-cache']).toBe('HIT');
+    await waitForFeed(fan);
+    expect(await fan.getByTestId('feed-empty').count()).toBe(1);
+    await expect.poll(() => fan.getByTestId('home-greeting').textContent()).not.toContain(name.name);
+    expect(await fan.getByText('Core strength').count()).toBe(0);
+
+    // A session that has ended gets the copy too, which holds nothing, and is told to log in to see a feed.
+    const ended = await chromium.page({ as: { token: 'no-longer-a-session' } });
+    await ended.goto(`${t.url}/home`);
+    await waitForFeed(ended);
+    expect(await ended.getByTestId('feed-guest').getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/auth/login?next=%2Fhome');
+    expect(await ended.getByTestId('home-greeting').textContent()).toBe('Hello');
   }, 60_000);
 
   it("gives each visitor their own controls on a performer's shared page: the subscriber's, a fan's, alice's own", async () => {

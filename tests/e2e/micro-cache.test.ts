@@ -4,6 +4,7 @@ import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js'
 import { createUser } from '../helpers/sessions.js';
 import { listCounts } from '../../server/catalogue/count-cache.js';
 import { MEMBER_SHELL_ROUTES } from '../../server/routes.js';
+import { accessFor, needsSession } from '../../src/server/page-access.js';
 
 /**
  * The whole site (built pages + API) with the micro-cache on, as in production: anonymous pages and public lists
@@ -62,8 +63,8 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
     // Each member-shell route, the performer's page as alice's (where the subscriber has a subscription), the
     // video's page as her subscribers-only video's (which plays for the subscriber).
     const paths = MEMBER_SHELL_ROUTES.map((r) => r.replace('[username]', 'alice').replace('[id]', c.videos.subs.id));
-    expect(paths).toEqual(expect.arrayContaining(['/performers/alice', `/videos/${c.videos.subs.id}`]));
-    for (const path of paths) {
+    expect(paths).toEqual(expect.arrayContaining(['/performers/alice', `/videos/${c.videos.subs.id}`, '/home']));
+    for (const [i, path] of paths.entries()) {
       const url = `${path}?shell=1`;
       const first = await page(url, { cookie: `token=${c.subscriber.token}` });
       const second = await page(url, { cookie: `token=${other.token}` });
@@ -79,11 +80,21 @@ describe.each(engines)('micro-cache in the site on %s', (engine) => {
       }
       expect(first.text, path).toContain('data-testid="user-menu-pending"');
       expect(first.text, path).not.toContain('data-testid="login-link"');
-      // The guests' page is another copy, with its login link.
+      // The guests' page is another copy, with its login link; a page behind a session sends them to log in.
       const guest = await page(url);
-      expect(guest.cache, path).toBe('MISS');
-      expect(guest.text, path).toContain('data-testid="login-link"');
+      if (needsSession(accessFor(MEMBER_SHELL_ROUTES[i]!)!)) {
+        expect([guest.status, guest.headers.get('location')], path).toEqual([302, `/auth/login?next=${encodeURIComponent(url)}`]);
+        expect((await page(url)).cache, path).toBe('MISS');
+      } else {
+        expect(guest.cache, path).toBe('MISS');
+        expect(guest.text, path).toContain('data-testid="login-link"');
+      }
     }
+    // The home feed's copy holds no feed: it waits for the header's answer, which brings the visitor's.
+    const home = await page('/home?shell=1', { cookie: `token=${c.subscriber.token}` });
+    expect(home.text).toContain('data-testid="feed-pending"');
+    expect(home.text).toContain('data-member-feed="12"');
+    expect(home.text).not.toContain('data-testid="feed-item"');
     // The home page's newest videos are the guests': the subscriber's video stays locked in the shared copy.
     expect((await page('/?shell=1', { cookie: `token=${c.subscriber.token}` })).text).toContain('Core strength');
     // A page that is not a member shell stays the visitor's own.

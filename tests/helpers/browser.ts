@@ -223,6 +223,12 @@ export async function waitForVideoControls(page: Page, timeout = 10_000) {
   return page.waitForFunction(() => !document.querySelector('[data-testid="paywall-pending"], [data-testid="reaction-like"][disabled]'), undefined, { timeout });
 }
 
+/** The home feed: hydrated, and its first page shown (on the member shell it comes with the header's one request). */
+export async function waitForFeed(page: Page, timeout = 10_000) {
+  await waitForIsland(page, 'Feed', timeout);
+  return page.waitForFunction(() => !document.querySelector('[data-testid="feed-pending"]'), undefined, { timeout });
+}
+
 /** One axe-core finding a page must not have: its rule, impact, help text and the elements it was found on. */
 export interface AxeProblem {
   rule: string;

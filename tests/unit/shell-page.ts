@@ -6,9 +6,10 @@ import { resetAll } from '../../src/lib/stores/reset.js';
 
 /**
  * The islands of a member-shell page (docs/architecture.md), rendered inside the element that names the page's
- * performer or video (`data-member-performer`, `data-member-video`), as the header's one request reads it.
+ * performer or video or the feed's page size (`data-member-performer`, `data-member-video`, `data-member-feed`), as
+ * the header's one request reads it.
  */
-export function renderOnShellPage(names: { memberPerformer?: string; memberVideo?: string }, islands: ReactElement) {
+export function renderOnShellPage(names: { memberPerformer?: string; memberVideo?: string; memberFeed?: string }, islands: ReactElement) {
   const section = document.createElement('section');
   Object.assign(section.dataset, names);
   document.body.append(section);

@@ -5,7 +5,7 @@ import { useMounted } from '../../lib/use-mounted.js';
 import { loadMemberHeader, retryMemberHeader, type ViewerState } from '../../lib/stores/member-header.js';
 
 /**
- * The signed-in visitor's state on a performer's or a video's page: `initial` when the page was rendered for them
+ * The signed-in visitor's state on a performer's or a video's page, or the home feed's first page: `initial` when the page was rendered for them
  * (`seed` puts it in the store for the page's other islands), else what the member shell's one request answers
  * (src/lib/stores/member-header.ts). null while it is asked.
  */

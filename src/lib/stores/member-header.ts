@@ -1,5 +1,7 @@
 import { map } from 'nanostores';
 import type { MemberHeader, PerformerViewer, VideoViewer } from '../../../common/schemas/member-shell.js';
+import type { ListResult } from '../../../common/schemas/http.js';
+import { toFeedCard, type FeedCard } from '../feed-cards.js';
 import { ApiError } from '../api/error.js';
 import { call } from './client.js';
 import { loggedIn } from './auth.js';
@@ -11,9 +13,10 @@ import { registerReset } from './reset.js';
 /**
  * What a member-shell page (a page shown alike to every signed-in visitor, docs/architecture.md) asks for the
  * visitor, in one request, `GET /users/me/header`: who is signed in and their unread counts, which fill the stores the
- * user menu and the badges show; and on a performer's or a video's page (the page names it: `data-member-performer`,
- * `data-member-video`) the visitor's own state there, for its controls. A session that turned out to be gone leaves
- * the visitor a guest (the menu offers to log in).
+ * user menu and the badges show; on a performer's or a video's page (the page names it: `data-member-performer`,
+ * `data-member-video`) the visitor's own state there, for its controls; on the home feed (`data-member-feed`, its page
+ * size) the feed's first page. A session that turned out to be gone leaves the visitor a guest (the menu offers to
+ * log in).
  */
 let asking: Promise<MemberHeader | null> | undefined;
 
@@ -26,12 +29,16 @@ export type PerformerViewerState = ViewerState<PerformerViewer>;
 export type VideoViewerState = ViewerState<VideoViewer>;
 export const performerViewers = map<Record<string, PerformerViewerState | undefined>>({});
 export const videoViewers = map<Record<string, VideoViewerState | undefined>>({});
+/** The feed's first page by its page size, cut to the cards' fields. */
+export type FeedPageState = ViewerState<ListResult<FeedCard>>;
+export const feedPages = map<Record<string, FeedPageState | undefined>>({});
 
-/** The performer or video whose page this is, as a member-shell page names it (`data-member-performer`, `data-member-video`). */
-function pageNames(attribute: 'memberPerformer' | 'memberVideo'): string | undefined {
+const PAGE_ATTRIBUTES = { memberPerformer: 'data-member-performer', memberVideo: 'data-member-video', memberFeed: 'data-member-feed' } as const;
+
+/** What a member-shell page names for its own state (`data-member-performer`, `data-member-video`, `data-member-feed`). */
+function pageNames(attribute: keyof typeof PAGE_ATTRIBUTES): string | undefined {
   if (typeof document === 'undefined') return undefined;
-  const name = attribute === 'memberPerformer' ? 'data-member-performer' : 'data-member-video';
-  return document.querySelector<HTMLElement>(`[${name}]`)?.dataset[attribute] ?? undefined;
+  return document.querySelector<HTMLElement>(`[${PAGE_ATTRIBUTES[attribute]}]`)?.dataset[attribute] ?? undefined;
 }
 
 /**
@@ -41,27 +48,31 @@ function pageNames(attribute: 'memberPerformer' | 'memberVideo'): string | undef
 export function loadMemberHeader(): Promise<MemberHeader | null> {
   const performer = pageNames('memberPerformer');
   const video = pageNames('memberVideo');
-  const settle = (performerState: PerformerViewerState, videoState: VideoViewerState) => {
+  const feed = pageNames('memberFeed');
+  const settle = (performerState: PerformerViewerState, videoState: VideoViewerState, feedState: FeedPageState) => {
     if (performer) performerViewers.setKey(performer, performerState);
     if (video) videoViewers.setKey(video, videoState);
+    if (feed) feedPages.setKey(feed, feedState);
   };
-  asking ??= call(({ auth }) => auth.header({ ...(performer ? { performer } : {}), ...(video ? { video } : {}) })).then(
+  const query = { ...(performer ? { performer } : {}), ...(video ? { video } : {}), ...(feed ? { feed: Number(feed) } : {}) };
+  asking ??= call(({ auth }) => auth.header(query)).then(
     (header) => {
       setCurrentUser(header.user);
       loggedIn.set(true);
       seedUnread(header.unread.messages);
       followBellCount(header.unread.notifications);
-      settle(header.performer ?? 'failed', header.video ?? 'failed');
+      const first = header.feed ? { ...header.feed, items: header.feed.items.map(toFeedCard) } : 'failed';
+      settle(header.performer ?? 'failed', header.video ?? 'failed', first);
       return header;
     },
     (err: unknown) => {
       if (err instanceof ApiError && err.status === 401) {
         setCurrentUser(null);
         loggedIn.set(false);
-        settle('guest', 'guest');
+        settle('guest', 'guest', 'guest');
       } else {
         asking = undefined; // a network failure is asked again by the next island that mounts
-        settle('failed', 'failed');
+        settle('failed', 'failed', 'failed');
       }
       return null;
     },
@@ -79,6 +90,11 @@ export function seedVideoViewer(state: VideoViewer): void {
   if (!videoViewers.get()[state.videoId]) videoViewers.setKey(state.videoId, state);
 }
 
+/** The feed's first page as the page rendered it for the visitor (not a member shell). */
+export function seedFeedPage(pageSize: number, page: ListResult<FeedCard>): void {
+  if (!feedPages.get()[pageSize]) feedPages.setKey(String(pageSize), page);
+}
+
 /** After a failure: asks again (the header with it). */
 export function retryMemberHeader(): Promise<MemberHeader | null> {
   asking = undefined;
@@ -89,4 +105,5 @@ registerReset('member-header', () => {
   asking = undefined;
   performerViewers.set({});
   videoViewers.set({});
+  feedPages.set({});
 });
