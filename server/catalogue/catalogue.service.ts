@@ -40,9 +40,26 @@ export function fullMedia(
 /** A catalogue domain's rows made into what one viewer gets of them (performer cards, previews, `locked`, signed URLs). */
 export type ToItems<R, I> = (deps: CatalogueDeps, viewer: Viewer, rows: R[]) => Promise<I[]>;
 
+/** A page of a public list's rows: the rows, the total and the next page's cursor. */
+export interface RowPage<R> {
+  rows: R[];
+  total: number;
+  nextCursor: string | null;
+}
+
+/**
+ * A public list read in two steps: the page of its rows, then the rows kept made into the viewer's items. The feed
+ * (server/follows/feed.service.ts) reads three lists and makes items of only the rows it shows.
+ */
+export interface ItemList<F, R, I> {
+  rows(deps: CatalogueDeps, viewer: Viewer, filters: F): Promise<RowPage<R>>;
+  items: ToItems<R, I>;
+}
+
 /** A page of a public list, its rows made into the viewer's items. */
-export async function itemPage<R, I>(deps: CatalogueDeps, viewer: Viewer, list: { rows: R[]; total: number; nextCursor: string | null }, toItems: ToItems<R, I>): Promise<ListResult<I>> {
-  return { items: await toItems(deps, viewer, list.rows), total: list.total, nextCursor: list.nextCursor };
+export async function itemPage<F, R, I>(deps: CatalogueDeps, viewer: Viewer, list: ItemList<F, R, I>, filters: F): Promise<ListResult<I>> {
+  const page = await list.rows(deps, viewer, filters);
+  return { items: await list.items(deps, viewer, page.rows), total: page.total, nextCursor: page.nextCursor };
 }
 
 /** An item looked up by id or slug, when the viewer may find it (`mayFind`: public to them now, or theirs to manage); else 404 `what`. */

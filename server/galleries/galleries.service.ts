@@ -1,6 +1,6 @@
 import { gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
 import { audienceOf, previewUrl } from '../catalogue/catalogue.repository.js';
-import { foundItem, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { foundItem, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { GalleryItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
@@ -23,8 +23,14 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[]):
   });
 }
 
+/** The public gallery list, in its two steps (see ItemList). */
+export const galleryList: ItemList<GalleryFilters, GalleryRow, GalleryItem> = {
+  rows: (deps, viewer, filters) => listPublicGalleries(deps.db, filters, audienceOf(viewer, deps.country)),
+  items: toItems,
+};
+
 export async function searchGalleries(deps: CatalogueDeps, viewer: Viewer, filters: GalleryFilters): Promise<ListResult<GalleryItem>> {
-  return itemPage(deps, viewer, await listPublicGalleries(deps.db, filters, audienceOf(viewer, deps.country)), toItems);
+  return itemPage(deps, viewer, galleryList, filters);
 }
 
 /** A gallery public to this visitor; its performer and admins also get it while not public. */

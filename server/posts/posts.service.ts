@@ -2,7 +2,7 @@ import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, postSubject, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { MARKED_VARIANT } from '../media/watermark/variant.js';
-import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { PostCard, PostDetail } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { findPostByKey, listPublicPosts, postMediaOf, type PostCardRow, type PostFilters, type PostMediaRow } from './posts.repository.js';
@@ -39,10 +39,14 @@ async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], de
   }));
 }
 
+/** The public post list, in its two steps (see ItemList). */
+export const postList: ItemList<PostFilters, PostCardRow, PostCard> = {
+  rows: (deps, viewer, filters) => listPublicPosts(deps.db, filters, audienceOf(viewer, deps.country)),
+  items: async (deps, viewer, rows) => (await load(deps, viewer, rows, false)).map((p) => toPostCard(p.row, p.media, p.performer, p.x)),
+};
+
 export async function searchPosts(deps: CatalogueDeps, viewer: Viewer, filters: PostFilters): Promise<ListResult<PostCard>> {
-  const { rows, total, nextCursor } = await listPublicPosts(deps.db, filters, audienceOf(viewer, deps.country));
-  const items = (await load(deps, viewer, rows, false)).map((p) => toPostCard(p.row, p.media, p.performer, p.x));
-  return { items, total, nextCursor };
+  return itemPage(deps, viewer, postList, filters);
 }
 
 /** A post or page public to this visitor; a performer's own posts (and every post, to admins) also while not public. */

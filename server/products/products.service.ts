@@ -2,7 +2,7 @@ import type { ContentStatus } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
 import { canManage, checkAccess, loadAccessView, productSubject, type Viewer, mayFind } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
-import { foundItem, fullMedia, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { foundItem, fullMedia, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { DownloadLink, ProductItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { findProductByKey, listOwnProducts, listPublicProducts, type ProductFilters, type ProductRow } from './products.repository.js';
@@ -19,8 +19,14 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[]):
   );
 }
 
+/** The public product list, in its two steps (see ItemList). */
+export const productList: ItemList<ProductFilters, ProductRow, ProductItem> = {
+  rows: (deps, viewer, filters) => listPublicProducts(deps.db, filters, audienceOf(viewer, deps.country)),
+  items: toItems,
+};
+
 export async function searchProducts(deps: CatalogueDeps, viewer: Viewer, filters: ProductFilters): Promise<ListResult<ProductItem>> {
-  return itemPage(deps, viewer, await listPublicProducts(deps.db, filters, audienceOf(viewer, deps.country)), toItems);
+  return itemPage(deps, viewer, productList, filters);
 }
 
 /** A product public to this visitor; its performer and admins also get it while not public. */

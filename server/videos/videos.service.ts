@@ -1,7 +1,7 @@
 import { notFound } from '../http/errors.js';
 import { canManage, loadAccessView, mayFind, videoSubject, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
-import { foundItem, fullMedia, itemPage, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { foundItem, fullMedia, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
 import type { VideoViewer } from '../../common/schemas/member-shell.js';
 import { reactedActions } from '../reactions/reactions.repository.js';
@@ -25,8 +25,14 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[]): P
   });
 }
 
+/** The public video list, in its two steps (see ItemList). */
+export const videoList: ItemList<VideoFilters, VideoRow, VideoItem> = {
+  rows: (deps, viewer, filters) => listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country)),
+  items: toItems,
+};
+
 export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters: VideoFilters): Promise<ListResult<VideoItem>> {
-  return itemPage(deps, viewer, await listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country)), toItems);
+  return itemPage(deps, viewer, videoList, filters);
 }
 
 /**
