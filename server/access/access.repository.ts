@@ -30,7 +30,13 @@ export async function subscribedPerformerIds(db: DbOrTrx, userId: string, perfor
 
 /** Whether the user holds any live subscription or any live entitlement at all: one statement, two index probes. */
 export async function holdsAnyAccess(db: DbOrTrx, userId: string, now: string): Promise<boolean> {
-  const row = await db
+  const row = await holdsAnyAccessQuery(db, userId, now).executeTakeFirstOrThrow();
+  return Boolean(row.holds);
+}
+
+/** The query of holdsAnyAccess (exported for the EXPLAIN test: it runs on every signed-in page view). */
+export function holdsAnyAccessQuery(db: DbOrTrx, userId: string, now: string) {
+  return db
     .selectNoFrom((eb) =>
       eb
         .or([
@@ -38,9 +44,7 @@ export async function holdsAnyAccess(db: DbOrTrx, userId: string, now: string): 
           eb.exists(eb.selectFrom('entitlements').select('objectId').where('userId', '=', userId).where('revokedAt', 'is', null)),
         ])
         .as('holds'),
-    )
-    .executeTakeFirstOrThrow();
-  return Boolean(row.holds);
+    );
 }
 
 /** Of the given objects, those the user holds a live entitlement to, as `type:id` keys. */

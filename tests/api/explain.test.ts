@@ -12,6 +12,7 @@ import { ownProductQueries, publicProductQueries, type ProductFilters } from '..
 import { publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
 import { categoryQueries, type CategoryFilters } from '../../server/categories/categories.repository.js';
 import { performerListQueries, type PerformerQuery } from '../../server/performers/performers.repository.js';
+import { holdsAnyAccessQuery } from '../../server/access/access.repository.js';
 
 /**
  * Every list query of the catalogue (page and count, each filter and order) is served by an index on both engines.
@@ -23,6 +24,8 @@ import { performerListQueries, type PerformerQuery } from '../../server/performe
  */
 
 const page = { limit: 12, offset: 0 };
+/** A filler fan with ten live subscriptions (`fill`). */
+const FAN = `ff${'0'.padStart(30, '0')}`;
 const cursor = (v: string | number) => ({ v, id: 'ffffffffffffffffffffffffffffffff' });
 
 type Case = [name: string, build: (db: Db, c: Catalogue, now: Audience) => { page: Compilable; count: Compilable }];
@@ -95,6 +98,10 @@ function cases(): Case[] {
     ['performers by keyword, best match, cursor', performer({ q: 'ali', cursor: { v: 100, id: 'ffffffffffffffffffffffffffffffff', r: 0 } })],
     ['performers by keyword, newest', performer({ q: 'ali', sort: 'newest' })],
     ['performers featured, popular', performer({ featured: true, sort: 'popular' })],
+    // The feed reads each kind's list narrowed to the performers a fan follows or subscribes to.
+    ['videos of a feed', video({ feedOf: FAN, sort: 'newest' })],
+    ['galleries of a feed', gallery({ feedOf: FAN, sort: 'newest' })],
+    ['posts of a feed', post({ feedOf: FAN, sort: 'newest' })],
   ];
 }
 
@@ -140,6 +147,14 @@ async function fill(db: Db): Promise<void> {
     slug: `filler-post-${i}`, content: '<p>x</p>', status: i % 10 === 0 ? 'draft' : 'published', likeCount: i % 90, publishedAt: at(i), createdAt: at(i), updatedAt: at(i),
   }));
   await insert('posts', posts);
+  // 200 fans with ten live subscriptions each: a visitor's own are to be found through their rows, not among everyone's.
+  const fans = rows(200, (i) => ({ id: `ff${String(i).padStart(30, '0')}`, i }));
+  await insert('users', fans.map((f) => ({ id: f.id, email: `${f.id}@x.test`, username: `fan${f.i}`, name: `Fan ${f.i}`, passwordHash: 'x', role: 'user', createdAt: at(f.i), updatedAt: at(f.i) })));
+  const renews = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  await insert('subscriptions', fans.flatMap((f) => rows(10, (k) => ({
+    id: `fu${String(f.i * 10 + k).padStart(30, '0')}`, userId: f.id, performerId: perf(f.i + k * 7), type: 'monthly', status: 'active',
+    startedAt: at(1), expiresAt: renews, createdAt: at(1), updatedAt: at(1),
+  }))));
   const links = <T extends { id: string }>(items: T[], objectType: string) => ({
     tags: items.map((x, i) => ({ tag: `tag${i % 60}`, objectType, objectId: x.id })),
     categories: items.map((x, i) => ({ categoryId: categories[i % 40]!.id, objectType, objectId: x.id })),
@@ -272,6 +287,18 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     // Without performers_featured_popular both engines walk performers_status_popular and test `featured` per row.
     const plan = (await explain(performerListQueries(t.ctx.db, { featured: true, sort: 'popular', ...page, audience: everyone() }).page)).join('\n');
     expect(plan).toMatch(engine === 'sqlite' ? /performers USING INDEX performers_featured_popular \(featured=\? AND status=\?\)/ : /performers_featured_popular/);
+  });
+
+  it("a visitor's live subscriptions are found through their own rows: the member header's check and the feed's performers", async () => {
+    // Without subscriptions_user_status_expires SQLite (no statistics) read every live subscription on the site through
+    // subscriptions_status_expires and kept the visitor's.
+    const holds = (await explain(holdsAnyAccessQuery(t.ctx.db, FAN, nowIso()))).join('\n');
+    const feed = (await explain(publicVideoQueries(t.ctx.db, { feedOf: FAN, sort: 'newest', ...page }, everyone()).page)).join('\n');
+    for (const plan of [holds, feed]) {
+      if (engine === 'sqlite') expect(plan).toMatch(/SEARCH (s|subscriptions) USING (COVERING )?INDEX \S+ \(user_id=\?/);
+      else expect(plan).toMatch(/Index (Only )?Scan using \S+ on subscriptions[\s\S]*?Index Cond: \(.*user_id = /);
+    }
+    expect(await holdsAnyAccessQuery(t.ctx.db, FAN, nowIso()).executeTakeFirstOrThrow()).toMatchObject({ holds: expect.anything() });
   });
 
   it('the main table of the newest-videos list is read through its own index', async () => {
