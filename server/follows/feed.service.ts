@@ -37,11 +37,12 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
     itemsOf(deps, viewer, galleryList, keep(galleries.rows)),
     itemsOf(deps, viewer, postList, keep(posts.rows)),
   ]);
-  const items: FeedItem[] = [
-    ...videoItems.map((video) => ({ kind: 'video' as const, _id: video._id, publishedAt: video.publishedAt!, video })),
-    ...galleryItems.map((gallery) => ({ kind: 'gallery' as const, _id: gallery._id, publishedAt: gallery.publishedAt!, gallery })),
-    ...postItems.map((post) => ({ kind: 'post' as const, _id: post._id, publishedAt: post.publishedAt!, post })),
-  ].sort((a, b) => newest({ id: a._id, publishedAt: a.publishedAt }, { id: b._id, publishedAt: b.publishedAt }));
+  const byId = new Map<string, FeedItem>([
+    ...videoItems.map((video) => [video._id, { kind: 'video' as const, _id: video._id, publishedAt: video.publishedAt!, video }] as const),
+    ...galleryItems.map((gallery) => [gallery._id, { kind: 'gallery' as const, _id: gallery._id, publishedAt: gallery.publishedAt!, gallery }] as const),
+    ...postItems.map((post) => [post._id, { kind: 'post' as const, _id: post._id, publishedAt: post.publishedAt!, post }] as const),
+  ]);
+  const items = [...shown].map((r) => byId.get(r.id)!);
   const more = all.length > q.limit || Boolean(videos.nextCursor || galleries.nextCursor || posts.nextCursor);
   const last = items.at(-1);
   return {
