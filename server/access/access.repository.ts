@@ -1,3 +1,4 @@
+import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { ObjectType } from '../db/schema.js';
 import { photoIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
@@ -30,9 +31,12 @@ export async function subscribedPerformerIds(db: DbOrTrx, userId: string, perfor
 
 /** Whether the user holds any live subscription or any live entitlement at all: one statement, two index probes. */
 export async function holdsAnyAccess(db: DbOrTrx, userId: string, now: string): Promise<boolean> {
-  const row = await holdsAnyAccessQuery(db, userId, now).executeTakeFirstOrThrow();
-  return Boolean(row.holds);
+  const [row] = await holdsAny(db, { userId, now });
+  return Boolean(row?.holds);
 }
+
+// Asked with every member-shell page's header: compiled once (server/db/prepared.ts).
+const holdsAny = prepared(['userId', 'now'], (db, { userId, now }) => holdsAnyAccessQuery(db, userId, now));
 
 /** The query of holdsAnyAccess (exported for the EXPLAIN test: it runs on every signed-in page view). */
 export function holdsAnyAccessQuery(db: DbOrTrx, userId: string, now: string) {

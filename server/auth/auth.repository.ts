@@ -1,6 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { AuthTokensTable } from '../db/schema.js';
 import { newId, nowIso } from '../db/ids.js';
+import { prepared } from '../db/prepared.js';
 import type { AccountStatus, Role } from '../../common/enums.js';
 
 /** Every SQL statement about sessions and mailed single-use tokens. Only SHA-256 hashes of tokens are stored. */
@@ -19,9 +20,16 @@ export interface SessionRow {
   avatarPath: string | null;
 }
 
-/** A live session: not revoked, not expired, and its user not suspended or deleted. */
-export function findLiveSession(db: DbOrTrx, tokenHash: string, now: string): Promise<SessionRow | undefined> {
-  return db
+/**
+ * A live session: not revoked, not expired, and its user not suspended or deleted. Every signed-in request asks it,
+ * so it is compiled once (server/db/prepared.ts).
+ */
+export async function findLiveSession(db: DbOrTrx, tokenHash: string, now: string): Promise<SessionRow | undefined> {
+  return (await liveSession(db, { tokenHash, now }))[0];
+}
+
+const liveSession = prepared(['tokenHash', 'now'], (db, { tokenHash, now }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.userId')
     .select([
@@ -38,9 +46,8 @@ export function findLiveSession(db: DbOrTrx, tokenHash: string, now: string): Pr
     .where('sessions.tokenHash', '=', tokenHash)
     .where('sessions.revokedAt', 'is', null)
     .where('sessions.expiresAt', '>', now)
-    .where('users.status', 'not in', ['suspended', 'deleted'])
-    .executeTakeFirst();
-}
+    .where('users.status', 'not in', ['suspended', 'deleted']),
+);
 
 export async function insertSession(
   db: DbOrTrx,

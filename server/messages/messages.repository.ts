@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
+import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { MassMessagesTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
@@ -140,9 +141,14 @@ export async function countConversations(db: DbOrTrx, userId: string, side: 'fan
 
 /** The user's unread messages over all conversations (messages_unread). */
 export async function unreadMessages(db: DbOrTrx, userId: string): Promise<number> {
-  const row = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('recipientId', '=', userId).where('readAt', 'is', null).executeTakeFirstOrThrow();
-  return Number(row.n);
+  const [row] = await unreadOf(db, { userId });
+  return Number(row?.n ?? 0);
 }
+
+// Asked with every member-shell page's header: compiled once (server/db/prepared.ts).
+const unreadOf = prepared(['userId'], (db, { userId }) =>
+  db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('recipientId', '=', userId).where('readAt', 'is', null),
+);
 
 /** Marks every message to `userId` in the conversation read at `at`: how many were unread. */
 export async function markRead(db: DbOrTrx, conversationId: string, userId: string, at: string): Promise<number> {

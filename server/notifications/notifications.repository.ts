@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, NotificationsTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
@@ -12,14 +13,14 @@ export async function insertNotification(db: DbOrTrx, row: Insertable<Notificati
 }
 
 export async function unreadNotificationCount(db: DbOrTrx, userId: string): Promise<number> {
-  const row = await db
-    .selectFrom('notifications')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('userId', '=', userId)
-    .where('readAt', 'is', null)
-    .executeTakeFirst();
+  const [row] = await unreadOf(db, { userId });
   return Number(row?.n ?? 0);
 }
+
+// Asked with every member-shell page's header: compiled once (server/db/prepared.ts).
+const unreadOf = prepared(['userId'], (db, { userId }) =>
+  db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).where('readAt', 'is', null),
+);
 
 export async function notificationTotal(db: DbOrTrx, userId: string): Promise<number> {
   const row = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).executeTakeFirst();

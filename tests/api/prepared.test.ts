@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
+import { createUser } from '../helpers/sessions.js';
+import { prepared } from '../../server/db/prepared.js';
+import type { DbOrTrx } from '../../server/db/database.js';
+
+/**
+ * Statements compiled once (server/db/prepared.ts): on each engine they answer exactly what the same query built
+ * each time answers, camel-cased rows included, inside a transaction too; a value that would shape the SQL is refused
+ * when the statement is first compiled.
+ */
+describe.each(engines)('prepared statements on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+    await createUser(t.ctx.db, 'user', { username: 'prep_one', email: 'prep.one@example.com' });
+    await createUser(t.ctx.db, 'performer', { username: 'prep_two', email: 'prep.two@example.com' });
+  });
+  afterAll(() => t?.close());
+
+  // Constants stay where they are (the roles), the named values are bound anew on every call, one of them twice.
+  const build = (db: DbOrTrx, email: string, name: string) =>
+    db
+      .selectFrom('users')
+      .select(['id', 'username', 'avatarPath', 'createdAt'])
+      .where((eb) => eb.or([eb('email', '=', email), eb('username', '=', name), eb('email', '=', name)]))
+      .where('role', 'in', ['user', 'performer'])
+      .orderBy('username');
+  const byEmailOrName = prepared(['email', 'name'], (db, v) => build(db, v.email, v.name));
+
+  it('answers as the query built each time, for one value, another, none', async () => {
+    for (const [email, name] of [['prep.one@example.com', 'nobody'], ['nobody@example.com', 'prep_two'], ['prep.one@example.com', 'prep_two'], ['x', 'y']]) {
+      const rows = await byEmailOrName(t.ctx.db, { email: email!, name: name! });
+      expect(rows).toEqual(await build(t.ctx.db, email!, name!).execute());
+    }
+    const [one] = await byEmailOrName(t.ctx.db, { email: 'prep.one@example.com', name: '' });
+    expect(Object.keys(one!).sort()).toEqual(['avatarPath', 'createdAt', 'id', 'username']);
+  });
+
+  it('runs inside a transaction, on its connection', async () => {
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ username: 'prep_renamed' }).where('username', '=', 'prep_two').execute();
+      expect((await byEmailOrName(trx, { email: '', name: 'prep_renamed' })).map((r) => r.username)).toEqual(['prep_renamed']);
+      await trx.updateTable('users').set({ username: 'prep_two' }).where('username', '=', 'prep_renamed').execute();
+    });
+  });
+
+  it('refuses a value that shapes the SQL, and a name the statement never uses', async () => {
+    const column = prepared(['col'], (db, { col }) => db.selectFrom('users').select(sql.ref(col).as('x')));
+    await expect(column(t.ctx.db, { col: 'email' })).rejects.toThrow(/not one of its parameters/);
+    const unused = prepared(['email', 'extra'], (db, { email }) => db.selectFrom('users').select('id').where('email', '=', email));
+    await expect(unused(t.ctx.db, { email: 'x', extra: 'y' })).rejects.toThrow(/"extra" is not one of its parameters/);
+  });
+});
