@@ -172,11 +172,11 @@ describe('micro-cache', () => {
     expect((await get('/shelf', { cookie: 'token=a' })).cache).toBe(null);
   });
 
-  it("knows the site's member-shell pages by their path: each listed route, a performer's and a video's page, and nothing deeper", () => {
-    const paths = ['/', '/performers', '/videos', '/store', '/posts', '/performers/alice', '/performers/a-b_c', '/videos/abc', '/videos/morning-flow-7'];
+  it("knows the site's member-shell pages by their path: each listed route, the home feed, a performer's and a video's page, and nothing deeper", () => {
+    const paths = ['/', '/home', '/performers', '/videos', '/store', '/posts', '/performers/alice', '/performers/a-b_c', '/videos/abc', '/videos/morning-flow-7'];
     expect(paths.filter(isMemberShellPath)).toEqual(paths);
-    expect(MEMBER_SHELL_ROUTES).toEqual(expect.arrayContaining(['/performers/[username]', '/videos/[id]']));
-    const not = ['/home', '/performers/', '/performers/alice/', '/performers/alice/x', '/videos/', '/videos/abc/', '/videos/abc/x', '/galleries/abc', '/account', '/messages', '/performersx', '//', ''];
+    expect(MEMBER_SHELL_ROUTES).toEqual(expect.arrayContaining(['/home', '/performers/[username]', '/videos/[id]']));
+    const not = ['/home/', '/home/x', '/homes', '/performers/', '/performers/alice/', '/performers/alice/x', '/videos/', '/videos/abc/', '/videos/abc/x', '/galleries/abc', '/account', '/messages', '/performersx', '//', ''];
     expect(not.filter(isMemberShellPath)).toEqual([]);
   });
 
