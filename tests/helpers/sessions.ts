@@ -25,7 +25,7 @@ export interface TestUser {
 export async function createUser(
   db: DbOrTrx,
   role: Role = 'user',
-  opts: { username?: string; name?: string; status?: 'active' | 'suspended' | 'pending'; performer?: Partial<Insertable<PerformersTable>> } = {},
+  opts: { username?: string; email?: string; name?: string; status?: 'active' | 'suspended' | 'pending'; performer?: Partial<Insertable<PerformersTable>> } = {},
 ): Promise<TestUser> {
   const { performer, ...account } = opts;
   const user = role === 'performer' ? (await makePerformer(db, { ...account, performer })).user : await makeUser(db, { ...account, role });
