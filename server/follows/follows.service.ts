@@ -4,6 +4,7 @@ import { AppError, notFound } from '../http/errors.js';
 import type { Cursor } from '../http/pagination.js';
 import type { Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/audience.js';
+import { extend } from '../catalogue/item-mapper.js';
 import { toCard } from '../performers/performers.repository.js';
 import type { FollowedPerformer, FollowState } from '../../common/schemas/feed.js';
 import type { ListResult } from '../../common/schemas/http.js';
@@ -58,7 +59,7 @@ export function viewerFollows(db: DbOrTrx, viewer: Viewer, performerId: string):
 /** The performers the user follows, newest follow first, keyset paged; performers no longer public are left out. */
 export async function listFollowing(db: DbOrTrx, user: Follower, country: string | null, p: { limit: number; cursor?: Cursor }): Promise<ListResult<FollowedPerformer>> {
   const { rows, total, nextCursor } = await listFollowedPerformers(db, user.id, audienceOf(user, country), p);
-  return { items: rows.map((r) => ({ ...toCard(r), followedAt: r.createdAt })), total, nextCursor };
+  return { items: rows.map((r) => extend(toCard(r), { followedAt: r.createdAt })), total, nextCursor };
 }
 
 /** Ends every follow of a user in the caller's transaction (an account deletion), each counter with its row. */

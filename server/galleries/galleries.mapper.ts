@@ -1,12 +1,11 @@
 import type { AccessDecision } from '../access/access.service.js';
-import { itemStats, sellableItemHead } from '../catalogue/item-mapper.js';
+import { extend, itemStats, sellableItemHead } from '../catalogue/item-mapper.js';
 import { parseTags } from '../catalogue/catalogue.repository.js';
 import type { GalleryItem, PerformerSummary } from '../../common/schemas/catalogue.js';
 import type { GalleryRow } from './galleries.repository.js';
 
 export function toGalleryItem(r: GalleryRow, x: { performer: PerformerSummary | undefined; cover: string | null; decision: AccessDecision }): GalleryItem {
-  return {
-    ...sellableItemHead(r, x.performer, x.decision),
+  return extend(sellableItemHead(r, x.performer, x.decision), {
     cover: x.cover,
     photoCount: r.photoCount,
     tags: parseTags(r.tags),
@@ -14,5 +13,5 @@ export function toGalleryItem(r: GalleryRow, x: { performer: PerformerSummary | 
     publishedAt: r.publishedAt,
     createdAt: r.createdAt,
     stats: itemStats(r),
-  };
+  });
 }

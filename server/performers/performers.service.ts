@@ -9,6 +9,7 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { viewerFollows } from '../follows/follows.service.js';
 import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
 import { messagingState } from '../messages/messages.service.js';
+import { extend } from '../catalogue/item-mapper.js';
 
 /**
  * `GET /performers/{id}`: an active, approved performer by id or username (the performer and admins also see an
@@ -20,8 +21,7 @@ export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: stri
   const [categories, tags, subscribed, following] = await Promise.all([
     categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), isSubscribed(db, viewer, row.id), viewerFollows(db, viewer, row.id),
   ]);
-  return {
-    ...toCard(row),
+  return extend(toCard(row), {
     gender: row.gender,
     country: row.country,
     photoCount: row.photoCount,
@@ -35,7 +35,7 @@ export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: stri
     isSubscribed: subscribed,
     isFollowing: following,
     followerCount: row.followerCount,
-  };
+  });
 }
 
 /**

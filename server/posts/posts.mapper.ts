@@ -1,6 +1,7 @@
 import type { AccessDecision, Viewer } from '../access/access.service.js';
 import { previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
 import { fullMedia } from '../catalogue/catalogue.service.js';
+import { extend } from '../catalogue/item-mapper.js';
 import type { MediaUrlSigner } from '../media/signed-urls.js';
 import type { PerformerSummary, PostCard, PostDetail, PostMediaItem } from '../../common/schemas/catalogue.js';
 import type { PostCardRow, PostMediaRow } from './posts.repository.js';
@@ -70,10 +71,9 @@ export function toPostCard(r: PostCardRow, media: PostMediaRow[], performer: Per
 }
 
 export function toPostDetail(r: PostCardRow & { content: string }, media: PostMediaRow[], performer: PerformerSummary | undefined, x: PostContext): PostDetail {
-  return {
-    ...toPostCard(r, media, performer, x),
+  return extend(toPostCard(r, media, performer, x), {
     // The text is what is sold, like the media: a locked post shows only its teaser (excerpt).
     content: x.decision.open ? r.content : null,
     media: media.map((m) => toPostMediaItem(m, x)),
-  };
+  });
 }

@@ -5,6 +5,7 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { canManage, type Viewer } from '../access/access.service.js';
 import { catalogueDeps, type CatalogueDeps } from '../catalogue/catalogue.service.js';
+import { extend } from '../catalogue/item-mapper.js';
 import { getVideo } from '../videos/videos.service.js';
 import { getGallery } from '../galleries/galleries.service.js';
 import type { AppContext } from '../context.js';
@@ -143,12 +144,12 @@ async function listReacted<T>(
 
 export async function listReactedVideos(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }, country: string | null): Promise<ListResult<ReactedVideo>> {
   const { items, total } = await listReacted(ctx, user, 'video', getVideo, action, page, country);
-  return { items: items.map(({ reaction, item }) => ({ ...reaction, video: item })), total };
+  return { items: items.map(({ reaction, item }) => extend(reaction, { video: item })), total };
 }
 
 export async function listReactedGalleries(ctx: Ctx, user: SessionUser, action: ReactionAction, page: { limit: number; offset: number }, country: string | null): Promise<ListResult<ReactedGallery>> {
   const { items, total } = await listReacted(ctx, user, 'gallery', getGallery, action, page, country);
-  return { items: items.map(({ reaction, item }) => ({ ...reaction, gallery: item })), total };
+  return { items: items.map(({ reaction, item }) => extend(reaction, { gallery: item })), total };
 }
 
 /** An object's like and favourite counts, as its discussion page shows them (0 when it has no counter). */

@@ -1,5 +1,5 @@
 import type { AccessDecision } from '../access/access.service.js';
-import { itemStats, sellableItemHead } from '../catalogue/item-mapper.js';
+import { extend, itemStats, sellableItemHead } from '../catalogue/item-mapper.js';
 import { parseTags, previewUrl, type MediaFile } from '../catalogue/catalogue.repository.js';
 import type { PerformerSummary, SignedMedia, VideoItem } from '../../common/schemas/catalogue.js';
 import type { VideoRow } from './videos.repository.js';
@@ -9,8 +9,7 @@ export function toVideoItem(
   r: VideoRow,
   x: { performer: PerformerSummary | undefined; files: Map<string, MediaFile>; poster: MediaFile | undefined; decision: AccessDecision; video: SignedMedia | null },
 ): VideoItem {
-  return {
-    ...sellableItemHead(r, x.performer, x.decision),
+  return extend(sellableItemHead(r, x.performer, x.decision), {
     thumbnail: previewUrl(r.thumbnailFileId ? x.files.get(r.thumbnailFileId) : undefined),
     poster: previewUrl(x.poster),
     teaser: previewUrl(r.teaserFileId ? x.files.get(r.teaserFileId) : undefined),
@@ -23,5 +22,5 @@ export function toVideoItem(
     publishedAt: r.publishedAt,
     createdAt: r.createdAt,
     stats: itemStats(r),
-  };
+  });
 }

@@ -4,6 +4,7 @@ import { parseRange } from '../../server/media/media.routes.js';
 import { formatMoney } from '../../common/money.js';
 import { newId } from '../../server/db/ids.js';
 import { loadConfig } from '../../server/config.js';
+import { extend } from '../../server/catalogue/item-mapper.js';
 
 describe('cursor', () => {
   it('round-trips a sort value and id', () => {
@@ -65,5 +66,17 @@ describe('ids and config', () => {
   it('normalises the API base and refuses the dev secret in production', () => {
     expect(loadConfig({ API_BASE: 'v1/' }).apiBase).toBe('/v1');
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_SECRET/);
+  });
+});
+
+describe('extend', () => {
+  it('gives what spreading both would: the same keys in the same order, later ones winning', () => {
+    const base = () => ({ _id: 'a', title: 't', locked: true, price: 5 });
+    const more = { locked: false, tags: ['x'], stats: { views: 1 } };
+    const spread = { ...base(), ...more };
+    const extended = extend(base(), more);
+    expect(extended).toEqual(spread);
+    expect(Object.keys(extended)).toEqual(Object.keys(spread));
+    expect(JSON.stringify(extended)).toBe(JSON.stringify(spread));
   });
 });
