@@ -7,7 +7,7 @@ import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { findVerificationFile } from '../verification/verification.repository.js';
-import { boughtMessageIds, entitledObjectKeys, holdsAnyAccess, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
+import { boughtMessageIds, heldAccess, holdsAnyAccess, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
 
 /**
  * THE access rules of the site (server/access/README.md). Every place that decides whether someone may open
@@ -142,11 +142,8 @@ export class AccessView {
 export async function loadAccessView(db: DbOrTrx, viewer: Viewer, subjects: readonly AccessSubject[], now = new Date()): Promise<AccessView> {
   if (!viewer || viewer.role === 'admin') return new AccessView(viewer, new Set(), new Set());
   const gated = subjects.filter((s) => s.access !== 'free' && s.performerId !== viewer.id);
-  const [subscribed, purchased] = await Promise.all([
-    subscribedPerformerIds(db, viewer.id, gated.filter((s) => s.access === 'subscribers').map((s) => s.performerId), now.toISOString()),
-    entitledObjectKeys(db, viewer.id, gated),
-  ]);
-  return new AccessView(viewer, subscribed, purchased);
+  const held = await heldAccess(db, viewer.id, { performerIds: gated.filter((s) => s.access === 'subscribers').map((s) => s.performerId), objects: gated }, now.toISOString());
+  return new AccessView(viewer, held.subscribed, held.purchased);
 }
 
 /** One decision (detail pages, download links, media requests). */

@@ -12,7 +12,7 @@ import { ownProductQueries, publicProductQueries, type ProductFilters } from '..
 import { publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
 import { categoryQueries, type CategoryFilters } from '../../server/categories/categories.repository.js';
 import { performerListQueries, type PerformerQuery } from '../../server/performers/performers.repository.js';
-import { holdsAnyAccessQuery } from '../../server/access/access.repository.js';
+import { heldAccessQuery, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
 
 /**
  * Every list query of the catalogue (page and count, each filter and order) is served by an index on both engines.
@@ -299,6 +299,22 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
       else expect(plan).toMatch(/Index (Only )?Scan using \S+ on subscriptions[\s\S]*?Index Cond: \(.*user_id = /);
     }
     expect(await holdsAnyAccessQuery(t.ctx.db, FAN, nowIso()).executeTakeFirstOrThrow()).toMatchObject({ holds: expect.anything() });
+  });
+
+  it('what a visitor holds for a page of items is one statement, each of its lookups read through its own key', async () => {
+    const wanted = { performerIds: ['p1', 'p2'], objects: [{ objectType: 'video' as const, objectId: 'v1' }, { objectType: 'gallery' as const, objectId: 'g1' }] };
+    const query = heldAccessQuery(t.ctx.db, FAN, wanted, nowIso())!;
+    const plan = (await explain(query)).join('\n');
+    if (engine === 'sqlite') {
+      // The visitor's own live subscriptions (by user, then performer or status: both read only theirs).
+      expect(plan).toMatch(/SEARCH subscriptions USING (COVERING )?INDEX \S+ \(user_id=\?/);
+      expect(plan.match(/SEARCH entitlements USING (COVERING )?INDEX \S+ \(user_id=\? AND object_type=\? AND object_id=\?\)/g)).toHaveLength(2);
+    } else {
+      expect(plan).toMatch(/Index (Only )?Scan using \S+ on subscriptions[\s\S]*?Index Cond: \(.*user_id = /);
+      expect(plan.match(/Index (Only )?Scan using \S+ on entitlements/g)).toHaveLength(2);
+    }
+    expect(await query.execute()).toEqual([]);
+    expect(heldAccessQuery(t.ctx.db, FAN, { performerIds: [], objects: [] }, nowIso())).toBeNull();
   });
 
   it('the main table of the newest-videos list is read through its own index', async () => {
