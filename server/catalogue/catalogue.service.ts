@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { DbOrTrx } from '../db/database.js';
-import { mayFind, type Viewer } from '../access/access.service.js';
+import { mayFind, type AccessSubject, type AccessView, type Viewer } from '../access/access.service.js';
 import { notFound } from '../http/errors.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import { mediaSigner, type MediaUrlSigner, type ProtectedObjectType } from '../media/signed-urls.js';
@@ -37,8 +37,11 @@ export function fullMedia(
   return { url, expiresAt, mime: file.mime, size: file.size, width: file.width, height: file.height, duration: file.duration };
 }
 
-/** A catalogue domain's rows made into what one viewer gets of them (performer cards, previews, `locked`, signed URLs). */
-export type ToItems<R, I> = (deps: CatalogueDeps, viewer: Viewer, rows: R[]) => Promise<I[]>;
+/**
+ * A catalogue domain's rows made into what one viewer gets of them (performer cards, previews, `locked`, signed URLs).
+ * `access`: what the viewer holds, when already read for these rows with others (the feed); else read here.
+ */
+export type ToItems<R, I> = (deps: CatalogueDeps, viewer: Viewer, rows: R[], access?: AccessView) => Promise<I[]>;
 
 /** A page of a public list's rows: the rows, the total and the next page's cursor. */
 export interface RowPage<R> {
@@ -54,6 +57,8 @@ export interface RowPage<R> {
 export interface ItemList<F, R, I> {
   rows(deps: CatalogueDeps, viewer: Viewer, filters: F): Promise<RowPage<R>>;
   items: ToItems<R, I>;
+  /** What access decides a row by: one access view can then serve the rows of several lists. */
+  subject(row: R): AccessSubject;
 }
 
 /** A page of a public list, its rows made into the viewer's items. */

@@ -1,4 +1,4 @@
-import type { Viewer } from '../access/access.service.js';
+import { loadAccessView, type AccessView, type Viewer } from '../access/access.service.js';
 import type { CatalogueDeps, ItemList } from '../catalogue/catalogue.service.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { galleryList } from '../galleries/galleries.service.js';
@@ -18,7 +18,8 @@ type Row = { id: string; publishedAt: string | null };
  * decision (`locked`) and the same URLs (a locked item names no full file). Ids are unique across tables, so one
  * cursor (the last item's published time and id) resumes all three lists; each gives at most a page of rows, the
  * newest `limit` of them are this page, and only those become items (performer cards, previews, access decisions,
- * signed URLs): up to twice as many rows are read as shown, none of them built for nothing.
+ * signed URLs): up to twice as many rows are read as shown, none of them built for nothing. What the viewer holds
+ * (subscriptions, purchases) is read once for the three kinds.
  */
 export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q: { limit: number; cursor?: Cursor }): Promise<ListResult<FeedItem>> {
   const base = { feedOf: viewer.id, sort: 'newest' as const, limit: q.limit, offset: 0, cursor: q.cursor };
@@ -32,10 +33,15 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
   const all: Row[] = [...videos.rows, ...galleries.rows, ...posts.rows].sort(newest);
   const shown = new Set<Row>(all.slice(0, q.limit));
   const keep = <R extends Row>(rows: R[]) => rows.filter((r) => shown.has(r));
+  const kept = { videos: keep(videos.rows), galleries: keep(galleries.rows), posts: keep(posts.rows) };
+  // What the viewer holds, read once for the three kinds.
+  const access = await loadAccessView(deps.db, viewer, [
+    ...kept.videos.map(videoList.subject), ...kept.galleries.map(galleryList.subject), ...kept.posts.map(postList.subject),
+  ]);
   const [videoItems, galleryItems, postItems] = await Promise.all([
-    itemsOf(deps, viewer, videoList, keep(videos.rows)),
-    itemsOf(deps, viewer, galleryList, keep(galleries.rows)),
-    itemsOf(deps, viewer, postList, keep(posts.rows)),
+    itemsOf(deps, viewer, videoList, kept.videos, access),
+    itemsOf(deps, viewer, galleryList, kept.galleries, access),
+    itemsOf(deps, viewer, postList, kept.posts, access),
   ]);
   const byId = new Map<string, FeedItem>([
     ...videoItems.map((video) => [video._id, { kind: 'video' as const, _id: video._id, publishedAt: video.publishedAt!, video }] as const),
@@ -53,8 +59,8 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
 }
 
 /** The items of the rows kept (none asked for none). */
-function itemsOf<F, R, I>(deps: CatalogueDeps, viewer: Viewer, list: ItemList<F, R, I>, rows: R[]): Promise<I[]> {
-  return rows.length ? list.items(deps, viewer, rows) : Promise.resolve([]);
+function itemsOf<F, R, I>(deps: CatalogueDeps, viewer: Viewer, list: ItemList<F, R, I>, rows: R[], access: AccessView): Promise<I[]> {
+  return rows.length ? list.items(deps, viewer, rows, access) : Promise.resolve([]);
 }
 
 /** Plain code-unit order, as both engines compare these ASCII columns (ISO times, ids). */

@@ -1,4 +1,4 @@
-import { gallerySubject, loadAccessView, type Viewer } from '../access/access.service.js';
+import { gallerySubject, loadAccessView, type AccessView, type Viewer } from '../access/access.service.js';
 import { audienceOf, previewUrl } from '../catalogue/catalogue.repository.js';
 import { foundItem, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { GalleryItem } from '../../common/schemas/catalogue.js';
@@ -6,11 +6,11 @@ import type { ListResult } from '../../common/schemas/http.js';
 import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
 import { toGalleryItem } from './galleries.mapper.js';
 
-async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[]): Promise<GalleryItem[]> {
+async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[], given?: AccessView): Promise<GalleryItem[]> {
   const [performers, covers, access] = await Promise.all([
     deps.display.performerSummaries(deps.db, rows.map((r) => r.performerId)),
     coverThumbnailIds(deps.db, rows.map((r) => r.coverPhotoId)),
-    loadAccessView(deps.db, viewer, rows.map(gallerySubject)),
+    given ?? loadAccessView(deps.db, viewer, rows.map(gallerySubject)),
   ]);
   const files = await deps.display.files(deps.db, [...covers.values()]);
   return rows.map((r) => {
@@ -27,6 +27,7 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[]):
 export const galleryList: ItemList<GalleryFilters, GalleryRow, GalleryItem> = {
   rows: (deps, viewer, filters) => listPublicGalleries(deps.db, filters, audienceOf(viewer, deps.country)),
   items: toItems,
+  subject: gallerySubject,
 };
 
 export async function searchGalleries(deps: CatalogueDeps, viewer: Viewer, filters: GalleryFilters): Promise<ListResult<GalleryItem>> {

@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors.js';
-import { canManage, loadAccessView, postSubject, type Viewer } from '../access/access.service.js';
+import { canManage, loadAccessView, postSubject, type AccessView, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { MARKED_VARIANT } from '../media/watermark/variant.js';
 import { itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
@@ -16,11 +16,11 @@ import { toPostCard, toPostDetail } from './posts.mapper.js';
  */
 
 /** Rows → what one viewer may see of them; `detail` loads every media file, a list only what its cards show. */
-async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], detail: boolean) {
+async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], detail: boolean, given?: AccessView) {
   const [media, performers, access] = await Promise.all([
     postMediaOf(deps.db, rows.filter((r) => r.performerId).map((r) => r.id)),
     deps.display.performerSummaries(deps.db, rows.flatMap((r) => (r.performerId ? [r.performerId] : []))),
-    loadAccessView(deps.db, viewer, rows.map(postSubject)),
+    given ?? loadAccessView(deps.db, viewer, rows.map(postSubject)),
   ]);
   const byPost = new Map<string, PostMediaRow[]>();
   for (const m of media) byPost.set(m.postId, [...(byPost.get(m.postId) ?? []), m]);
@@ -42,7 +42,8 @@ async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], de
 /** The public post list, in its two steps (see ItemList). */
 export const postList: ItemList<PostFilters, PostCardRow, PostCard> = {
   rows: (deps, viewer, filters) => listPublicPosts(deps.db, filters, audienceOf(viewer, deps.country)),
-  items: async (deps, viewer, rows) => (await load(deps, viewer, rows, false)).map((p) => toPostCard(p.row, p.media, p.performer, p.x)),
+  items: async (deps, viewer, rows, access) => (await load(deps, viewer, rows, false, access)).map((p) => toPostCard(p.row, p.media, p.performer, p.x)),
+  subject: postSubject,
 };
 
 export async function searchPosts(deps: CatalogueDeps, viewer: Viewer, filters: PostFilters): Promise<ListResult<PostCard>> {

@@ -1,6 +1,6 @@
 import type { ContentStatus } from '../db/schema.js';
 import { forbidden, notFound } from '../http/errors.js';
-import { canManage, checkAccess, loadAccessView, productSubject, type Viewer, mayFind } from '../access/access.service.js';
+import { canManage, checkAccess, loadAccessView, productSubject, type AccessView, type Viewer, mayFind } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { foundItem, fullMedia, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { DownloadLink, ProductItem } from '../../common/schemas/catalogue.js';
@@ -8,11 +8,11 @@ import type { ListResult } from '../../common/schemas/http.js';
 import { findProductByKey, listOwnProducts, listPublicProducts, type ProductFilters, type ProductRow } from './products.repository.js';
 import { toProductItem } from './products.mapper.js';
 
-async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[]): Promise<ProductItem[]> {
+async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[], given?: AccessView): Promise<ProductItem[]> {
   const [performers, files, access] = await Promise.all([
     deps.display.performerSummaries(deps.db, rows.map((r) => r.performerId)),
     deps.display.files(deps.db, rows.map((r) => r.imageFileId)),
-    loadAccessView(deps.db, viewer, rows.map(productSubject)),
+    given ?? loadAccessView(deps.db, viewer, rows.map(productSubject)),
   ]);
   return rows.map((r) =>
     toProductItem(r, { performer: performers.get(r.performerId), image: r.imageFileId ? files.get(r.imageFileId) : undefined, decision: access.decide(productSubject(r)) }),
@@ -23,6 +23,7 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: ProductRow[]):
 export const productList: ItemList<ProductFilters, ProductRow, ProductItem> = {
   rows: (deps, viewer, filters) => listPublicProducts(deps.db, filters, audienceOf(viewer, deps.country)),
   items: toItems,
+  subject: productSubject,
 };
 
 export async function searchProducts(deps: CatalogueDeps, viewer: Viewer, filters: ProductFilters): Promise<ListResult<ProductItem>> {

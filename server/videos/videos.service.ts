@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors.js';
-import { canManage, loadAccessView, mayFind, videoSubject, type Viewer } from '../access/access.service.js';
+import { canManage, loadAccessView, mayFind, videoSubject, type AccessView, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { foundItem, fullMedia, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
@@ -11,12 +11,12 @@ import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } fr
 import { toVideoItem } from './videos.mapper.js';
 
 /** Rows → items for one viewer: performer cards, preview URLs, `locked`, and signed full-file URLs where open. */
-async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[]): Promise<VideoItem[]> {
+async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[], given?: AccessView): Promise<VideoItem[]> {
   const [performers, files, posters, access] = await Promise.all([
     deps.display.performerSummaries(deps.db, rows.map((r) => r.performerId)),
     deps.display.files(deps.db, rows.flatMap((r) => [r.thumbnailFileId, r.teaserFileId, r.fileId])),
     deps.display.variants(deps.db, rows.map((r) => r.fileId), 'poster'),
-    loadAccessView(deps.db, viewer, rows.map(videoSubject)),
+    given ?? loadAccessView(deps.db, viewer, rows.map(videoSubject)),
   ]);
   return rows.map((r) => {
     const decision = access.decide(videoSubject(r));
@@ -29,6 +29,7 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[]): P
 export const videoList: ItemList<VideoFilters, VideoRow, VideoItem> = {
   rows: (deps, viewer, filters) => listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country)),
   items: toItems,
+  subject: videoSubject,
 };
 
 export async function searchVideos(deps: CatalogueDeps, viewer: Viewer, filters: VideoFilters): Promise<ListResult<VideoItem>> {

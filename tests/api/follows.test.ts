@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { makeGallery, makePost, makeVideo, subscribe } from '../../server/seed/factories.js';
+import { entitle, makeGallery, makePost, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { postForm } from '../helpers/uploads.js';
 import { collect, nextEvent, sleep, socketsClosedAfterEach, startInstance, type TestSocket } from '../helpers/realtime-client.js';
 import { announce } from '../../server/follows/announce.js';
@@ -141,6 +141,8 @@ describe.each(engines)('follows and the feed on %s', (engine) => {
         aGallery: (await makeGallery(ctx, a, { title: 'A gallery', access: 'subscribers', photos: 2, publishedAt: ago(40) })).id,
         aFreePost: (await makePost(ctx, { title: 'A free post', performerId: a, authorId: a, access: 'free', publishedAt: ago(50) })).id,
         bSubs: (await makeVideo(ctx, perfB.id, { title: 'B subscribers video', access: 'subscribers', publishedAt: ago(15) })).id,
+        // Bought: opened by a purchase in the same page as items opened by the subscription.
+        bBoughtPost: (await makePost(ctx, { title: 'B bought post', performerId: perfB.id, authorId: perfB.id, access: 'sale', price: 300, publishedAt: ago(35) })).id,
         // Never in the feed: C's, A's drafts and future items, A's products, the site's posts.
         cFree: (await makeVideo(ctx, perfC.id, { title: 'C free video', access: 'free', publishedAt: ago(5) })).id,
         aDraft: (await makeVideo(ctx, a, { title: 'A draft', status: 'draft', publishedAt: ago(1) })).id,
@@ -148,9 +150,10 @@ describe.each(engines)('follows and the feed on %s', (engine) => {
         aProcessing: (await makeVideo(ctx, a, { title: 'A processing', processingStatus: 'processing', publishedAt: ago(2) })).id,
         sitePost: (await makePost(ctx, { title: 'Site news', publishedAt: ago(3) })).id,
       };
+      await entitle(ctx.db, feedFan.id, 'post', ids.bBoughtPost!);
     }, 60_000);
 
-    const feedIds = ['aFree', 'bSubs', 'aSubs', 'aSalePost', 'aGallery', 'aFreePost'];
+    const feedIds = ['aFree', 'bSubs', 'aSubs', 'aSalePost', 'bBoughtPost', 'aGallery', 'aFreePost'];
 
     it('holds the followed and subscribed performers\' public posts, videos and galleries, newest first, paged by cursor', async () => {
       const seen: string[] = [];
@@ -159,14 +162,14 @@ describe.each(engines)('follows and the feed on %s', (engine) => {
       do {
         const res = await call('GET', `/feed?limit=2${cursor ? `&cursor=${cursor}` : ''}`, feedFan);
         expect(res.status).toBe(200);
-        expect(res.body.total).toBe(6);
+        expect(res.body.total).toBe(7);
         seen.push(...res.body.items.map((i: { _id: string }) => i._id));
         cursor = res.body.nextCursor;
         pages += 1;
       } while (cursor && pages < 10);
       expect(seen).toEqual(feedIds.map((k) => ids[k]));
       const all = await call('GET', '/feed?limit=50', feedFan);
-      expect(all.body.items.map((i: { kind: string }) => i.kind)).toEqual(['video', 'video', 'video', 'post', 'gallery', 'post']);
+      expect(all.body.items.map((i: { kind: string }) => i.kind)).toEqual(['video', 'video', 'video', 'post', 'post', 'gallery', 'post']);
       expect(all.body.nextCursor ?? null).toBeNull();
     });
 
@@ -182,6 +185,7 @@ describe.each(engines)('follows and the feed on %s', (engine) => {
       expect(byId.get(ids.bSubs)!.video.locked).toBe(false);
       expect(byId.get(ids.bSubs)!.video.video.url).toContain('/media/protected/video/');
       expect(byId.get(ids.aSalePost)!.post).toMatchObject({ locked: true, access: 'sale', price: 500 });
+      expect(byId.get(ids.bBoughtPost)!.post).toMatchObject({ locked: false, access: 'sale', price: 300 });
       const catalogueGallery = (await t.api(`/user/assets/galleries/${ids.aGallery}/view`, { headers: feedFan.headers })).body;
       expect(byId.get(ids.aGallery)!.gallery).toEqual(catalogueGallery);
       expect(byId.get(ids.aGallery)!.gallery.locked).toBe(true);
