@@ -7,7 +7,7 @@ import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { findVerificationFile } from '../verification/verification.repository.js';
-import { boughtMessageIds, heldAccess, holdsAnyAccess, findPhotoFile, findPostFile, findProductFile, findVideoFile, subscribedPerformerIds } from './access.repository.js';
+import { boughtMessageIds, heldAccess, holdsAnyAccess, findPhotoFile, findPostFile, findProductFile, findVideoFile } from './access.repository.js';
 
 /**
  * THE access rules of the site (server/access/README.md). Every place that decides whether someone may open
@@ -154,7 +154,7 @@ export async function checkAccess(db: DbOrTrx, viewer: Viewer, subject: AccessSu
 /** Whether the viewer has a live subscription to the performer (false for guests). */
 export async function isSubscribed(db: DbOrTrx, viewer: Viewer, performerId: string, now = new Date()): Promise<boolean> {
   if (!viewer) return false;
-  return (await subscribedPerformerIds(db, viewer.id, [performerId], now.toISOString())).has(performerId);
+  return (await heldAccess(db, viewer.id, { performerIds: [performerId], objects: [] }, now.toISOString())).subscribed.has(performerId);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import {
   ACCOUNT, asForm, asJson, CCBILL_IP, newSaleFailure, newSaleSuccess, OUTSIDE_IP, reversal, startDatalinkStandIn, type DatalinkStandIn, type Payload,
 } from '../helpers/ccbill.js';
 import { createMoney } from '../../server/payments/money.js';
-import { subscribedPerformerIds } from '../../server/access/access.repository.js';
+import { isSubscribed } from '../../server/access/access.service.js';
 
 /**
  * CCBill through the real HTTP server, on every engine: an admin configures it in the console, a subscription checkout
@@ -181,7 +181,7 @@ describe.each(engines)('CCBill on %s', (engine) => {
       const payment = await paymentOf(sub.paymentId);
       expect(payment).toMatchObject({ status: 'success', gatewayIntentRef: '0912191101000000301' });
       const userId = payment.userId;
-      expect((await subscribedPerformerIds(t.ctx.db, userId, [w.perf2.id], new Date().toISOString())).has(w.perf2.id)).toBe(true);
+      expect(await isSubscribed(t.ctx.db, { id: userId, role: 'user' }, w.perf2.id)).toBe(true);
       const event = await t.ctx.db.selectFrom('webhookEvents').selectAll().where('gateway', '=', 'ccbill').where('paymentId', '=', sub.paymentId).executeTakeFirstOrThrow();
       expect(event).toMatchObject({ eventId: 'NewSaleSuccess:0912191101000000301:2012-08-05 15:18:17', type: 'NewSaleSuccess', outcome: 'paid' });
       // Kept: what the settlement reads; never the buyer's name, contact, address, card digits or form password.

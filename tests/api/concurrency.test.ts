@@ -4,7 +4,7 @@ import { createUser, type TestUser } from '../helpers/sessions.js';
 import { daysFromNow, makeCoupon, makeProduct } from '../../server/seed/factories.js';
 import { newId } from '../../server/db/ids.js';
 import { buildMoneyWorld, chargeOf, ledger, payWithSandbox, postWebhook, sandboxEvent, type MoneyWorld } from '../helpers/money-fixture.js';
-import { subscribedPerformerIds } from '../../server/access/access.repository.js';
+import { isSubscribed } from '../../server/access/access.service.js';
 import { sweepExpiredCheckouts } from '../../server/payments/maintenance.service.js';
 import { createMoney } from '../../server/payments/money.js';
 
@@ -91,7 +91,7 @@ describe.each(engines)('concurrency on %s', (engine) => {
     const statuses = await statusOf(ids);
     expect(ids.map((id) => statuses.get(id))).toEqual(Array(ROUNDS).fill('chargeback'));
     const now = new Date().toISOString();
-    for (const f of subscribers) expect((await subscribedPerformerIds(db, f.id, [w.perf2.id], now)).has(w.perf2.id)).toBe(false);
+    for (const f of subscribers) expect(await isSubscribed(db, { id: f.id, role: 'user' }, w.perf2.id, new Date(now))).toBe(false);
     const live = await db.selectFrom('subscriptions').select('id').where('performerId', '=', w.perf2.id).where('status', '=', 'active').where('expiresAt', '>', now).execute();
     const perf = await db.selectFrom('performers').select('subscriberCount').where('id', '=', w.perf2.id).executeTakeFirstOrThrow();
     expect(perf.subscriberCount).toBe(live.length);

@@ -11,7 +11,7 @@ import { reconcilePending, sweepExpiredCheckouts } from '../../server/payments/m
 import { sandboxGateway } from '../../server/payments/gateways.js';
 import { StripeGateway } from '../../server/payments/stripe.gateway.js';
 import { createMoney } from '../../server/payments/money.js';
-import { subscribedPerformerIds } from '../../server/access/access.repository.js';
+import { isSubscribed } from '../../server/access/access.service.js';
 import { upsertSetting } from '../../server/settings/settings.repository.js';
 import { seededRandom } from '../../common/random.js';
 
@@ -31,9 +31,9 @@ describe.each(engines)('webhooks on %s', (engine) => {
     return res;
   }
   const post = (path: string, who: TestUser, json: unknown) => api(path, { method: 'POST', headers: who.headers, json });
-  /** What the paywall reads (server/access/access.repository.ts). */
+  /** What the paywall reads (server/access/access.service.ts). */
   const isSubscribedNow = async (userId: string, performerId: string) =>
-    (await subscribedPerformerIds(t.ctx.db, userId, [performerId], new Date().toISOString())).has(performerId);
+    isSubscribed(t.ctx.db, { id: userId, role: 'user' }, performerId);
 
   beforeAll(async () => {
     t = await startTestApp(engine);
