@@ -43,6 +43,13 @@ export const feedItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('post'), _id: z.string(), publishedAt: z.string(), post: postCardSchema }),
 ]);
 export type FeedItem = z.output<typeof feedItemSchema>;
+
+/**
+ * A page of the feed. No total: it would count every item of everyone the fan follows on every page, and nothing
+ * shows it; `nextCursor` is null on the last page.
+ */
+export const feedPageSchema = z.object({ items: z.array(feedItemSchema), nextCursor: z.string().nullable() });
+export type FeedPage = z.output<typeof feedPageSchema>;
 export type FeedKind = FeedItem['kind'];
 
 export const performerKeyParams = z.object({ id: keyField });

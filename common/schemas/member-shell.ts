@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { currentUserSchema } from './auth.js';
 import { keyField, listSchema } from './http.js';
-import { feedItemSchema, feedPageSize } from './feed.js';
+import { feedPageSchema, feedPageSize } from './feed.js';
 import { subscriptionOfferSchema } from './money.js';
 import { signedMediaSchema } from './catalogue.js';
 
@@ -66,6 +66,6 @@ export const memberHeaderSchema = z.object({
   /** With `?video=`: the visitor's state on that video's page; null where that page is not open to them. */
   video: videoViewerSchema.nullable().optional(),
   /** With `?feed=`: the first page of the visitor's feed, as `GET /feed` answers it. */
-  feed: listSchema(feedItemSchema).optional(),
+  feed: feedPageSchema.optional(),
 });
 export type MemberHeader = z.output<typeof memberHeaderSchema>;

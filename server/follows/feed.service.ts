@@ -1,11 +1,15 @@
 import { loadAccessView, type AccessView, type Viewer } from '../access/access.service.js';
+import { audienceOf } from '../catalogue/audience.js';
 import type { CatalogueDeps, ItemList } from '../catalogue/catalogue.service.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { galleryList } from '../galleries/galleries.service.js';
+import { listFeedGalleries } from '../galleries/galleries.repository.js';
 import { postList } from '../posts/posts.service.js';
+import { listFeedPosts } from '../posts/posts.repository.js';
 import { videoList } from '../videos/videos.service.js';
-import type { FeedItem } from '../../common/schemas/feed.js';
-import type { ListResult } from '../../common/schemas/http.js';
+import { listFeedVideos } from '../videos/videos.repository.js';
+import { feedPerformerIds } from './follows.repository.js';
+import type { FeedItem, FeedPage } from '../../common/schemas/feed.js';
 
 type Row = { id: string; publishedAt: string | null };
 
@@ -13,20 +17,23 @@ type Row = { id: string; publishedAt: string | null };
  * The feed (docs/product.md, Follows and the feed): the public posts, videos and galleries of the performers the user
  * follows or subscribes to, newest first, keyset paged by (published time, id).
  *
- * Each kind is read through its own catalogue list (`feedOf` narrows it to those performers), so an item carries
- * exactly what the catalogue gives this viewer: the same public rule (country blocks included), the same access
- * decision (`locked`) and the same URLs (a locked item names no full file). Ids are unique across tables, so one
- * cursor (the last item's published time and id) resumes all three lists; each gives at most a page of rows, the
- * newest `limit` of them are this page, and only those become items (performer cards, previews, access decisions,
- * signed URLs): up to twice as many rows are read as shown, none of them built for nothing. What the viewer holds
- * (subscriptions, purchases) is read once for the three kinds.
+ * Those performers are read once; each kind's page of their items is read as the catalogue's public rule gives it
+ * to this viewer (country blocks included; `feedRows` in server/catalogue/catalogue.repository.ts says how it stays
+ * flat with the catalogue's size), and its rows become items through the kind's catalogue list, so an item carries
+ * exactly what the catalogue gives this viewer: the same access decision (`locked`) and the same URLs (a locked item
+ * names no full file). Ids are unique across tables, so one cursor (the last item's published time and id) resumes
+ * all three kinds; each gives at most a page of rows, the newest `limit` of them are this page, and only those become
+ * items (performer cards, previews, access decisions, signed URLs), what the viewer holds read once for the three.
+ * A feed page has no total: it would count every item of everyone the fan follows, on every page.
  */
-export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q: { limit: number; cursor?: Cursor }): Promise<ListResult<FeedItem>> {
-  const base = { feedOf: viewer.id, sort: 'newest' as const, limit: q.limit, offset: 0, cursor: q.cursor };
+export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q: { limit: number; cursor?: Cursor }): Promise<FeedPage> {
+  const audience = audienceOf(viewer, deps.country);
+  const performers = await feedPerformerIds(deps.db, viewer.id, audience.now);
+  if (!performers.length) return { items: [], nextCursor: null };
   const [videos, galleries, posts] = await Promise.all([
-    videoList.rows(deps, viewer, base),
-    galleryList.rows(deps, viewer, base),
-    postList.rows(deps, viewer, { ...base, type: 'post' }),
+    listFeedVideos(deps.db, performers, q, audience),
+    listFeedGalleries(deps.db, performers, q, audience),
+    listFeedPosts(deps.db, performers, q, audience),
   ]);
   // Public items always have a publication time (the public rules compare it with now).
   const newest = (a: Row, b: Row) => (a.publishedAt === b.publishedAt ? cmp(b.id, a.id) : cmp(b.publishedAt!, a.publishedAt!));
@@ -51,11 +58,7 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
   const items = [...shown].map((r) => byId.get(r.id)!);
   const more = all.length > q.limit || Boolean(videos.nextCursor || galleries.nextCursor || posts.nextCursor);
   const last = items.at(-1);
-  return {
-    items,
-    total: videos.total + galleries.total + posts.total,
-    nextCursor: last && items.length === q.limit && more ? encodeCursor({ v: last.publishedAt, id: last._id }) : null,
-  };
+  return { items, nextCursor: last && items.length === q.limit && more ? encodeCursor({ v: last.publishedAt, id: last._id }) : null };
 }
 
 /** The items of the rows kept (none asked for none). */

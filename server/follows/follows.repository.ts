@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import type { Cursor } from '../http/pagination.js';
 import { checkCursor, countQuery, idElseAlt, galleryIsPublic, page, performerIsPublic, postIsPublic, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import type { FeedKind } from '../../common/schemas/feed.js';
@@ -8,6 +9,26 @@ import type { FeedKind } from '../../common/schemas/feed.js';
  * SQL of follows (a fan follows a performer for free), the performer's follower counter, and the record of which
  * items were announced to their audience (`content/new`). Migration 0019.
  */
+
+/**
+ * The performers whose new content comes to a user's feed (docs/product.md, Follows and the feed): those they follow
+ * (follows_pk) and those they subscribe to now (subscriptions_user_status_expires). Read on every feed page: compiled
+ * once (server/db/prepared.ts).
+ */
+export async function feedPerformerIds(db: DbOrTrx, userId: string, now: string): Promise<string[]> {
+  return (await feedPerformers(db, { userId, now })).map((r) => r.performerId);
+}
+
+const feedPerformers = prepared(['userId', 'now'], (db, { userId, now }) => feedPerformersQuery(db, userId, now));
+
+/** The statement of feedPerformerIds (exported for the EXPLAIN test). */
+export function feedPerformersQuery(db: DbOrTrx, userId: string, now: string) {
+  return db
+    .selectFrom('follows')
+    .select('performerId')
+    .where('userId', '=', userId)
+    .union(db.selectFrom('subscriptions').select('performerId').where('userId', '=', userId).where('status', '=', 'active').where('expiresAt', '>', now));
+}
 
 /** Inserts the follow unless it exists (ON CONFLICT DO NOTHING on follows_pk, both engines): whether a row was inserted. */
 export async function insertFollow(db: DbOrTrx, userId: string, performerId: string, createdAt: string): Promise<boolean> {

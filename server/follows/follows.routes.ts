@@ -7,7 +7,7 @@ import { limiter } from '../http/rate-limit.js';
 import { route } from '../http/route.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
 import { apiErrorSchema, listSchema } from '../../common/schemas/http.js';
-import { feedItemSchema, feedQuery, followedPerformerSchema, followingQuery, followStateSchema, performerKeyParams } from '../../common/schemas/feed.js';
+import { feedPageSchema, feedQuery, followedPerformerSchema, followingQuery, followStateSchema, performerKeyParams } from '../../common/schemas/feed.js';
 import { followPerformer, listFollowing, unfollowPerformer } from './follows.service.js';
 import { feedOf } from './feed.service.js';
 
@@ -55,7 +55,7 @@ export async function followsRoutes(app: ApiApp): Promise<void> {
       tags: ['follows'],
       summary: "The signed-in user's feed: public posts, videos and galleries of the performers they follow or subscribe to, newest first (keyset paged by cursor), each locked or open as in the catalogue",
       querystring: feedQuery,
-      response: { 200: listSchema(feedItemSchema), ...errors },
+      response: { 200: feedPageSchema, ...errors },
     }),
     async (request) => feedOf(catalogueDeps(app.ctx, request.country), requireUser(request), { limit: request.query.limit, cursor: decodeCursor(request.query.cursor) }),
   );

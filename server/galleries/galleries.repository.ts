@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, galleryIsPublic, oneByIdOrSlug, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, feedParts, feedRows, galleryIsPublic, oneByIdOrSlug, page, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
@@ -17,8 +17,6 @@ export const gallerySorts: Record<GallerySort, SortSpec> = {
 export interface GalleryFilters {
   q?: string;
   performerId?: string;
-  /** The feed of this user: only performers they follow or subscribe to (set by the feed, never from a query). */
-  feedOf?: string;
   tag?: string;
   categoryId?: string;
   /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
@@ -38,14 +36,29 @@ const galleryColumns = [
 /** The page and count queries of the public gallery list (exported for the EXPLAIN test). */
 export function publicGalleryQueries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
   const filter = (qb: SelectQueryBuilder<Database, 'galleries', object>) =>
-    catalogueConditions('galleries', 'gallery', f, { now: a.now }).reduce((q, c) => q.where(c), qb.where(galleryIsPublic(a)));
+    catalogueConditions('galleries', 'gallery', f).reduce((q, c) => q.where(c), qb.where(galleryIsPublic(a)));
   const sort = listOrder(gallerySorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
   return listQueries(db, 'gallery', filter, (qb) => qb.select(galleryColumns), sort, f);
 }
 
 export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, a: Audience) {
-  // A feed's total is one user's: counted each time, not kept in the shared count cache.
-  return runList(publicGalleryQueries(db, f, a), f.limit, { cacheTotal: !f.feedOf });
+  return runList(publicGalleryQueries(db, f, a), f.limit);
+}
+
+/** A fan's feed's galleries: the newest public galleries of these performers (see feedRows). */
+export function listFeedGalleries(db: DbOrTrx, performerIds: readonly string[], p: FeedPage, a: Audience) {
+  return feedRows(db, performerIds, feedGalleryQueries(db, p, a), gallerySorts.newest, p.limit);
+}
+
+/** The two parts of a feed's page of galleries (see feedRows; exported for the EXPLAIN test). */
+export function feedGalleryQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
+  return feedParts<GalleryRow>({
+    keys: (performers) => page(
+      db.selectFrom('galleries').select(['galleries.id', 'galleries.publishedAt']).where(galleryIsPublic(a)).where('galleries.performerId', 'in', performers),
+      gallerySorts.newest, 'galleries.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, gallerySorts.newest) },
+    ),
+    rows: (keys) => db.selectFrom(keys).innerJoin('galleries', 'galleries.id', 'page.id').select(galleryColumns),
+  });
 }
 
 export type GalleryRow = Awaited<ReturnType<typeof listPublicGalleries>>['rows'][number];

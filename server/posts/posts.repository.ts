@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, oneByIdOrSlug, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, feedParts, feedRows, oneByIdOrSlug, page, postIsPublic, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
@@ -18,8 +18,6 @@ export interface PostFilters {
   q?: string;
   /** One performer's posts (their page's Posts tab). */
   performerId?: string;
-  /** The feed of this user: only posts of performers they follow or subscribe to (set by the feed, never from a query). */
-  feedOf?: string;
   /**
    * `site`: only the site's own posts (the blog), never a performer's; `all` (default): both, e.g. for search. A
    * performerId narrows either to that performer.
@@ -44,15 +42,30 @@ export function publicPostQueries(db: DbOrTrx, f: PostFilters, a: Audience) {
   const filter = (qb: SelectQueryBuilder<Database, 'posts', object>) => {
     let base = qb.where('posts.type', '=', f.type).where(postIsPublic(a));
     if (!f.performerId && f.scope === 'site') base = base.where('posts.performerId', 'is', null);
-    return catalogueConditions('posts', 'post', f, { now: a.now }).reduce((q, c) => q.where(c), base);
+    return catalogueConditions('posts', 'post', f).reduce((q, c) => q.where(c), base);
   };
   const sort = listOrder(postSorts, f.sort, f.q, { fallback: 'newest', tie: 'newest' });
   return listQueries(db, 'post', filter, (qb) => qb.select(cardColumns), sort, f);
 }
 
 export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {
-  // A feed's total is one user's: counted each time, not kept in the shared count cache.
-  return runList(publicPostQueries(db, f, a), f.limit, { cacheTotal: !f.feedOf });
+  return runList(publicPostQueries(db, f, a), f.limit);
+}
+
+/** A fan's feed's posts: the newest public posts (not pages) of these performers (see feedRows). */
+export function listFeedPosts(db: DbOrTrx, performerIds: readonly string[], p: FeedPage, a: Audience) {
+  return feedRows(db, performerIds, feedPostQueries(db, p, a), postSorts.newest, p.limit);
+}
+
+/** The two parts of a feed's page of posts (see feedRows; exported for the EXPLAIN test). */
+export function feedPostQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
+  return feedParts<PostCardRow>({
+    keys: (performers) => page(
+      db.selectFrom('posts').select(['posts.id', 'posts.publishedAt']).where('posts.type', '=', 'post').where(postIsPublic(a)).where('posts.performerId', 'in', performers),
+      postSorts.newest, 'posts.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, postSorts.newest) },
+    ),
+    rows: (keys) => db.selectFrom(keys).innerJoin('posts', 'posts.id', 'page.id').select(cardColumns),
+  });
 }
 
 export type PostCardRow = Awaited<ReturnType<typeof listPublicPosts>>['rows'][number];

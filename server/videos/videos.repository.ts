@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, checkCursor, countQuery, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, countQuery, feedParts, feedRows, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
@@ -24,8 +24,6 @@ const byTagNewest: SortSpec = { column: 'ct.publishedAt', dir: 'desc', kind: 'st
 export interface VideoFilters {
   q?: string;
   performerId?: string;
-  /** The feed of this user: only performers they follow or subscribe to (set by the feed, never from a query). */
-  feedOf?: string;
   tag?: string;
   categoryId?: string;
   /** Unset: best match first when there is a keyword (search.repository.ts), else newest. */
@@ -53,18 +51,33 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
       .where('ct.objectType', '=', 'video')
       .where('ct.publishedAt', '<=', a.now)
       .where(videoIsPublic(a));
-    base = catalogueConditions('videos', 'video', { ...f, tag: undefined }, { now: a.now }).reduce((q, c) => q.where(c), base);
+    base = catalogueConditions('videos', 'video', { ...f, tag: undefined }).reduce((q, c) => q.where(c), base);
     if (f.q) base = base.where(keywordFilter(db, 'video', f.q));
     return { page: page(base.select(videoColumns), byTagNewest, 'ct.objectId', { ...f, cursor: checkCursor(f.cursor, byTagNewest) }), count: countQuery(base), sort: byTagNewest };
   }
   const filter = (qb: SelectQueryBuilder<Database, 'videos', object>) =>
-    catalogueConditions('videos', 'video', f, { now: a.now }).reduce((q, c) => q.where(c), qb.where(videoIsPublic(a)));
+    catalogueConditions('videos', 'video', f).reduce((q, c) => q.where(c), qb.where(videoIsPublic(a)));
   return listQueries(db, 'video', filter, (qb) => qb.select(videoColumns), sort, f);
 }
 
 export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
-  // A feed's total is one user's: counted each time, not kept in the shared count cache.
-  return runList(publicVideoQueries(db, f, a), f.limit, { cacheTotal: !f.feedOf });
+  return runList(publicVideoQueries(db, f, a), f.limit);
+}
+
+/** A fan's feed's videos: the newest public videos of these performers (see feedRows). */
+export function listFeedVideos(db: DbOrTrx, performerIds: readonly string[], p: FeedPage, a: Audience) {
+  return feedRows(db, performerIds, feedVideoQueries(db, p, a), videoSorts.newest, p.limit);
+}
+
+/** The two parts of a feed's page of videos (see feedRows; exported for the EXPLAIN test). */
+export function feedVideoQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
+  return feedParts<VideoRow>({
+    keys: (performers) => page(
+      db.selectFrom('videos').select(['videos.id', 'videos.publishedAt']).where(videoIsPublic(a)).where('videos.performerId', 'in', performers),
+      videoSorts.newest, 'videos.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, videoSorts.newest) },
+    ),
+    rows: (keys) => db.selectFrom(keys).innerJoin('videos', 'videos.id', 'page.id').select(videoColumns),
+  });
 }
 
 export type VideoRow = Awaited<ReturnType<ReturnType<typeof publicVideoQueries>['page']['execute']>>[number];

@@ -1,9 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { useStore } from '@nanostores/react';
-import type { ListResult } from '../../common/schemas/http.js';
 import { formatMoney } from '../../common/money.js';
 import { countOf } from '../../common/plural.js';
-import { unlockLink, type FeedCard } from '../lib/feed-cards.js';
+import { unlockLink, type FeedCard, type FeedCardPage } from '../lib/feed-cards.js';
 import { createFeed } from '../lib/stores/feed.js';
 import { feedPages, seedFeedPage } from '../lib/stores/member-header.js';
 import { withNext } from '../../common/next-path.js';
@@ -16,7 +15,7 @@ export interface FeedProps {
    * the visitor; null on the member shell, where it comes with the header's one request (the page names its size:
    * `data-member-feed`).
    */
-  initial: ListResult<FeedCard> | null;
+  initial: FeedCardPage | null;
   pageSize: number;
   currencySymbol?: string;
 }
@@ -49,7 +48,7 @@ export default function Feed({ initial, pageSize, currencySymbol = '$' }: FeedPr
   return <FeedList first={state} pageSize={pageSize} currencySymbol={currencySymbol} />;
 }
 
-function FeedList({ first, pageSize, currencySymbol }: { first: ListResult<FeedCard>; pageSize: number; currencySymbol: string }) {
+function FeedList({ first, pageSize, currencySymbol }: { first: FeedCardPage; pageSize: number; currencySymbol: string }) {
   const feed = useMemo(() => createFeed(first, pageSize), []); // eslint-disable-line react-hooks/exhaustive-deps
   const state = useStore(feed.store);
   useEffect(() => feed.listen(), [feed]);

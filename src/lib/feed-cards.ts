@@ -11,6 +11,12 @@ export type FeedCard =
   | { kind: 'gallery'; _id: string; publishedAt: string; performer: FeedPerformer | null; card: GalleryCardData }
   | { kind: 'post'; _id: string; publishedAt: string; performer: FeedPerformer | null; card: PostCardData };
 
+/** A page of the feed cut to its cards. */
+export interface FeedCardPage {
+  items: FeedCard[];
+  nextCursor: string | null;
+}
+
 export interface FeedPerformer {
   username: string;
   name: string;

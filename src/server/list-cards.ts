@@ -3,8 +3,8 @@ import type {
   VideoCardData, VideoItem,
 } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import type { FeedItem } from '../../common/schemas/feed.js';
-import { toFeedCard, type FeedCard } from '../lib/feed-cards.js';
+import type { FeedPage } from '../../common/schemas/feed.js';
+import { toFeedCard, type FeedCardPage } from '../lib/feed-cards.js';
 import type { AnyCard, ListKind } from '../islands/LoadMoreList.tsx';
 
 type AnyItem = VideoItem | GalleryItem | ProductItem | PhotoItem | PostCard | PerformerCard;
@@ -44,6 +44,6 @@ export function cardPage(kind: ListKind, page: ListResult<AnyItem>): ListResult<
 }
 
 /** The feed's first page for the Feed island, cut to its cards' fields (src/lib/feed-cards.ts) like the lists above. */
-export function feedCardPage(page: ListResult<FeedItem>): ListResult<FeedCard> {
-  return { items: page.items.map(toFeedCard), total: page.total, nextCursor: page.nextCursor ?? null };
+export function feedCardPage(page: FeedPage): FeedCardPage {
+  return { items: page.items.map(toFeedCard), nextCursor: page.nextCursor };
 }

@@ -4,15 +4,16 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import type { Db } from '../../server/db/database.js';
 import { nowIso } from '../../server/db/ids.js';
-import { everyone, type Audience } from '../../server/catalogue/catalogue.repository.js';
-import { publicVideoQueries, type VideoFilters } from '../../server/videos/videos.repository.js';
-import { publicGalleryQueries, type GalleryFilters } from '../../server/galleries/galleries.repository.js';
+import { everyone, FEED_MERGE_MAX, feedQuery, type Audience } from '../../server/catalogue/catalogue.repository.js';
+import { feedVideoQueries, publicVideoQueries, videoSorts, type VideoFilters } from '../../server/videos/videos.repository.js';
+import { feedGalleryQueries, gallerySorts, publicGalleryQueries, type GalleryFilters } from '../../server/galleries/galleries.repository.js';
 import { photoQueries, type PhotoFilters } from '../../server/photos/photos.repository.js';
 import { ownProductQueries, publicProductQueries, type ProductFilters } from '../../server/products/products.repository.js';
-import { publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
+import { feedPostQueries, postSorts, publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
 import { categoryQueries, type CategoryFilters } from '../../server/categories/categories.repository.js';
 import { performerListQueries, type PerformerQuery } from '../../server/performers/performers.repository.js';
 import { heldAccessQuery, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
+import { feedPerformersQuery } from '../../server/follows/follows.repository.js';
 
 /**
  * Every list query of the catalogue (page and count, each filter and order) is served by an index on both engines.
@@ -98,10 +99,6 @@ function cases(): Case[] {
     ['performers by keyword, best match, cursor', performer({ q: 'ali', cursor: { v: 100, id: 'ffffffffffffffffffffffffffffffff', r: 0 } })],
     ['performers by keyword, newest', performer({ q: 'ali', sort: 'newest' })],
     ['performers featured, popular', performer({ featured: true, sort: 'popular' })],
-    // The feed reads each kind's list narrowed to the performers a fan follows or subscribes to.
-    ['videos of a feed', video({ feedOf: FAN, sort: 'newest' })],
-    ['galleries of a feed', gallery({ feedOf: FAN, sort: 'newest' })],
-    ['posts of a feed', post({ feedOf: FAN, sort: 'newest' })],
   ];
 }
 
@@ -293,12 +290,58 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     // Without subscriptions_user_status_expires SQLite (no statistics) read every live subscription on the site through
     // subscriptions_status_expires and kept the visitor's.
     const holds = (await explain(holdsAnyAccessQuery(t.ctx.db, FAN, nowIso()))).join('\n');
-    const feed = (await explain(publicVideoQueries(t.ctx.db, { feedOf: FAN, sort: 'newest', ...page }, everyone()).page)).join('\n');
+    const feed = (await explain(feedPerformersQuery(t.ctx.db, FAN, nowIso()))).join('\n');
+    expect(feed).toMatch(engine === 'sqlite' ? /SEARCH follows USING (COVERING )?INDEX \S+ \(user_id=\?\)/ : /Index (Only )?Scan using \S+ on follows/);
     for (const plan of [holds, feed]) {
       if (engine === 'sqlite') expect(plan).toMatch(/SEARCH (s|subscriptions) USING (COVERING )?INDEX \S+ \(user_id=\?/);
       else expect(plan).toMatch(/Index (Only )?Scan using \S+ on subscriptions[\s\S]*?Index Cond: \(.*user_id = /);
     }
     expect(await holdsAnyAccessQuery(t.ctx.db, FAN, nowIso()).executeTakeFirstOrThrow()).toMatchObject({ holds: expect.anything() });
+  });
+
+  /**
+   * A fan's feed (feedRows): on SQLite, each followed performer's newest page through their own index, merged, and
+   * past FEED_MERGE_MAX performers one walk of the newest-first index; on PostgreSQL the performers' rows, planned by
+   * its statistics. Either way the page's rows are then read by primary key, and nothing is read whole.
+   */
+  const feedKinds: Array<[string, (db: Db, performers: readonly string[], audience: Audience) => Compilable]> = [
+    ['videos', (db, ps, a) => feedQuery(db, ps, feedVideoQueries(db, page, a), videoSorts.newest, page.limit)],
+    ['galleries', (db, ps, a) => feedQuery(db, ps, feedGalleryQueries(db, page, a), gallerySorts.newest, page.limit)],
+    ['posts', (db, ps, a) => feedQuery(db, ps, feedPostQueries(db, page, a), postSorts.newest, page.limit)],
+  ];
+  const filler = (i: number) => `fp${String(i).padStart(30, '0')}`;
+  /** PostgreSQL: the kind's table read through one of its published-order indexes (by performer, or newest first), never whole. */
+  const indexedOnPg = (plan: string, table: string) => {
+    expect(plan).toMatch(new RegExp(`(Index Scan( Backward)? using|Bitmap Index Scan on) ${table}_\\w*published`));
+    expect(plan).not.toMatch(/Seq Scan/);
+  };
+
+  it.each(feedKinds)("a fan's feed of %s reads each followed performer's newest items through that performer's index", async (table, build) => {
+    const query = build(t.ctx.db, [filler(1), filler(2), filler(3)], everyone());
+    await t.ctx.db.executeQuery(query.compile());
+    const plan = (await explain(query)).join('\n');
+    if (engine === 'sqlite') {
+      expect(plan.match(new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${table}_performer_published \\(performer_id=\\? AND status=\\?`, 'g')), plan).toHaveLength(3);
+      expect(plan).not.toMatch(new RegExp(`SCAN ${table}\\b`));
+    } else {
+      indexedOnPg(plan, table);
+    }
+  });
+
+  it.each(feedKinds)("a fan's feed of %s, following more performers than a merge takes, is one indexed walk", async (table, build) => {
+    const many = Array.from({ length: FEED_MERGE_MAX + 1 }, (_, i) => filler(i));
+    const query = build(t.ctx.db, many, everyone());
+    await t.ctx.db.executeQuery(query.compile());
+    const plan = (await explain(query)).join('\n');
+    if (engine === 'sqlite') {
+      // The page of keys walks the kind's newest-first index; its rows are then read by primary key.
+      const walk = table === 'posts' ? 'posts_type_status_published' : `${table}_status_published`;
+      expect(plan).toMatch(new RegExp(`SEARCH ${table} USING (COVERING )?INDEX ${walk} \\(`));
+      expect(plan).toMatch(new RegExp(`SEARCH ${table} USING INDEX sqlite_autoindex_${table}_1 \\(id=\\?\\)`));
+      expect(plan).not.toMatch(new RegExp(`SCAN ${table}\\b`));
+    } else {
+      indexedOnPg(plan, table);
+    }
   });
 
   it('what a visitor holds for a page of items is one statement, each of its lookups read through its own key', async () => {

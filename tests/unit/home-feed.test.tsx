@@ -22,7 +22,7 @@ const post = (id: string, title: string, over: Partial<Extract<FeedItem, { kind:
     likeCount: 0, favouriteCount: 0, commentCount: 0, ...over,
   },
 });
-const page = (items: FeedItem[], nextCursor: string | null = null) => ({ items, total: items.length, nextCursor });
+const page = (items: FeedItem[], nextCursor: string | null = null) => ({ items, nextCursor });
 const header = (feed: ReturnType<typeof page>, role: 'user' | 'performer' | 'admin' = 'user') => ({
   user: { ...sampleUser, role }, unread: { messages: 0, notifications: 0 }, unlocksMore: false, feed,
 });

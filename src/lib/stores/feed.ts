@@ -1,7 +1,6 @@
 import { map, type MapStore } from 'nanostores';
-import type { ListResult } from '../../../common/schemas/http.js';
-import type { FeedItem } from '../../../common/schemas/feed.js';
-import { toFeedCard, type FeedCard } from '../feed-cards.js';
+import type { FeedPage } from '../../../common/schemas/feed.js';
+import { toFeedCard, type FeedCard, type FeedCardPage } from '../feed-cards.js';
 import { errorMessage } from '../api/error.js';
 import { call } from './client.js';
 import { onRealtime } from './realtime-events.js';
@@ -32,9 +31,9 @@ export interface Feed {
   listen(): () => void;
 }
 
-export function createFeed(initial: ListResult<FeedCard>, pageSize: number): Feed {
+export function createFeed(initial: FeedCardPage, pageSize: number): Feed {
   const store = map<FeedState>({ items: initial.items, fresh: [], nextCursor: initial.nextCursor ?? null, requesting: false, error: null });
-  const fetchPage = (cursor?: string | null) => call(({ engagement }) => engagement.feed({ limit: pageSize, cursor })) as Promise<ListResult<FeedItem>>;
+  const fetchPage = (cursor?: string | null) => call(({ engagement }) => engagement.feed({ limit: pageSize, cursor })) as Promise<FeedPage>;
   const known = () => new Set([...store.get().items, ...store.get().fresh].map((i) => i._id));
 
   async function loadMore(): Promise<void> {

@@ -1,7 +1,6 @@
 import { map } from 'nanostores';
 import type { MemberHeader, PerformerViewer, VideoViewer } from '../../../common/schemas/member-shell.js';
-import type { ListResult } from '../../../common/schemas/http.js';
-import { toFeedCard, type FeedCard } from '../feed-cards.js';
+import { toFeedCard, type FeedCardPage } from '../feed-cards.js';
 import { ApiError } from '../api/error.js';
 import { call } from './client.js';
 import { loggedIn } from './auth.js';
@@ -30,7 +29,7 @@ export type VideoViewerState = ViewerState<VideoViewer>;
 export const performerViewers = map<Record<string, PerformerViewerState | undefined>>({});
 export const videoViewers = map<Record<string, VideoViewerState | undefined>>({});
 /** The feed's first page by its page size, cut to the cards' fields. */
-export type FeedPageState = ViewerState<ListResult<FeedCard>>;
+export type FeedPageState = ViewerState<FeedCardPage>;
 export const feedPages = map<Record<string, FeedPageState | undefined>>({});
 
 const PAGE_ATTRIBUTES = { memberPerformer: 'data-member-performer', memberVideo: 'data-member-video', memberFeed: 'data-member-feed' } as const;
@@ -91,7 +90,7 @@ export function seedVideoViewer(state: VideoViewer): void {
 }
 
 /** The feed's first page as the page rendered it for the visitor (not a member shell). */
-export function seedFeedPage(pageSize: number, page: ListResult<FeedCard>): void {
+export function seedFeedPage(pageSize: number, page: FeedCardPage): void {
   if (!feedPages.get()[pageSize]) feedPages.setKey(String(pageSize), page);
 }
 
