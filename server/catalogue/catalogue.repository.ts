@@ -300,27 +300,29 @@ export const FEED_MERGE_MAX = 20;
  * (docs/deploy.md): 10 followed, the walk 4.95 ms and the merge 1.27; 50 followed, the walk 0.98 and the merge 4.59
  * (each page costs its own); on PostgreSQL the merge cost more at both sizes (2.89 and 10.76 ms, against 1.30 and 1.35).
  */
-export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, sort: SortSpec, limit: number): Promise<{ rows: R[]; nextCursor: string | null }> {
+export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, limit: number): Promise<{ rows: R[]; nextCursor: string | null }> {
   if (!performerIds.length) return { rows: [], nextCursor: null };
-  const rows = await feedQuery(db, performerIds, q, sort, limit).execute();
-  return { rows, nextCursor: nextCursorOf(rows, sort, limit) };
+  const rows = await feedQuery(db, performerIds, q, limit).execute();
+  return { rows, nextCursor: nextCursorOf(rows, q.sort, limit) };
 }
 
-/** A kind's two parts of a feed page (see feedRows). */
+/** A kind's parts of a feed page (see feedRows): its order, its page of keys, its rows. */
 export interface FeedQueries<R> {
+  sort: SortSpec;
   keys(performers: readonly string[]): FeedIds;
   rows(page: AliasedSelectQueryBuilder<{ id: string }, 'page'>): SelectQueryBuilder<Database, keyof Database, R>;
 }
 
 /** A kind's feed parts, typed for feedRows (Kysely's own builder types name their tables; these only their rows). */
-export function feedParts<R>(q: { keys: (performers: readonly string[]) => unknown; rows: (page: AliasedSelectQueryBuilder<{ id: string }, 'page'>) => unknown }): FeedQueries<R> {
+export function feedParts<R>(q: { sort: SortSpec; keys: (performers: readonly string[]) => unknown; rows: (page: AliasedSelectQueryBuilder<{ id: string }, 'page'>) => unknown }): FeedQueries<R> {
   return q as FeedQueries<R>;
 }
 
 type FeedIds = SelectQueryBuilder<Database, keyof Database, { id: string }>;
 
 /** The statement of feedRows, for one performer or more (exported for the EXPLAIN test). */
-export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, sort: SortSpec, limit: number) {
+export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, limit: number) {
+  const sort = q.sort;
   const column = sort.column.slice(sort.column.indexOf('.') + 1);
   let keys = q.keys(performerIds);
   if (isSqlite(db) && performerIds.length <= FEED_MERGE_MAX) {

@@ -1,13 +1,14 @@
 import { loadAccessView, type AccessView, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/audience.js';
+import { feedRows } from '../catalogue/catalogue.repository.js';
 import type { CatalogueDeps, ItemList } from '../catalogue/catalogue.service.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { galleryList } from '../galleries/galleries.service.js';
-import { listFeedGalleries } from '../galleries/galleries.repository.js';
+import { feedGalleryQueries } from '../galleries/galleries.repository.js';
 import { postList } from '../posts/posts.service.js';
-import { listFeedPosts } from '../posts/posts.repository.js';
+import { feedPostQueries } from '../posts/posts.repository.js';
 import { videoList } from '../videos/videos.service.js';
-import { listFeedVideos } from '../videos/videos.repository.js';
+import { feedVideoQueries } from '../videos/videos.repository.js';
 import { feedPerformerIds } from './follows.repository.js';
 import type { FeedItem, FeedPage } from '../../common/schemas/feed.js';
 
@@ -31,9 +32,9 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
   const performers = await feedPerformerIds(deps.db, viewer.id, audience.now);
   if (!performers.length) return { items: [], nextCursor: null };
   const [videos, galleries, posts] = await Promise.all([
-    listFeedVideos(deps.db, performers, q, audience),
-    listFeedGalleries(deps.db, performers, q, audience),
-    listFeedPosts(deps.db, performers, q, audience),
+    feedRows(deps.db, performers, feedVideoQueries(deps.db, q, audience), q.limit),
+    feedRows(deps.db, performers, feedGalleryQueries(deps.db, q, audience), q.limit),
+    feedRows(deps.db, performers, feedPostQueries(deps.db, q, audience), q.limit),
   ]);
   // Public items always have a publication time (the public rules compare it with now).
   const newest = (a: Row, b: Row) => (a.publishedAt === b.publishedAt ? cmp(b.id, a.id) : cmp(b.publishedAt!, a.publishedAt!));

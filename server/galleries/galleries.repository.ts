@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, checkCursor, feedParts, feedRows, galleryIsPublic, oneByIdOrSlug, page, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, feedParts, galleryIsPublic, oneByIdOrSlug, page, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
@@ -45,14 +45,10 @@ export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, a: Audience)
   return runList(publicGalleryQueries(db, f, a), f.limit);
 }
 
-/** A fan's feed's galleries: the newest public galleries of these performers (see feedRows). */
-export function listFeedGalleries(db: DbOrTrx, performerIds: readonly string[], p: FeedPage, a: Audience) {
-  return feedRows(db, performerIds, feedGalleryQueries(db, p, a), gallerySorts.newest, p.limit);
-}
-
-/** The two parts of a feed's page of galleries (see feedRows; exported for the EXPLAIN test). */
+/** A fan's feed's galleries: the parts of its page of the newest public galleries of the performers followed (see feedRows). */
 export function feedGalleryQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
   return feedParts<GalleryRow>({
+    sort: gallerySorts.newest,
     keys: (performers) => page(
       db.selectFrom('galleries').select(['galleries.id', 'galleries.publishedAt']).where(galleryIsPublic(a)).where('galleries.performerId', 'in', performers),
       gallerySorts.newest, 'galleries.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, gallerySorts.newest) },

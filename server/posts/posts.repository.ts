@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, checkCursor, feedParts, feedRows, oneByIdOrSlug, page, postIsPublic, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, feedParts, oneByIdOrSlug, page, postIsPublic, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
@@ -52,14 +52,10 @@ export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {
   return runList(publicPostQueries(db, f, a), f.limit);
 }
 
-/** A fan's feed's posts: the newest public posts (not pages) of these performers (see feedRows). */
-export function listFeedPosts(db: DbOrTrx, performerIds: readonly string[], p: FeedPage, a: Audience) {
-  return feedRows(db, performerIds, feedPostQueries(db, p, a), postSorts.newest, p.limit);
-}
-
-/** The two parts of a feed's page of posts (see feedRows; exported for the EXPLAIN test). */
+/** A fan's feed's posts: the parts of its page of the newest public posts of the performers followed (see feedRows). */
 export function feedPostQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
   return feedParts<PostCardRow>({
+    sort: postSorts.newest,
     keys: (performers) => page(
       db.selectFrom('posts').select(['posts.id', 'posts.publishedAt']).where('posts.type', '=', 'post').where(postIsPublic(a)).where('posts.performerId', 'in', performers),
       postSorts.newest, 'posts.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, postSorts.newest) },

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, checkCursor, countQuery, feedParts, feedRows, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, countQuery, feedParts, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
@@ -64,14 +64,10 @@ export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
   return runList(publicVideoQueries(db, f, a), f.limit);
 }
 
-/** A fan's feed's videos: the newest public videos of these performers (see feedRows). */
-export function listFeedVideos(db: DbOrTrx, performerIds: readonly string[], p: FeedPage, a: Audience) {
-  return feedRows(db, performerIds, feedVideoQueries(db, p, a), videoSorts.newest, p.limit);
-}
-
-/** The two parts of a feed's page of videos (see feedRows; exported for the EXPLAIN test). */
+/** A fan's feed's videos: the parts of its page of the newest public videos of the performers followed (see feedRows). */
 export function feedVideoQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
   return feedParts<VideoRow>({
+    sort: videoSorts.newest,
     keys: (performers) => page(
       db.selectFrom('videos').select(['videos.id', 'videos.publishedAt']).where(videoIsPublic(a)).where('videos.performerId', 'in', performers),
       videoSorts.newest, 'videos.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, videoSorts.newest) },

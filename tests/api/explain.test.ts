@@ -5,11 +5,11 @@ import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js'
 import type { Db } from '../../server/db/database.js';
 import { nowIso } from '../../server/db/ids.js';
 import { everyone, FEED_MERGE_MAX, feedQuery, type Audience } from '../../server/catalogue/catalogue.repository.js';
-import { feedVideoQueries, publicVideoQueries, videoSorts, type VideoFilters } from '../../server/videos/videos.repository.js';
-import { feedGalleryQueries, gallerySorts, publicGalleryQueries, type GalleryFilters } from '../../server/galleries/galleries.repository.js';
+import { feedVideoQueries, publicVideoQueries, type VideoFilters } from '../../server/videos/videos.repository.js';
+import { feedGalleryQueries, publicGalleryQueries, type GalleryFilters } from '../../server/galleries/galleries.repository.js';
 import { photoQueries, type PhotoFilters } from '../../server/photos/photos.repository.js';
 import { ownProductQueries, publicProductQueries, type ProductFilters } from '../../server/products/products.repository.js';
-import { feedPostQueries, postSorts, publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
+import { feedPostQueries, publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
 import { categoryQueries, type CategoryFilters } from '../../server/categories/categories.repository.js';
 import { performerListQueries, type PerformerQuery } from '../../server/performers/performers.repository.js';
 import { heldAccessQuery, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
@@ -305,9 +305,9 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
    * its statistics. Either way the page's rows are then read by primary key, and nothing is read whole.
    */
   const feedKinds: Array<[string, (db: Db, performers: readonly string[], audience: Audience) => Compilable]> = [
-    ['videos', (db, ps, a) => feedQuery(db, ps, feedVideoQueries(db, page, a), videoSorts.newest, page.limit)],
-    ['galleries', (db, ps, a) => feedQuery(db, ps, feedGalleryQueries(db, page, a), gallerySorts.newest, page.limit)],
-    ['posts', (db, ps, a) => feedQuery(db, ps, feedPostQueries(db, page, a), postSorts.newest, page.limit)],
+    ['videos', (db, ps, a) => feedQuery(db, ps, feedVideoQueries(db, page, a), page.limit)],
+    ['galleries', (db, ps, a) => feedQuery(db, ps, feedGalleryQueries(db, page, a), page.limit)],
+    ['posts', (db, ps, a) => feedQuery(db, ps, feedPostQueries(db, page, a), page.limit)],
   ];
   const filler = (i: number) => `fp${String(i).padStart(30, '0')}`;
   /** PostgreSQL: the kind's table read through one of its published-order indexes (by performer, or newest first), never whole. */
