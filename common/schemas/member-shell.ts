@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { currentUserSchema } from './auth.js';
-import { keyField, listSchema } from './http.js';
+import { keyField } from './http.js';
 import { feedPageSchema, feedPageSize } from './feed.js';
 import { subscriptionOfferSchema } from './money.js';
 import { signedMediaSchema } from './catalogue.js';

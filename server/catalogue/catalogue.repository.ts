@@ -287,9 +287,9 @@ export const FEED_MERGE_MAX = 20;
 /**
  * A fan's feed, one kind of item (server/follows/feed.service.ts): the newest public items of `performerIds`, keyset
  * paged newest first, without a total (counting a fan's whole feed on every page would read every item of everyone
- * they follow). `keys(performers)` is the kind's public page narrowed to those performers (`limit` and `cursor`
- * applied as `page` applies them), selecting only the id and the sort column; `rows(page)` joins the page of keys
- * kept (aliased `page`) to the kind's rows by primary key: the merge then handles only keys, not whole rows.
+ * they follow). `keys(performers)` is the kind's public items of those performers, selecting only the id and the sort
+ * column (paged here, as `page` pages any list); `rows(page)` joins the page of keys kept (aliased `page`) to the
+ * kind's rows by primary key: the merge then handles only keys, not whole rows.
  *
  * The kind's rows narrowed to the performers, newest first, is the page on PostgreSQL: its statistics choose the plan
  * (a walk of the newest-first index, or the performers' own index and a sort). SQLite plans without statistics and
@@ -300,10 +300,10 @@ export const FEED_MERGE_MAX = 20;
  * (docs/deploy.md): 10 followed, the walk 4.95 ms and the merge 1.27; 50 followed, the walk 0.98 and the merge 4.59
  * (each page costs its own); on PostgreSQL the merge cost more at both sizes (2.89 and 10.76 ms, against 1.30 and 1.35).
  */
-export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, limit: number): Promise<{ rows: R[]; nextCursor: string | null }> {
+export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, p: FeedPage): Promise<{ rows: R[]; nextCursor: string | null }> {
   if (!performerIds.length) return { rows: [], nextCursor: null };
-  const rows = await feedQuery(db, performerIds, q, limit).execute();
-  return { rows, nextCursor: nextCursorOf(rows, q.sort, limit) };
+  const rows = await feedQuery(db, performerIds, q, p).execute();
+  return { rows, nextCursor: nextCursorOf(rows, q.sort, p.limit) };
 }
 
 /** A kind's parts of a feed page (see feedRows): its order, its page of keys, its rows. */
@@ -321,13 +321,17 @@ export function feedParts<R>(q: { sort: SortSpec; keys: (performers: readonly st
 type FeedIds = SelectQueryBuilder<Database, keyof Database, { id: string }>;
 
 /** The statement of feedRows, for one performer or more (exported for the EXPLAIN test). */
-export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, limit: number) {
-  const sort = q.sort;
-  const column = sort.column.slice(sort.column.indexOf('.') + 1);
-  let keys = q.keys(performerIds);
+export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, p: FeedPage) {
+  const { sort } = q;
+  const table = sort.column.slice(0, sort.column.indexOf('.'));
+  const column = sort.column.slice(table.length + 1);
+  const pageOf = (performers: readonly string[]) => page(q.keys(performers), sort, `${table}.id`, { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, sort) });
+  let keys: FeedIds;
   if (isSqlite(db) && performerIds.length <= FEED_MERGE_MAX) {
-    const pages = performerIds.map((id) => db.selectFrom(q.keys([id]).as('arm')).selectAll() as unknown as typeof keys);
-    keys = pages.slice(1).reduce((m, p) => m.unionAll(p), pages[0]!).orderBy(ref(column), sort.dir).orderBy(ref('id'), sort.dir).limit(limit);
+    const pages = performerIds.map((id) => db.selectFrom(pageOf([id]).as('arm')).selectAll() as unknown as FeedIds);
+    keys = pages.slice(1).reduce((m, one) => m.unionAll(one), pages[0]!).orderBy(ref(column), sort.dir).orderBy(ref('id'), sort.dir).limit(p.limit);
+  } else {
+    keys = pageOf(performerIds);
   }
   // Joined, not `id in (…)`: PostgreSQL answered that by walking the whole table's primary key against the page.
   return q.rows(keys.as('page')).orderBy(ref(`page.${column}`), sort.dir).orderBy(ref('page.id'), sort.dir);

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, checkCursor, feedParts, galleryIsPublic, oneByIdOrSlug, page, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, feedParts, galleryIsPublic, oneByIdOrSlug, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type GallerySort = 'newest' | 'popular' | 'price';
@@ -46,13 +46,10 @@ export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, a: Audience)
 }
 
 /** A fan's feed's galleries: the parts of its page of the newest public galleries of the performers followed (see feedRows). */
-export function feedGalleryQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
+export function feedGalleryQueries(db: DbOrTrx, a: Audience) {
   return feedParts<GalleryRow>({
     sort: gallerySorts.newest,
-    keys: (performers) => page(
-      db.selectFrom('galleries').select(['galleries.id', 'galleries.publishedAt']).where(galleryIsPublic(a)).where('galleries.performerId', 'in', performers),
-      gallerySorts.newest, 'galleries.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, gallerySorts.newest) },
-    ),
+    keys: (performers) => db.selectFrom('galleries').select(['galleries.id', 'galleries.publishedAt']).where(galleryIsPublic(a)).where('galleries.performerId', 'in', performers),
     rows: (keys) => db.selectFrom(keys).innerJoin('galleries', 'galleries.id', 'page.id').select(galleryColumns),
   });
 }

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, checkCursor, feedParts, oneByIdOrSlug, page, postIsPublic, runList, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, feedParts, oneByIdOrSlug, postIsPublic, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PostSort = 'newest' | 'popular';
@@ -53,13 +53,10 @@ export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {
 }
 
 /** A fan's feed's posts: the parts of its page of the newest public posts of the performers followed (see feedRows). */
-export function feedPostQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
+export function feedPostQueries(db: DbOrTrx, a: Audience) {
   return feedParts<PostCardRow>({
     sort: postSorts.newest,
-    keys: (performers) => page(
-      db.selectFrom('posts').select(['posts.id', 'posts.publishedAt']).where('posts.type', '=', 'post').where(postIsPublic(a)).where('posts.performerId', 'in', performers),
-      postSorts.newest, 'posts.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, postSorts.newest) },
-    ),
+    keys: (performers) => db.selectFrom('posts').select(['posts.id', 'posts.publishedAt']).where('posts.type', '=', 'post').where(postIsPublic(a)).where('posts.performerId', 'in', performers),
     rows: (keys) => db.selectFrom(keys).innerJoin('posts', 'posts.id', 'page.id').select(cardColumns),
   });
 }

@@ -2,7 +2,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
-import { catalogueConditions, checkCursor, countQuery, feedParts, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type FeedPage, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { catalogueConditions, checkCursor, countQuery, feedParts, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
@@ -65,13 +65,10 @@ export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
 }
 
 /** A fan's feed's videos: the parts of its page of the newest public videos of the performers followed (see feedRows). */
-export function feedVideoQueries(db: DbOrTrx, p: FeedPage, a: Audience) {
+export function feedVideoQueries(db: DbOrTrx, a: Audience) {
   return feedParts<VideoRow>({
     sort: videoSorts.newest,
-    keys: (performers) => page(
-      db.selectFrom('videos').select(['videos.id', 'videos.publishedAt']).where(videoIsPublic(a)).where('videos.performerId', 'in', performers),
-      videoSorts.newest, 'videos.id', { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, videoSorts.newest) },
-    ),
+    keys: (performers) => db.selectFrom('videos').select(['videos.id', 'videos.publishedAt']).where(videoIsPublic(a)).where('videos.performerId', 'in', performers),
     rows: (keys) => db.selectFrom(keys).innerJoin('videos', 'videos.id', 'page.id').select(videoColumns),
   });
 }

@@ -305,9 +305,9 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
    * its statistics. Either way the page's rows are then read by primary key, and nothing is read whole.
    */
   const feedKinds: Array<[string, (db: Db, performers: readonly string[], audience: Audience) => Compilable]> = [
-    ['videos', (db, ps, a) => feedQuery(db, ps, feedVideoQueries(db, page, a), page.limit)],
-    ['galleries', (db, ps, a) => feedQuery(db, ps, feedGalleryQueries(db, page, a), page.limit)],
-    ['posts', (db, ps, a) => feedQuery(db, ps, feedPostQueries(db, page, a), page.limit)],
+    ['videos', (db, ps, a) => feedQuery(db, ps, feedVideoQueries(db, a), page)],
+    ['galleries', (db, ps, a) => feedQuery(db, ps, feedGalleryQueries(db, a), page)],
+    ['posts', (db, ps, a) => feedQuery(db, ps, feedPostQueries(db, a), page)],
   ];
   const filler = (i: number) => `fp${String(i).padStart(30, '0')}`;
   /** PostgreSQL: the kind's table read through one of its published-order indexes (by performer, or newest first), never whole. */
