@@ -46,10 +46,36 @@ describe.each(engines)('prepared statements on %s', (engine) => {
     });
   });
 
+  // Lists bound element by element, one compiled form per length; an absent value leaves its clause out.
+  const buildShaped = (db: DbOrTrx, v: { names: readonly string[]; role: string | null }) => {
+    let q = db.selectFrom('users').select(['username']).where('username', 'in', v.names);
+    if (v.role !== null) q = q.where('role', '=', v.role as 'user');
+    return q.orderBy('username');
+  };
+  const shaped = prepared(['names', 'role'], (db, v: { names: readonly string[]; role: string | null }) => buildShaped(db, v));
+
+  it('answers for lists of several lengths and for absent values, as the query built each time', async () => {
+    for (const v of [
+      { names: ['prep_one'], role: null },
+      { names: ['prep_one', 'prep_two'], role: null },
+      { names: ['prep_two', 'prep_one'], role: 'performer' },
+      { names: ['nobody', 'prep_one', 'prep_two'], role: 'user' },
+      { names: ['prep_two'], role: null },
+    ]) {
+      expect(await shaped(t.ctx.db, v)).toEqual(await buildShaped(t.ctx.db, v).execute());
+    }
+    expect((await shaped(t.ctx.db, { names: ['prep_one', 'prep_two'], role: null })).map((r) => r.username)).toEqual(['prep_one', 'prep_two']);
+    expect((await shaped(t.ctx.db, { names: ['prep_one', 'prep_two'], role: 'performer' })).map((r) => r.username)).toEqual(['prep_two']);
+  });
+
   it('refuses a value that shapes the SQL, and a name the statement never uses', async () => {
     const column = prepared(['col'], (db, { col }) => db.selectFrom('users').select(sql.ref(col).as('x')));
     await expect(column(t.ctx.db, { col: 'email' })).rejects.toThrow(/not one of its parameters/);
     const unused = prepared(['email', 'extra'], (db, { email }) => db.selectFrom('users').select('id').where('email', '=', email));
     await expect(unused(t.ctx.db, { email: 'x', extra: 'y' })).rejects.toThrow(/"extra" is not one of its parameters/);
+    // A list element compared in code shapes the SQL as surely as a column name (here its placeholder takes the branch that binds nothing).
+    const starIsAll = prepared(['names'], (db, v: { names: readonly string[] }) =>
+      v.names[0] === '*' ? db.selectFrom('users').select('id').where('username', 'in', v.names) : db.selectFrom('users').select('id'));
+    await expect(starIsAll(t.ctx.db, { names: ['*'] })).rejects.toThrow(/"names" is not one of its parameters/);
   });
 });
