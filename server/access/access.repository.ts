@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { ObjectType } from '../db/schema.js';
+import { objectTypeSchema } from '../../common/enums.js';
 import { photoIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import { PRIVATE_THUMB_VARIANT } from '../media/photo-thumbs.js';
 import { MARKED_VARIANT } from '../media/watermark/variant.js';
@@ -16,6 +17,8 @@ import { MARKED_VARIANT } from '../media/watermark/variant.js';
  */
 
 /** Whether the user holds any live subscription or any live entitlement at all: one statement, two index probes. */
+const OBJECT_TYPES = objectTypeSchema.options;
+
 export async function holdsAnyAccess(db: DbOrTrx, userId: string, now: string): Promise<boolean> {
   const [row] = await holdsAny(db, { userId, now });
   return Boolean(row?.holds);
@@ -46,8 +49,8 @@ export function holdsAnyAccessQuery(db: DbOrTrx, userId: string, now: string) {
 export async function heldAccess(db: DbOrTrx, userId: string, wanted: HeldWanted, now: string): Promise<{ subscribed: Set<string>; purchased: Set<string> }> {
   const subscribed = new Set<string>();
   const purchased = new Set<string>();
-  const query = heldAccessQuery(db, userId, wanted, now);
-  for (const r of query ? await query.execute() : []) {
+  const values = heldValues(userId, wanted, now);
+  for (const r of values ? await held(db, values) : []) {
     if (r.kind === 'subscription') subscribed.add(r.id);
     else purchased.add(`${r.kind}:${r.id}`);
   }
@@ -56,27 +59,39 @@ export async function heldAccess(db: DbOrTrx, userId: string, wanted: HeldWanted
 
 type HeldWanted = { performerIds: readonly string[]; objects: ReadonlyArray<{ objectType: ObjectType; objectId: string }> };
 
-/** The statement of heldAccess, or null when nothing is asked (exported for the EXPLAIN test). */
-export function heldAccessQuery(db: DbOrTrx, userId: string, wanted: HeldWanted, now: string) {
-  const byType = new Map<ObjectType, Set<string>>();
-  for (const o of wanted.objects) {
-    const set = byType.get(o.objectType) ?? new Set<string>();
-    set.add(o.objectId);
-    byType.set(o.objectType, set);
-  }
-  const performerIds = [...new Set(wanted.performerIds)];
+/**
+ * What heldAccess asks, each list without repeats and the objects by type; null when nothing is asked. `now` only
+ * with performers: only a subscription's arm reads it (a prepared statement refuses a value it never binds).
+ */
+type HeldValues = { userId: string; now: string | undefined; performers: string[] } & Record<ObjectType, string[]>;
+
+export function heldValues(userId: string, wanted: HeldWanted, now: string): HeldValues | null {
+  const byType = Object.fromEntries(OBJECT_TYPES.map((t) => [t, new Set<string>()])) as Record<ObjectType, Set<string>>;
+  for (const o of wanted.objects) byType[o.objectType].add(o.objectId);
+  const performers = [...new Set(wanted.performerIds)];
+  const values = { userId, now: performers.length ? now : undefined, performers, ...Object.fromEntries(OBJECT_TYPES.map((t) => [t, [...byType[t]]])) } as HeldValues;
+  return performers.length || OBJECT_TYPES.some((t) => values[t].length) ? values : null;
+}
+
+// Asked for every page of items a signed-in visitor sees: compiled once per shape (server/db/prepared.ts).
+const held = prepared(['userId', 'now', 'performers', ...OBJECT_TYPES], (db, v: HeldValues) => heldAccessQuery(db, v));
+
+/** The statement of heldAccess, for values that ask something (exported for the EXPLAIN test). */
+export function heldAccessQuery(db: DbOrTrx, v: HeldValues) {
+  const { userId, now } = v;
+  // At least one arm: heldValues is null when nothing is asked.
   // `kind`: 'subscription', or the entitled object's type (an ObjectType, never that word).
   const arms = [
-    ...(performerIds.length
+    ...(v.performers.length
       ? [db.selectFrom('subscriptions').select([sql<string>`'subscription'`.as('kind'), 'performerId as id'])
-          .where('userId', '=', userId).where('performerId', 'in', performerIds).where('status', '=', 'active').where('expiresAt', '>', now)]
+          .where('userId', '=', userId).where('performerId', 'in', v.performers).where('status', '=', 'active').where('expiresAt', '>', now!)]
       : []),
-    ...[...byType].map(([objectType, ids]) =>
+    ...OBJECT_TYPES.filter((t) => v[t].length).map((objectType) =>
       db.selectFrom('entitlements').select([sql<string>`${sql.lit(objectType)}`.as('kind'), 'objectId as id'])
-        .where('userId', '=', userId).where('objectType', '=', objectType).where('objectId', 'in', [...ids]).where('revokedAt', 'is', null),
+        .where('userId', '=', userId).where('objectType', '=', objectType).where('objectId', 'in', v[objectType]).where('revokedAt', 'is', null),
     ),
   ];
-  return arms.length ? arms.slice(1).reduce((q, arm) => q.unionAll(arm), arms[0]!) : null;
+  return arms.slice(1).reduce((q, arm) => q.unionAll(arm), arms[0]!);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

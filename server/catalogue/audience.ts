@@ -24,3 +24,14 @@ export function audienceOf(viewer: { id: string; role: string } | null, country:
 export function everyone(now: string = nowIso()): Audience {
   return { now, country: null, selfId: null };
 }
+
+/**
+ * An audience as a prepared statement's values (server/db/prepared.ts): the same fields, `selfId` only with a country,
+ * the only time the public rules read it (a performer sees their own content in a country they block), since a
+ * prepared statement refuses a value it never binds.
+ */
+export type AudienceValues = Audience;
+
+export function audienceValues(a: Audience): AudienceValues {
+  return { now: a.now, country: a.country, selfId: a.country ? a.selfId : null };
+}

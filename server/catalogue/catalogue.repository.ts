@@ -5,7 +5,8 @@ import type { Database, FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
-import type { Audience } from './audience.js';
+import { audienceValues, type Audience, type AudienceValues } from './audience.js';
+import { prepared } from '../db/prepared.js';
 import type { PerformerSummary } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 
@@ -300,10 +301,32 @@ export const FEED_MERGE_MAX = 20;
  * (docs/deploy.md): 10 followed, the walk 4.95 ms and the merge 1.27; 50 followed, the walk 0.98 and the merge 4.59
  * (each page costs its own); on PostgreSQL the merge cost more at both sizes (2.89 and 10.76 ms, against 1.30 and 1.35).
  */
-export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, p: FeedPage): Promise<{ rows: R[]; nextCursor: string | null }> {
+export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], kind: FeedKind<R>, a: Audience, p: FeedPage): Promise<{ rows: R[]; nextCursor: string | null }> {
   if (!performerIds.length) return { rows: [], nextCursor: null };
-  const rows = await feedQuery(db, performerIds, q, p).execute();
-  return { rows, nextCursor: nextCursorOf(rows, q.sort, p.limit) };
+  const { sort } = kind(db, a);
+  const cursor = checkCursor(p.cursor, sort);
+  const rows = await feedStatement(kind)(db, { performers: performerIds, ...audienceValues(a), limit: p.limit, cursorV: cursor?.v, cursorId: cursor?.id });
+  return { rows, nextCursor: nextCursorOf(rows, sort, p.limit) };
+}
+
+/** A kind's feed parts for an audience (`feedVideoQueries` in server/videos/videos.repository.ts and its siblings). */
+export type FeedKind<R> = (db: DbOrTrx, a: Audience) => FeedQueries<R>;
+
+type FeedValues = AudienceValues & { performers: readonly string[]; limit: number; cursorV: Cursor['v'] | undefined; cursorId: string | undefined };
+
+// A fan's feed is asked with every view of their home page: each kind's statement is compiled once per shape (the
+// number of performers, a first page or a next one; server/db/prepared.ts).
+const feedStatements = new WeakMap<FeedKind<never>, (db: DbOrTrx, v: FeedValues) => Promise<never[]>>();
+
+function feedStatement<R>(kind: FeedKind<R>): (db: DbOrTrx, v: FeedValues) => Promise<R[]> {
+  let statement = feedStatements.get(kind as FeedKind<never>) as ((db: DbOrTrx, v: FeedValues) => Promise<R[]>) | undefined;
+  if (!statement) {
+    statement = prepared(['performers', 'now', 'country', 'selfId', 'limit', 'cursorV', 'cursorId'], (db, v: FeedValues) =>
+      feedQuery(db, v.performers, kind(db, v), { limit: v.limit, cursor: v.cursorId === undefined ? undefined : { v: v.cursorV ?? null, id: v.cursorId } }),
+    );
+    feedStatements.set(kind as FeedKind<never>, statement as (db: DbOrTrx, v: FeedValues) => Promise<never[]>);
+  }
+  return statement;
 }
 
 /** A kind's parts of a feed page (see feedRows): its order, its page of keys, its rows. */
@@ -320,12 +343,12 @@ export function feedParts<R>(q: { sort: SortSpec; keys: (performers: readonly st
 
 type FeedIds = SelectQueryBuilder<Database, keyof Database, { id: string }>;
 
-/** The statement of feedRows, for one performer or more (exported for the EXPLAIN test). */
+/** The statement of feedRows, for one performer or more, its cursor checked (exported for the EXPLAIN test). */
 export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, p: FeedPage) {
   const { sort } = q;
   const table = sort.column.slice(0, sort.column.indexOf('.'));
   const column = sort.column.slice(table.length + 1);
-  const pageOf = (performers: readonly string[]) => page(q.keys(performers), sort, `${table}.id`, { limit: p.limit, offset: 0, cursor: checkCursor(p.cursor, sort) });
+  const pageOf = (performers: readonly string[]) => page(q.keys(performers), sort, `${table}.id`, { limit: p.limit, offset: 0, cursor: p.cursor });
   let keys: FeedIds;
   if (isSqlite(db) && performerIds.length <= FEED_MERGE_MAX) {
     const pages = performerIds.map((id) => db.selectFrom(pageOf([id]).as('arm')).selectAll() as unknown as FeedIds);

@@ -32,9 +32,9 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
   const performers = await feedPerformerIds(deps.db, viewer.id, audience.now);
   if (!performers.length) return { items: [], nextCursor: null };
   const [videos, galleries, posts] = await Promise.all([
-    feedRows(deps.db, performers, feedVideoQueries(deps.db, audience), q),
-    feedRows(deps.db, performers, feedGalleryQueries(deps.db, audience), q),
-    feedRows(deps.db, performers, feedPostQueries(deps.db, audience), q),
+    feedRows(deps.db, performers, feedVideoQueries, audience, q),
+    feedRows(deps.db, performers, feedGalleryQueries, audience, q),
+    feedRows(deps.db, performers, feedPostQueries, audience, q),
   ]);
   // Public items always have a publication time (the public rules compare it with now).
   const newest = (a: Row, b: Row) => (a.publishedAt === b.publishedAt ? cmp(b.id, a.id) : cmp(b.publishedAt!, a.publishedAt!));

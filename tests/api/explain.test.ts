@@ -12,7 +12,7 @@ import { ownProductQueries, publicProductQueries, type ProductFilters } from '..
 import { feedPostQueries, publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
 import { categoryQueries, type CategoryFilters } from '../../server/categories/categories.repository.js';
 import { performerListQueries, type PerformerQuery } from '../../server/performers/performers.repository.js';
-import { heldAccessQuery, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
+import { heldAccessQuery, heldValues, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
 import { feedPerformersQuery } from '../../server/follows/follows.repository.js';
 
 /**
@@ -346,7 +346,7 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
 
   it('what a visitor holds for a page of items is one statement, each of its lookups read through its own key', async () => {
     const wanted = { performerIds: ['p1', 'p2'], objects: [{ objectType: 'video' as const, objectId: 'v1' }, { objectType: 'gallery' as const, objectId: 'g1' }] };
-    const query = heldAccessQuery(t.ctx.db, FAN, wanted, nowIso())!;
+    const query = heldAccessQuery(t.ctx.db, heldValues(FAN, wanted, nowIso())!);
     const plan = (await explain(query)).join('\n');
     if (engine === 'sqlite') {
       // The visitor's own live subscriptions (by user, then performer or status: both read only theirs).
@@ -357,7 +357,7 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
       expect(plan.match(/Index (Only )?Scan using \S+ on entitlements/g)).toHaveLength(2);
     }
     expect(await query.execute()).toEqual([]);
-    expect(heldAccessQuery(t.ctx.db, FAN, { performerIds: [], objects: [] }, nowIso())).toBeNull();
+    expect(heldValues(FAN, { performerIds: [], objects: [] }, nowIso())).toBeNull();
   });
 
   it('the main table of the newest-videos list is read through its own index', async () => {
