@@ -8,6 +8,13 @@ export interface AppConfig {
   env: 'production' | 'development' | 'test';
   host: string;
   port: number;
+  /**
+   * The listening socket's queue of connections not yet accepted (LISTEN_BACKLOG, default 4096; the kernel caps it at
+   * net.core.somaxconn). Node's own default, 511, overflowed when 2,000 signed-in users arrived on a fresh process
+   * (`LOAD_CROWD=1 npm run load`): the kernel dropped the connections past it, and their clients tried again after
+   * 1, 3 and 7 seconds, or gave up.
+   */
+  listenBacklog: number;
   /** Where the JSON API is mounted; the browser reads it from the page (docs/product.md, Browser state). */
   apiBase: string;
   /** Public base URL of the site, used in emails, sitemaps and Open Graph tags. */
@@ -186,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     env: nodeEnv,
     host: env.HOST ?? '0.0.0.0',
     port,
+    listenBacklog: parseWhole(env.LISTEN_BACKLOG, 4096, 1, 'LISTEN_BACKLOG'),
     apiBase: normaliseBase(env.API_BASE ?? '/api'),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     publicUrlConfigured: Boolean(env.PUBLIC_URL),

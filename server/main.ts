@@ -31,7 +31,7 @@ async function main() {
       : 'The database already had users, so no demo data was loaded: the demo logins printed the first time still work.';
   }
   const built = await buildApp({ config, database, logger, web: config.serveWeb });
-  await built.app.listen({ host: config.host, port: config.port });
+  await built.app.listen({ host: config.host, port: config.port, backlog: config.listenBacklog });
   logger.info({ url: config.publicUrl, engine: database.engine }, 'site is up');
   if (welcome !== null) {
     // Written directly, whatever LOG_LEVEL says: this is the first thing a newcomer reads.

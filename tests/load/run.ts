@@ -62,7 +62,7 @@ async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
   const fx = await prepareLoad(database.db, { users, performers: 200, videos: 5000 });
   await database.optimize();
   const built = await buildApp({ config, database, logger, web: pages });
-  await built.app.listen({ host: '127.0.0.1', port: 0 });
+  await built.app.listen({ host: '127.0.0.1', port: 0, backlog: config.listenBacklog });
   const base = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
   try {
     const before = await snapshot(database.db, fx.videoIds);

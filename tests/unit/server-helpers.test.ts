@@ -67,6 +67,11 @@ describe('ids and config', () => {
     expect(loadConfig({ API_BASE: 'v1/' }).apiBase).toBe('/v1');
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/APP_SECRET/);
   });
+  it('listens with a backlog of 4096 unless LISTEN_BACKLOG says otherwise, and refuses a typo', () => {
+    expect(loadConfig({}).listenBacklog).toBe(4096);
+    expect(loadConfig({ LISTEN_BACKLOG: '1024' }).listenBacklog).toBe(1024);
+    expect(() => loadConfig({ LISTEN_BACKLOG: '4k' })).toThrow(/LISTEN_BACKLOG must be a whole number/);
+  });
 });
 
 describe('extend', () => {
