@@ -16,18 +16,12 @@ import { MARKED_VARIANT } from '../media/watermark/variant.js';
  * cancel_at_period_end = 1 until then). An entitlement opens its object while `revoked_at` is null.
  */
 
-/** Whether the user holds any live subscription or any live entitlement at all: one statement, two index probes. */
 const OBJECT_TYPES = objectTypeSchema.options;
 
-export async function holdsAnyAccess(db: DbOrTrx, userId: string, now: string): Promise<boolean> {
-  const [row] = await holdsAny(db, { userId, now });
-  return Boolean(row?.holds);
-}
-
-// Asked with every member-shell page's header: compiled once (server/db/prepared.ts).
-const holdsAny = prepared(['userId', 'now'], (db, { userId, now }) => holdsAnyAccessQuery(db, userId, now));
-
-/** The query of holdsAnyAccess (exported for the EXPLAIN test: it runs on every signed-in page view). */
+/**
+ * Whether the user holds any live subscription or any live entitlement at all: two index probes. The member header
+ * asks it with its other facts in one statement (server/users/users.repository.ts), on every signed-in page view.
+ */
 export function holdsAnyAccessQuery(db: DbOrTrx, userId: string, now: string) {
   return db
     .selectNoFrom((eb) =>

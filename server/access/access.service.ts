@@ -7,7 +7,7 @@ import type { ProductType, Role } from '../../common/enums.js';
 import type { MediaGrant } from '../media/signed-urls.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { findVerificationFile } from '../verification/verification.repository.js';
-import { boughtMessageIds, heldAccess, holdsAnyAccess, findPhotoFile, findPostFile, findProductFile, findVideoFile } from './access.repository.js';
+import { boughtMessageIds, heldAccess, findPhotoFile, findPostFile, findProductFile, findVideoFile } from './access.repository.js';
 
 /**
  * THE access rules of the site (server/access/README.md). Every place that decides whether someone may open
@@ -103,12 +103,13 @@ export function mayFind(viewer: Viewer, visible: unknown, performerId: string): 
  * Whether some item may be open to `viewer` that is locked to a guest, following `decideAccess` case by case: an
  * admin, a performer (their own items), a live subscription, a live purchase. False means every decision for this
  * viewer is a guest's, so what a page shows every visitor alike (the member shell) is already right for them and its
- * lists need not ask again.
+ * lists need not ask again. `holdsAny`: whether they hold a live subscription or purchase (`holdsAnyAccessQuery`,
+ * read with the member header's other facts).
  */
-export async function unlocksMoreThanGuests(db: DbOrTrx, viewer: Viewer, now = new Date()): Promise<boolean> {
+export function unlocksMoreThanGuests(viewer: Viewer, holdsAny: boolean): boolean {
   if (!viewer) return false;
   if (viewer.role === 'admin' || viewer.role === 'performer') return true;
-  return holdsAnyAccess(db, viewer.id, now.toISOString());
+  return holdsAny;
 }
 
 /** Access facts for one viewer and a batch of subjects (a page of a list), loaded in at most two queries per object type. */

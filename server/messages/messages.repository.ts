@@ -145,10 +145,13 @@ export async function unreadMessages(db: DbOrTrx, userId: string): Promise<numbe
   return Number(row?.n ?? 0);
 }
 
-// Asked with every member-shell page's header: compiled once (server/db/prepared.ts).
-const unreadOf = prepared(['userId'], (db, { userId }) =>
-  db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('recipientId', '=', userId).where('readAt', 'is', null),
-);
+// Sent over the realtime connection whenever the count changes: compiled once (server/db/prepared.ts).
+const unreadOf = prepared(['userId'], (db, { userId }) => unreadMessagesQuery(db, userId));
+
+/** The query of unreadMessages (the member header asks it with its other facts: server/users/users.repository.ts). */
+export function unreadMessagesQuery(db: DbOrTrx, userId: string) {
+  return db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('recipientId', '=', userId).where('readAt', 'is', null);
+}
 
 /** Marks every message to `userId` in the conversation read at `at`: how many were unread. */
 export async function markRead(db: DbOrTrx, conversationId: string, userId: string, at: string): Promise<number> {

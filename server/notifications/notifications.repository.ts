@@ -17,10 +17,13 @@ export async function unreadNotificationCount(db: DbOrTrx, userId: string): Prom
   return Number(row?.n ?? 0);
 }
 
-// Asked with every member-shell page's header: compiled once (server/db/prepared.ts).
-const unreadOf = prepared(['userId'], (db, { userId }) =>
-  db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).where('readAt', 'is', null),
-);
+// Sent over the realtime connection when a notification arrives: compiled once (server/db/prepared.ts).
+const unreadOf = prepared(['userId'], (db, { userId }) => unreadNotificationsQuery(db, userId));
+
+/** The query of unreadNotificationCount (the member header asks it with its other facts: server/users/users.repository.ts). */
+export function unreadNotificationsQuery(db: DbOrTrx, userId: string) {
+  return db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).where('readAt', 'is', null);
+}
 
 export async function notificationTotal(db: DbOrTrx, userId: string): Promise<number> {
   const row = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).executeTakeFirst();

@@ -10,14 +10,13 @@ import { memberHeaderQuery, memberHeaderSchema } from '../../common/schemas/memb
 import { getPerformerViewer } from '../performers/performers.service.js';
 import { getVideoViewer } from '../videos/videos.service.js';
 import { catalogueDeps } from '../catalogue/catalogue.service.js';
-import { unreadMessageCount } from '../messages/messages.service.js';
-import { unreadNotificationCount } from '../notifications/notifications.service.js';
 import { unlocksMoreThanGuests } from '../access/access.service.js';
 import { feedOf } from '../follows/feed.service.js';
 import { adminUserSchema, updateProfileBody, userRefParams, userSearchQuery } from '../../common/schemas/users.js';
 import {
   getCurrentUser,
   getPublicUser,
+  headerFacts,
   replaceUserImage,
   searchUsersForAdmin,
   updateProfile,
@@ -65,18 +64,16 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
       const viewer = { id: user.id, role: user.role };
       const { performer, video, feed } = request.query;
       const deps = catalogueDeps(app.ctx, request.country);
-      const [messages, notifications, unlocksMore, performerState, videoState, feedPage] = await Promise.all([
-        unreadMessageCount(db, user.id),
-        unreadNotificationCount(db, user.id),
-        unlocksMoreThanGuests(db, viewer),
+      const [facts, performerState, videoState, feedPage] = await Promise.all([
+        headerFacts(db, user.id),
         performer === undefined ? undefined : getPerformerViewer(db, viewer, performer, request.country),
         video === undefined ? undefined : getVideoViewer(deps, viewer, video),
         feed === undefined ? undefined : feedOf(deps, viewer, { limit: feed }),
       ]);
       return {
         user: { _id: user.id, name: user.name, username: user.username, avatar: user.avatar, role: user.role },
-        unread: { messages, notifications },
-        unlocksMore,
+        unread: { messages: facts.messages, notifications: facts.notifications },
+        unlocksMore: unlocksMoreThanGuests(viewer, facts.holdsAny),
         ...(performerState === undefined ? {} : { performer: performerState }),
         ...(videoState === undefined ? {} : { video: videoState }),
         ...(feedPage === undefined ? {} : { feed: feedPage }),

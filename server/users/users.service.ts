@@ -2,7 +2,7 @@ import sharp, { type Metadata } from 'sharp';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.js';
 import type { User } from '../db/schema.js';
-import { newId } from '../db/ids.js';
+import { newId, nowIso } from '../db/ids.js';
 import { AppError, conflict, isUniqueViolation, notFound, unauthorized } from '../http/errors.js';
 import { makeThumbnail, type ImageResult } from '../media/images.js';
 import type { Storage } from '../media/storage.js';
@@ -12,6 +12,7 @@ import {
   deleteFileRecordsByKey,
   findUserById,
   findUserByUsername,
+  memberHeaderFacts,
   searchUsers,
   updatePerformerIdentity,
   updateUser,
@@ -147,4 +148,9 @@ export async function replaceUserImage(
     }
   }
   return getCurrentUser(db, userId);
+}
+
+/** What the member header shows a signed-in visitor besides who they are: unread counts and whether they hold anything (one statement). */
+export function headerFacts(db: Db, userId: string): Promise<{ messages: number; notifications: number; holdsAny: boolean }> {
+  return memberHeaderFacts(db, userId, nowIso());
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import type { TestUser } from '../helpers/sessions.js';
+import { newId } from '../../server/db/ids.js';
 
 /**
  * `GET /users/me/header?performer=`, `?video=` and `?feed=`: what a performer's or a video's page, or the home feed,
@@ -27,6 +28,29 @@ describe.each(engines)("the member header with a page's state on %s", (engine) =
     expect(res.status).toBe(200);
     return { ...res, body: res.body.performer };
   };
+
+  it("counts each visitor's own unread messages and notifications, and says who may hold something a guest's copy locks", async () => {
+    const facts = async (who: TestUser) => {
+      const res = await t.api('/users/me/header', { headers: who.headers });
+      expect(res.status).toBe(200);
+      return { unread: res.body.unread, unlocksMore: res.body.unlocksMore };
+    };
+    expect(await facts(c.fan)).toEqual({ unread: { messages: 0, notifications: 0 }, unlocksMore: false });
+    // A live subscription or a purchase may open items; a lapsed subscription does not; performers and admins always may.
+    for (const who of [c.subscriber, c.buyer, c.alice, c.admin]) expect((await facts(who)).unlocksMore).toBe(true);
+    expect((await facts(c.lapsed)).unlocksMore).toBe(false);
+    // Only the visitor's own unread rows count.
+    const at = new Date().toISOString();
+    const note = (userId: string, readAt: string | null) => ({ id: newId(), userId, type: 'tip', payload: '{}', readAt, createdAt: at, thread: null, emailedAt: null, pushedAt: at });
+    await t.ctx.db.insertInto('notifications').values([note(c.fan.id, null), note(c.fan.id, null), note(c.fan.id, at), note(c.buyer.id, null)]).execute();
+    const conversationId = newId();
+    await t.ctx.db.insertInto('conversations').values({ id: conversationId, fanId: c.buyer.id, performerId: c.bob.id, createdAt: at, lastMessageAt: at, lastMessageId: null }).execute();
+    const message = (readAt: string | null) => ({ id: newId(), conversationId, senderId: c.buyer.id, recipientId: c.bob.id, body: 'hello', massMessageId: null, createdAt: at, readAt });
+    await t.ctx.db.insertInto('messages').values([message(null), message(at)]).execute();
+    expect(await facts(c.fan)).toEqual({ unread: { messages: 0, notifications: 2 }, unlocksMore: false });
+    expect((await facts(c.bob)).unread).toEqual({ messages: 1, notifications: 0 });
+    expect(await facts(c.buyer)).toEqual({ unread: { messages: 0, notifications: 1 }, unlocksMore: true });
+  });
 
   it('answers each signed-in visitor with their own follow, subscription, offer and messaging, never cached', async () => {
     const fan = await viewer(c.fan, c.alice.id);
