@@ -2,7 +2,8 @@
  * Server CPU per signed-in request: pages (a performer page, a video page, the feed, the videos list) and API calls
  * (a list, a detail). Signed-in answers are never micro-cached, so every request renders or runs its queries.
  *
- * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [dir ...]` compares checkouts on SQLite: each directory
+ * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [--postgres] [dir ...]` compares checkouts on SQLite (on
+ * PostgreSQL with `--postgres`, DATABASE_URL): each directory
  * is a checkout with its site built (`npx astro build`); default: this one. `npm run bench` (part `signed`) measures
  * this checkout on SQLite and, with DATABASE_URL, PostgreSQL, against the targets.
  *
@@ -184,7 +185,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rounds = arg('rounds', 3);
   const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   if (dirs.length === 0) dirs.push(process.cwd());
-  const measured = await measureSignedInCpu(dirs.map((dir) => ({ dir, label: path.basename(path.resolve(dir)) })), { renders, rounds });
+  // `--postgres`: every site on PostgreSQL (DATABASE_URL, a schema of its own each) instead of SQLite.
+  const databaseUrl = process.argv.includes('--postgres') ? process.env.DATABASE_URL : undefined;
+  if (process.argv.includes('--postgres') && !databaseUrl) throw new Error('--postgres needs DATABASE_URL');
+  const measured = await measureSignedInCpu(dirs.map((dir) => ({ dir, label: path.basename(path.resolve(dir)), databaseUrl })), { renders, rounds });
   const names = measured[0]!.results.map((r) => r.name);
   console.log(`| checkout | ${names.map((n) => `signed-in ${n}, CPU ms`).join(' | ')} | rounds |\n|---|${names.map(() => '---:|').join('')}---|`);
   for (const m of measured) {
