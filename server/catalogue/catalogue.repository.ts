@@ -343,7 +343,7 @@ export function feedParts<R>(q: { sort: SortSpec; keys: (performers: readonly st
 
 type FeedIds = SelectQueryBuilder<Database, keyof Database, { id: string }>;
 
-/** The statement of feedRows, for one performer or more, its cursor checked (exported for the EXPLAIN test). */
+/** The statement of feedRows, for one performer or more and a cursor feedRows has checked (exported for the EXPLAIN test). */
 export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, p: FeedPage) {
   const { sort } = q;
   const table = sort.column.slice(0, sort.column.indexOf('.'));

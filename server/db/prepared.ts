@@ -25,10 +25,11 @@ const MAX_SHAPES = 256;
  * (`build` sees the lists' lengths and the absent values as they are).
  *
  * Only plain values can be named. One that shapes the SQL otherwise (a column name, a value written into the text, a
- * number `build` computes with) is not found among the statement's parameters when it is first compiled, and that is
- * an error; so is a value `build` compares when the branch its placeholder takes leaves it unbound. A comparison
- * whose both branches bind it cannot be caught: `build` must not look at its values. What else shapes the statement
- * (an order, an engine) belongs to `build` itself: one prepared statement per such choice.
+ * number `build` computes with, a string it lower-cases or upper-cases) is not found among the statement's
+ * parameters when it is first compiled, and that is an error; so is a value `build` compares when the branch its
+ * placeholder takes leaves it unbound. A comparison whose both branches bind it cannot be caught: `build` must not
+ * look at its values. What else shapes the statement (an order, an engine) belongs to `build` itself: one prepared
+ * statement per such choice.
  */
 export function prepared<K extends string, R, V extends { [N in K]: PreparedValue } = { [N in K]: string }>(
   names: readonly K[],
@@ -36,7 +37,8 @@ export function prepared<K extends string, R, V extends { [N in K]: PreparedValu
 ) {
   // Per dialect adapter (the tests run SQLite and PostgreSQL side by side in one process), then per shape.
   const compiled = new WeakMap<object, Map<string, Statement>>();
-  const placeholder = (name: string, index?: number) => `\u0000prepared:${name}${index === undefined ? '' : `#${index}`}\u0000`;
+  // Upper and lower case both, so that a value `build` lower-cases or upper-cases is no longer found: refused, not bound raw.
+  const placeholder = (name: string, index?: number) => `\u0000Prepared:${name}${index === undefined ? '' : `#${index}`}\u0000`;
 
   function shapeOf(values: V): string {
     let shape = '';
@@ -68,7 +70,7 @@ export function prepared<K extends string, R, V extends { [N in K]: PreparedValu
     for (const [p, { name }] of byPlaceholder) {
       if (!query.parameters.includes(p)) throw new Error(`prepared statement: "${name}" is not one of its parameters (a value that shapes the SQL cannot be prepared)`);
     }
-    if (query.sql.includes('\u0000prepared:')) throw new Error('prepared statement: a value was written into the SQL text');
+    if (/\u0000prepared:/i.test(query.sql)) throw new Error('prepared statement: a value was written into the SQL text');
     return { sql: query.sql, slots };
   }
 

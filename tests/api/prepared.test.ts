@@ -73,6 +73,9 @@ describe.each(engines)('prepared statements on %s', (engine) => {
     await expect(column(t.ctx.db, { col: 'email' })).rejects.toThrow(/not one of its parameters/);
     const unused = prepared(['email', 'extra'], (db, { email }) => db.selectFrom('users').select('id').where('email', '=', email));
     await expect(unused(t.ctx.db, { email: 'x', extra: 'y' })).rejects.toThrow(/"extra" is not one of its parameters/);
+    // A value lower-cased in code would be bound as given: refused instead.
+    const lowered = prepared(['name'], (db, { name }) => db.selectFrom('users').select('id').where('username', '=', name.toLowerCase()));
+    await expect(lowered(t.ctx.db, { name: 'Prep_One' })).rejects.toThrow(/"name" is not one of its parameters/);
     // A list element compared in code shapes the SQL as surely as a column name (here its placeholder takes the branch that binds nothing).
     const starIsAll = prepared(['names'], (db, v: { names: readonly string[] }) =>
       v.names[0] === '*' ? db.selectFrom('users').select('id').where('username', 'in', v.names) : db.selectFrom('users').select('id'));
