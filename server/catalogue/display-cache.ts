@@ -1,10 +1,13 @@
 import type { DbOrTrx } from '../db/database.js';
 import type { PerformerSummary } from '../../common/schemas/catalogue.js';
 import { loadFiles, loadPerformerSummaries, loadVariants, type MediaFile } from './catalogue.repository.js';
+import { postMediaOf, type PostMediaRow } from '../posts/posts.repository.js';
+import { coverThumbnailIds } from '../galleries/galleries.repository.js';
 
 /**
  * What a catalogue card shows beside its own row, read by id: its performer's name, username and avatar, its file
- * rows (thumbnail, teaser, full file) and their derived variants (a video's poster). They are the same for every
+ * rows (thumbnail, teaser, full file) and their derived variants (a video's poster), a post's media rows, a gallery's
+ * cover thumbnail. They are the same for every
  * viewer, and a signed-in render (which the micro-cache never serves) read them again on every page: three of a
  * performer page's statements, six of a video page's. Here they are kept `ttlMs` (PAGE_CACHE_MS: the delay anonymous
  * visitors already see a change with) and shared by every request of this instance.
@@ -19,6 +22,10 @@ export interface DisplayReads {
   performerSummaries(db: DbOrTrx, ids: readonly string[]): Promise<Map<string, PerformerSummary>>;
   files(db: DbOrTrx, ids: ReadonlyArray<string | null | undefined>): Promise<Map<string, MediaFile>>;
   variants(db: DbOrTrx, parentIds: ReadonlyArray<string | null | undefined>, variant: string): Promise<Map<string, MediaFile>>;
+  /** Posts' media by post, each post's in order; a post without media is absent. */
+  postMedia(db: DbOrTrx, postIds: readonly string[]): Promise<Map<string, readonly PostMediaRow[]>>;
+  /** Cover photos' thumbnail file ids by photo id. */
+  coverThumbnails(db: DbOrTrx, photoIds: ReadonlyArray<string | null>): Promise<Map<string, string>>;
 }
 
 export type Load<V> = (db: DbOrTrx, ids: string[]) => Promise<Map<string, V>>;
@@ -60,11 +67,18 @@ export function createDisplayCache(opts: { ttlMs: number; maxEntries?: number })
   const max = opts.maxEntries ?? 20_000;
   const performers = cacheById(opts.ttlMs, max, loadPerformerSummaries);
   const files = cacheById(opts.ttlMs, max, loadFiles);
+  const postMedia = cacheById(opts.ttlMs, max, postMediaOf);
+  // Kept as objects (what the cache freezes and shares), answered as the ids themselves.
+  const covers = cacheById(opts.ttlMs, max, async (db, ids) => new Map([...(await coverThumbnailIds(db, ids))].map(([photo, fileId]) => [photo, { fileId }])));
   // One cache per variant name, keyed by the parent's id.
   const variants = new Map<string, ReturnType<typeof cacheById<MediaFile>>>();
   return {
     performerSummaries: performers,
     files,
+    postMedia,
+    async coverThumbnails(db, photoIds) {
+      return new Map([...(await covers(db, photoIds))].map(([photo, { fileId }]) => [photo, fileId]));
+    },
     variants(db, parentIds, variant) {
       let cache = variants.get(variant);
       if (!cache) variants.set(variant, (cache = cacheById(opts.ttlMs, max, (d, ids) => loadVariants(d, ids, variant))));

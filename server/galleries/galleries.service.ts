@@ -3,13 +3,13 @@ import { audienceOf, previewUrl } from '../catalogue/catalogue.repository.js';
 import { foundItem, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { GalleryItem } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import { coverThumbnailIds, findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
+import { findGalleryByKey, listPublicGalleries, type GalleryFilters, type GalleryRow } from './galleries.repository.js';
 import { toGalleryItem } from './galleries.mapper.js';
 
 async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: GalleryRow[], given?: AccessView): Promise<GalleryItem[]> {
   const [performers, covers, access] = await Promise.all([
     deps.display.performerSummaries(deps.db, rows.map((r) => r.performerId)),
-    coverThumbnailIds(deps.db, rows.map((r) => r.coverPhotoId)),
+    deps.display.coverThumbnails(deps.db, rows.map((r) => r.coverPhotoId)),
     given ?? loadAccessView(deps.db, viewer, rows.map(gallerySubject)),
   ]);
   const files = await deps.display.files(deps.db, [...covers.values()]);

@@ -44,7 +44,7 @@ export function toPostMediaItem(m: PostMediaRow, x: PostContext): PostMediaItem 
   };
 }
 
-export function toPostCard(r: PostCardRow, media: PostMediaRow[], performer: PerformerSummary | undefined, x: PostContext): PostCard {
+export function toPostCard(r: PostCardRow, media: readonly PostMediaRow[], performer: PerformerSummary | undefined, x: PostContext): PostCard {
   const first = media[0] ? toPostMediaItem(media[0], x) : null;
   const own = previewUrl(r.imageFileId ? x.files.get(r.imageFileId) : undefined);
   return {
@@ -70,7 +70,7 @@ export function toPostCard(r: PostCardRow, media: PostMediaRow[], performer: Per
   };
 }
 
-export function toPostDetail(r: PostCardRow & { content: string }, media: PostMediaRow[], performer: PerformerSummary | undefined, x: PostContext): PostDetail {
+export function toPostDetail(r: PostCardRow & { content: string }, media: readonly PostMediaRow[], performer: PerformerSummary | undefined, x: PostContext): PostDetail {
   return extend(toPostCard(r, media, performer, x), {
     // The text is what is sold, like the media: a locked post shows only its teaser (excerpt).
     content: x.decision.open ? r.content : null,

@@ -80,11 +80,15 @@ const mediaColumns = [
   'postMedia.thumbFileId', 'postMedia.processingStatus', 'postMedia.width', 'postMedia.height', 'postMedia.duration',
 ] as const;
 
-/** The media of some posts, each post's in order (index post_media_post). */
-export function postMediaOf(db: DbOrTrx, postIds: readonly string[]) {
+/** The media of some posts by post, each post's in order (index post_media_post); a post without media is absent. */
+export async function postMediaOf(db: DbOrTrx, postIds: readonly string[]) {
   const ids = [...new Set(postIds)];
-  if (!ids.length) return Promise.resolve([]);
-  return db.selectFrom('postMedia').select(mediaColumns).where('postMedia.postId', 'in', ids).orderBy('postMedia.postId').orderBy('postMedia.position').orderBy('postMedia.id').execute();
+  const rows = ids.length
+    ? await db.selectFrom('postMedia').select(mediaColumns).where('postMedia.postId', 'in', ids).orderBy('postMedia.postId').orderBy('postMedia.position').orderBy('postMedia.id').execute()
+    : [];
+  const byPost = new Map<string, typeof rows>();
+  for (const m of rows) byPost.set(m.postId, [...(byPost.get(m.postId) ?? []), m]);
+  return byPost;
 }
 
-export type PostMediaRow = Awaited<ReturnType<typeof postMediaOf>>[number];
+export type PostMediaRow = NonNullable<ReturnType<Awaited<ReturnType<typeof postMediaOf>>['get']>>[number];

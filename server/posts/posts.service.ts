@@ -5,7 +5,7 @@ import { MARKED_VARIANT } from '../media/watermark/variant.js';
 import { itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { PostCard, PostDetail } from '../../common/schemas/catalogue.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import { findPostByKey, listPublicPosts, postMediaOf, type PostCardRow, type PostFilters, type PostMediaRow } from './posts.repository.js';
+import { findPostByKey, listPublicPosts, type PostCardRow, type PostFilters } from './posts.repository.js';
 import { toPostCard, toPostDetail } from './posts.mapper.js';
 
 /**
@@ -17,14 +17,12 @@ import { toPostCard, toPostDetail } from './posts.mapper.js';
 
 /** Rows → what one viewer may see of them; `detail` loads every media file, a list only what its cards show. */
 async function load(deps: CatalogueDeps, viewer: Viewer, rows: PostCardRow[], detail: boolean, given?: AccessView) {
-  const [media, performers, access] = await Promise.all([
-    postMediaOf(deps.db, rows.filter((r) => r.performerId).map((r) => r.id)),
+  const [byPost, performers, access] = await Promise.all([
+    deps.display.postMedia(deps.db, rows.filter((r) => r.performerId).map((r) => r.id)),
     deps.display.performerSummaries(deps.db, rows.flatMap((r) => (r.performerId ? [r.performerId] : []))),
     given ?? loadAccessView(deps.db, viewer, rows.map(postSubject)),
   ]);
-  const byPost = new Map<string, PostMediaRow[]>();
-  for (const m of media) byPost.set(m.postId, [...(byPost.get(m.postId) ?? []), m]);
-  const shown = detail ? media : [...byPost.values()].map((list) => list[0]!);
+  const shown = detail ? [...byPost.values()].flat() : [...byPost.values()].map((list) => list[0]!);
   const files = await deps.display.files(deps.db, [
     ...rows.map((r) => r.imageFileId),
     ...shown.flatMap((m) => [m.previewFileId, m.thumbFileId, m.displayFileId, m.kind === 'video' ? m.fileId : null]),

@@ -44,6 +44,23 @@ describe.each(engines)('display cache on %s', (engine) => {
     expect((await cards(c.subscriber)).get(c.videos.free.id)?.performer?.name).toBe('Alice Stone');
   });
 
+  it("keeps a gallery's cover like the other card reads, for every viewer alike, and never the gallery's access", async () => {
+    const galleries = async (who: Catalogue['fan']) => {
+      const res = await get(`/user/assets/galleries/search?performerId=${c.alice.id}&limit=50`, who);
+      expect(res.status).toBe(200);
+      return new Map((res.body as { items: Array<{ _id: string; cover: string | null; locked: boolean }> }).items.map((i) => [i._id, i]));
+    };
+    const before = (await galleries(c.fan)).get(c.galleries.subs.id)!;
+    expect(before.cover).toMatch(/^\/media\//);
+    expect(before.locked).toBe(true);
+    // Another photo's thumbnail as the cover's: the shared entry still answers, to the subscriber too, whose card opens.
+    const [cover, other] = c.galleries.subs.photos;
+    const otherThumb = await t.ctx.db.selectFrom('photos').select('thumbnailFileId').where('id', '=', other!.id).executeTakeFirstOrThrow();
+    await t.ctx.db.updateTable('photos').set({ thumbnailFileId: otherThumb.thumbnailFileId }).where('id', '=', cover!.id).execute();
+    const subscriber = (await galleries(c.subscriber)).get(c.galleries.subs.id)!;
+    expect(subscriber).toMatchObject({ cover: before.cover, locked: false });
+  });
+
   it('never keeps access: a subscription and a purchase open their videos on the next request, a lapse closes them', async () => {
     const before = await cards(c.fan);
     expect(before.get(c.videos.subs.id)).toMatchObject({ locked: true, video: null });
