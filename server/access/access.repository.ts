@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
-import type { ObjectType } from '../db/schema.js';
+import type { Database, ObjectType } from '../db/schema.js';
 import { objectTypeSchema } from '../../common/enums.js';
 import { photoIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import { PRIVATE_THUMB_VARIANT } from '../media/photo-thumbs.js';
@@ -19,6 +19,14 @@ import { MARKED_VARIANT } from '../media/watermark/variant.js';
 const OBJECT_TYPES = objectTypeSchema.options;
 
 /**
+ * The condition of a live subscription at `now` (active, not yet expired): the one place that rule is written, used by
+ * every query that asks who subscribes (access, the feed's performers, a mass message's audience, the admin's lists).
+ */
+export function liveSubscription(now: string) {
+  return (eb: ExpressionBuilder<Database, 'subscriptions'>) => eb.and([eb('subscriptions.status', '=', 'active'), eb('subscriptions.expiresAt', '>', now)]);
+}
+
+/**
  * Whether the user holds any live subscription or any live entitlement at all: two index probes. The member header
  * asks it with its other facts in one statement (server/users/users.repository.ts), on every signed-in page view.
  */
@@ -27,11 +35,16 @@ export function holdsAnyAccessQuery(db: DbOrTrx, userId: string, now: string) {
     .selectNoFrom((eb) =>
       eb
         .or([
-          eb.exists(eb.selectFrom('subscriptions').select('id').where('userId', '=', userId).where('status', '=', 'active').where('expiresAt', '>', now)),
+          eb.exists(eb.selectFrom('subscriptions').select('id').where('userId', '=', userId).where(liveSubscription(now))),
           eb.exists(eb.selectFrom('entitlements').select('objectId').where('userId', '=', userId).where('revokedAt', 'is', null)),
         ])
         .as('holds'),
     );
+}
+
+/** The user's live subscription to the performer (subscriptions_user_performer): a row or none. */
+export function subscribesQuery(db: DbOrTrx, userId: string, performerId: string, now: string) {
+  return db.selectFrom('subscriptions').select('id').where('userId', '=', userId).where('performerId', '=', performerId).where(liveSubscription(now));
 }
 
 /**
@@ -78,7 +91,7 @@ export function heldAccessQuery(db: DbOrTrx, v: HeldValues) {
   const arms = [
     ...(v.performers.length
       ? [db.selectFrom('subscriptions').select([sql<string>`'subscription'`.as('kind'), 'performerId as id'])
-          .where('userId', '=', userId).where('performerId', 'in', v.performers).where('status', '=', 'active').where('expiresAt', '>', now!)]
+          .where('userId', '=', userId).where('performerId', 'in', v.performers).where(liveSubscription(now!))]
       : []),
     ...OBJECT_TYPES.filter((t) => v[t].length).map((objectType) =>
       db.selectFrom('entitlements').select([sql<string>`${sql.lit(objectType)}`.as('kind'), 'objectId as id'])

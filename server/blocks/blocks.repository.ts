@@ -3,8 +3,12 @@ import type { DbOrTrx } from '../db/database.js';
 /** SQL of performers' blocks of fans (migration 0021). */
 
 export async function findBlock(db: DbOrTrx, performerId: string, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('performerBlocks').select('userId').where('performerId', '=', performerId).where('userId', '=', userId).executeTakeFirst();
-  return Boolean(row);
+  return Boolean(await blockQuery(db, performerId, userId).executeTakeFirst());
+}
+
+/** The performer's block of the user: a row or none. */
+export function blockQuery(db: DbOrTrx, performerId: string, userId: string) {
+  return db.selectFrom('performerBlocks').select('userId').where('performerId', '=', performerId).where('userId', '=', userId);
 }
 
 /** Inserts the block unless it exists: whether a row was inserted. */

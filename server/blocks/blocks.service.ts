@@ -32,7 +32,12 @@ export function isBlocked(db: DbOrTrx, performerId: string, userId: string): Pro
 /** 403 BLOCKED_BY_PERFORMER when the performer blocked the user; nothing for oneself or an unblocked user. */
 export async function assertNotBlocked(db: DbOrTrx, performerId: string | null | undefined, userId: string, action: BlockedAction): Promise<void> {
   if (!performerId || performerId === userId) return;
-  if (await findBlock(db, performerId, userId)) throw new AppError(403, BLOCKED_CODE, wording[action]);
+  if (await findBlock(db, performerId, userId)) throw blockedError(action);
+}
+
+/** The refusal of a blocked fan's action (403 BLOCKED_BY_PERFORMER), for a caller that read the block with other facts. */
+export function blockedError(action: BlockedAction): AppError {
+  return new AppError(403, BLOCKED_CODE, wording[action]);
 }
 
 /** Blocks an account (by id or username); idempotent. 400 for oneself, 404 for no such account. */

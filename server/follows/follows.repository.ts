@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
+import { liveSubscription } from '../access/access.repository.js';
 import type { Cursor } from '../http/pagination.js';
 import { checkCursor, countQuery, idElseAlt, galleryIsPublic, page, performerIsPublic, postIsPublic, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import type { FeedKind } from '../../common/schemas/feed.js';
@@ -27,7 +27,7 @@ export function feedPerformersQuery(db: DbOrTrx, userId: string, now: string) {
     .selectFrom('follows')
     .select('performerId')
     .where('userId', '=', userId)
-    .union(db.selectFrom('subscriptions').select('performerId').where('userId', '=', userId).where('status', '=', 'active').where('expiresAt', '>', now));
+    .union(db.selectFrom('subscriptions').select('performerId').where('userId', '=', userId).where(liveSubscription(now)));
 }
 
 /** Inserts the follow unless it exists (ON CONFLICT DO NOTHING on follows_pk, both engines): whether a row was inserted. */
@@ -78,8 +78,12 @@ export async function followerCountOf(db: DbOrTrx, performerId: string): Promise
 }
 
 export async function isFollowing(db: DbOrTrx, userId: string, performerId: string): Promise<boolean> {
-  const row = await db.selectFrom('follows').select('performerId').where('userId', '=', userId).where('performerId', '=', performerId).executeTakeFirst();
-  return Boolean(row);
+  return Boolean(await followQuery(db, userId, performerId).executeTakeFirst());
+}
+
+/** The user's follow of the performer (follows_pk): a row or none. */
+export function followQuery(db: DbOrTrx, userId: string, performerId: string) {
+  return db.selectFrom('follows').select('performerId').where('userId', '=', userId).where('performerId', '=', performerId);
 }
 
 /** A performer row by id or username with whether it is public to `a` (active, approved, not blocking the visitor's country). */
@@ -153,15 +157,18 @@ export async function insertAnnouncement(db: DbOrTrx, row: { objectType: FeedKin
  * each user once, by id after `afterUserId`: the realtime fan-out walks it a batch at a time. The performer is left out.
  */
 export async function audiencePage(db: DbOrTrx, performerId: string, now: string, afterUserId: string, limit: number): Promise<string[]> {
-  const { rows } = await sql<{ user_id: string }>`
-    select u.user_id from (
-      select f.user_id from follows f where f.performer_id = ${performerId}
-      union
-      select s.user_id from subscriptions s where s.performer_id = ${performerId} and s.status = 'active' and s.expires_at > ${now}
-    ) u
-    where u.user_id > ${afterUserId} and u.user_id <> ${performerId}
-    order by u.user_id
-    limit ${limit}`.execute(db);
-  // The database handle camel-cases the column names it answers.
-  return rows.map((r) => (r as unknown as { userId?: string; user_id?: string }).userId ?? r.user_id);
+  const members = db
+    .selectFrom('follows')
+    .select('userId')
+    .where('performerId', '=', performerId)
+    .union(db.selectFrom('subscriptions').select('userId').where('performerId', '=', performerId).where(liveSubscription(now)));
+  const rows = await db
+    .selectFrom(members.as('u'))
+    .select('u.userId')
+    .where('u.userId', '>', afterUserId)
+    .where('u.userId', '<>', performerId)
+    .orderBy('u.userId')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.userId);
 }

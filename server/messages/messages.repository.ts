@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import { prepared } from '../db/prepared.js';
+import { liveSubscription } from '../access/access.repository.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { MassMessagesTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
@@ -40,6 +41,21 @@ export function findCorrespondent(db: DbOrTrx, key: string) {
     .where((eb) => eb.or([eb('users.id', '=', key), eb('users.username', '=', key.toLowerCase())]))
     .limit(1)
     .executeTakeFirst();
+}
+
+/** The id of the conversation of (fan, performer) (conversations_pair_uq): a row or none. */
+export function conversationOfQuery(db: DbOrTrx, fanId: string, performerId: string) {
+  return db.selectFrom('conversations').select('id').where('fanId', '=', fanId).where('performerId', '=', performerId);
+}
+
+/** A message the performer wrote in their conversation with the fan: a row or none (what hasSent asks of that pair). */
+export function performerWroteQuery(db: DbOrTrx, fanId: string, performerId: string) {
+  return db
+    .selectFrom('messages')
+    .select('messages.id')
+    .where('messages.conversationId', '=', conversationOfQuery(db, fanId, performerId))
+    .where('messages.senderId', '=', performerId)
+    .limit(1);
 }
 
 /** Whether `senderId` has sent anything in the conversation. */
@@ -300,7 +316,7 @@ export function massMessagesOf(db: DbOrTrx, performerId: string, limit: number) 
 export async function massAudiencePage(db: DbOrTrx, performerId: string, audience: MassAudience, now: string, afterUserId: string, limit: number): Promise<string[]> {
   const members =
     audience === 'subscribers'
-      ? db.selectFrom('subscriptions').select('userId').where('performerId', '=', performerId).where('status', '=', 'active').where('expiresAt', '>', now)
+      ? db.selectFrom('subscriptions').select('userId').where('performerId', '=', performerId).where(liveSubscription(now))
       : db.selectFrom('follows').select('userId').where('performerId', '=', performerId);
   const rows = await db
     .selectFrom(members.as('m'))

@@ -10,7 +10,7 @@ import { fileRow, insertFiles } from '../media/pipeline/pipeline.repository.js';
 import type { ReceivedFile } from '../media/pipeline/upload.js';
 import { isSubscribed, openMessageIds, type Viewer } from '../access/access.service.js';
 import { viewerFollows } from '../follows/follows.service.js';
-import { assertNotBlocked } from '../blocks/blocks.service.js';
+import { assertNotBlocked, blockedError } from '../blocks/blocks.service.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { MessagePolicy, Role } from '../../common/enums.js';
 import type { ListResult } from '../../common/schemas/http.js';
@@ -71,8 +71,10 @@ async function assertMayWrite(
   db: DbOrTrx, pair: { id?: string; fanId: string; performerId: string }, senderId: string, now = new Date(), known: KnownFacts = {},
 ): Promise<void> {
   if (senderId === pair.fanId) {
-    await assertNotBlocked(db, pair.performerId, pair.fanId, 'message');
-    if (pair.id && (await hasSent(db, pair.id, pair.performerId))) return;
+    if (known.conversation) {
+      if (known.conversation.blocked) throw blockedError('message');
+    } else await assertNotBlocked(db, pair.performerId, pair.fanId, 'message');
+    if (pair.id && (known.conversation?.performerWrote ?? (await hasSent(db, pair.id, pair.performerId)))) return;
     const policy = known.policy ?? (await messagePolicyOf(db, pair.performerId)) ?? 'nobody';
     if (policy === 'fans') return;
     if (policy === 'subscribers' && (known.subscribed ?? (await isSubscribed(db, { id: pair.fanId, role: 'user' }, pair.performerId, now)))) return;
@@ -89,11 +91,13 @@ async function assertMayWrite(
 
 /**
  * What the caller of `messagingState` read moments before in the same request (a performer's page reads the performer's
- * row and the fan's subscription for its own parts): not read again. Sending never passes any.
+ * row, and the fan's subscription and conversation facts in one statement): not read again. Sending never passes any.
  */
 interface KnownFacts {
   policy?: MessagePolicy;
   subscribed?: boolean;
+  /** The fan's conversation with the performer (id null: none yet), whether the performer blocked the fan and has written in it. */
+  conversation?: { id: string | null; blocked: boolean; performerWrote: boolean };
 }
 
 /** Why not, in words, or null when the sender may write now. */
@@ -373,10 +377,10 @@ export async function messagingState(db: DbOrTrx, viewer: Viewer, performerId: s
   if (!viewer) return { allowed: false, reason: 'Log in to send a message', conversationId: null };
   if (viewer.id === performerId) return { allowed: false, reason: null, conversationId: null };
   if (viewer.role !== 'user') return { allowed: false, reason: 'Messages are between fans and performers', conversationId: null };
-  const existing = await findConversationOf(db, viewer.id, performerId);
-  const refusal = await whyNot(db, { id: existing?.id, fanId: viewer.id, performerId }, viewer.id, known);
+  const existingId = known?.conversation ? known.conversation.id : ((await findConversationOf(db, viewer.id, performerId))?.id ?? null);
+  const refusal = await whyNot(db, { id: existingId ?? undefined, fanId: viewer.id, performerId }, viewer.id, known);
   // An existing conversation can always be read, even when writing is not allowed any more.
-  return { allowed: !refusal || Boolean(existing), reason: refusal?.message ?? null, conversationId: existing?.id ?? null };
+  return { allowed: !refusal || Boolean(existingId), reason: refusal?.message ?? null, conversationId: existingId };
 }
 
 export async function getMessagePolicy(db: DbOrTrx, performerId: string): Promise<{ messagePolicy: MessagePolicy }> {

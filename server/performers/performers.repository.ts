@@ -2,6 +2,11 @@ import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, PerformersTable } from '../db/schema.js';
 import { nowIso } from '../db/ids.js';
+import { prepared } from '../db/prepared.js';
+import { subscribesQuery } from '../access/access.repository.js';
+import { followQuery } from '../follows/follows.repository.js';
+import { blockQuery } from '../blocks/blocks.repository.js';
+import { conversationOfQuery, performerWroteQuery } from '../messages/messages.repository.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { PerformerCard } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
@@ -82,6 +87,36 @@ export function findPerformerByKey(db: DbOrTrx, key: string, a: Audience) {
     .where(idElseAlt('performers', 'username', key, key.toLowerCase()))
     .limit(1)
     .executeTakeFirst();
+}
+
+/**
+ * What a performer's page shows the signed-in visitor of their own relation to the performer: their live subscription,
+ * their follow, and what the Message button decides from (their conversation, whether the performer blocked them and
+ * has written in it). Each is its module's own query, asked together as one statement (they were five round trips
+ * on every signed-in performer page), compiled once.
+ */
+export async function performerViewerFacts(db: DbOrTrx, userId: string, performerId: string, now: string): Promise<PerformerViewerFacts> {
+  const [row] = await viewerFacts(db, { userId, performerId, now });
+  return {
+    subscribed: Boolean(row?.subscribed),
+    following: Boolean(row?.following),
+    conversation: { id: row?.conversationId ?? null, blocked: Boolean(row?.blocked), performerWrote: Boolean(row?.performerWrote) },
+  };
+}
+
+export type PerformerViewerFacts = { subscribed: boolean; following: boolean; conversation: { id: string | null; blocked: boolean; performerWrote: boolean } };
+
+const viewerFacts = prepared(['userId', 'performerId', 'now'], (db, { userId, performerId, now }) => performerViewerFactsQuery(db, userId, performerId, now));
+
+/** The statement of performerViewerFacts (exported for the EXPLAIN test). */
+export function performerViewerFactsQuery(db: DbOrTrx, userId: string, performerId: string, now: string) {
+  return db.selectNoFrom((eb) => [
+    eb.exists(subscribesQuery(db, userId, performerId, now)).as('subscribed'),
+    eb.exists(followQuery(db, userId, performerId)).as('following'),
+    conversationOfQuery(db, userId, performerId).as('conversationId'),
+    eb.exists(blockQuery(db, performerId, userId)).as('blocked'),
+    eb.exists(performerWroteQuery(db, userId, performerId)).as('performerWrote'),
+  ]);
 }
 
 /** Tags of an object, alphabetically (content_tags_object). */

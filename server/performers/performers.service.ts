@@ -1,12 +1,12 @@
 import type { DbOrTrx } from '../db/database.js';
 import { notFound } from '../http/errors.js';
-import { isSubscribed, type Viewer, mayFind } from '../access/access.service.js';
+import { type Viewer, mayFind } from '../access/access.service.js';
 import { categoriesOf } from '../categories/categories.repository.js';
 import type { PerformerProfile } from '../../common/schemas/catalogue.js';
 import type { PerformerViewer } from '../../common/schemas/member-shell.js';
-import { findPerformerByKey, tagsOf, toCard } from './performers.repository.js';
+import { findPerformerByKey, performerViewerFacts, tagsOf, toCard } from './performers.repository.js';
+import { nowIso } from '../db/ids.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
-import { viewerFollows } from '../follows/follows.service.js';
 import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
 import { messagingState } from '../messages/messages.service.js';
 import { extend } from '../catalogue/item-mapper.js';
@@ -18,8 +18,8 @@ import { extend } from '../catalogue/item-mapper.js';
 export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: string, country: string | null): Promise<PerformerProfile> {
   const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
   if (!row || !mayFind(viewer, row.visible, row.id)) throw notFound('Performer');
-  const [categories, tags, subscribed, following] = await Promise.all([
-    categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), isSubscribed(db, viewer, row.id), viewerFollows(db, viewer, row.id),
+  const [categories, tags, { subscribed, following }] = await Promise.all([
+    categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), viewer ? performerViewerFacts(db, viewer.id, row.id, nowIso()) : { subscribed: false, following: false },
   ]);
   return extend(toCard(row), {
     gender: row.gender,
@@ -47,9 +47,9 @@ export async function getPerformerViewer(db: DbOrTrx, viewer: NonNullable<Viewer
   const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
   if (!row || !mayFind(viewer, row.visible, row.id)) return null;
   const self = viewer.id === row.id;
-  // The row just read prices the offer and holds the messaging policy; the subscription answers the messaging too.
-  const [subscribed, following, offer] = await Promise.all([isSubscribed(db, viewer, row.id), viewerFollows(db, viewer, row.id), subscriptionOffer(db, row, viewer.id)]);
-  const messaging = viewer.role === 'user' && !self ? await messagingState(db, viewer, row.id, { policy: row.messagePolicy, subscribed }) : null;
+  // The row just read prices the offer and holds the messaging policy; the facts answer the messaging too.
+  const [{ subscribed, following, conversation }, offer] = await Promise.all([performerViewerFacts(db, viewer.id, row.id, nowIso()), subscriptionOffer(db, row, viewer.id)]);
+  const messaging = viewer.role === 'user' && !self ? await messagingState(db, viewer, row.id, { policy: row.messagePolicy, subscribed, conversation }) : null;
   return { performerId: row.id, self, following, followerCount: row.followerCount, subscribed, offer, messaging };
 }
 

@@ -3,6 +3,7 @@ import type { DbOrTrx } from '../db/database.js';
 import { newId, nowIso } from '../db/ids.js';
 import type { SubscriptionsTable } from '../db/schema.js';
 import { idElseAlt, performerOpenTo, type Audience } from '../catalogue/catalogue.repository.js';
+import { liveSubscription } from '../access/access.repository.js';
 import type { SubscriptionType } from '../../common/enums.js';
 import { DAY_MS } from '../../common/time.js';
 
@@ -373,9 +374,9 @@ export interface SubscriptionFilters {
 function statusFilter<Q extends { where: (...args: any[]) => Q }>(q: Q, status: SubscriptionListStatus, now: string): Q {
   switch (status) {
     case 'live':
-      return q.where('subscriptions.status', '=', 'active').where('subscriptions.expiresAt', '>', now);
+      return q.where(liveSubscription(now));
     case 'active':
-      return q.where('subscriptions.status', '=', 'active').where('subscriptions.expiresAt', '>', now).where('subscriptions.cancelAtPeriodEnd', '=', 0);
+      return q.where(liveSubscription(now)).where('subscriptions.cancelAtPeriodEnd', '=', 0);
     case 'cancelled':
       return q.where((eb: any) =>
         eb.or([eb('subscriptions.status', '=', 'cancelled'), eb.and([eb('subscriptions.status', '=', 'active'), eb('subscriptions.cancelAtPeriodEnd', '=', 1)])]),

@@ -11,7 +11,7 @@ import { photoQueries, type PhotoFilters } from '../../server/photos/photos.repo
 import { ownProductQueries, publicProductQueries, type ProductFilters } from '../../server/products/products.repository.js';
 import { feedPostQueries, publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
 import { categoryQueries, type CategoryFilters } from '../../server/categories/categories.repository.js';
-import { performerListQueries, type PerformerQuery } from '../../server/performers/performers.repository.js';
+import { performerListQueries, performerViewerFactsQuery, type PerformerQuery } from '../../server/performers/performers.repository.js';
 import { heldAccessQuery, heldValues, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
 import { feedPerformersQuery } from '../../server/follows/follows.repository.js';
 import { memberHeaderFactsQuery } from '../../server/users/users.repository.js';
@@ -285,6 +285,14 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     // Without performers_featured_popular both engines walk performers_status_popular and test `featured` per row.
     const plan = (await explain(performerListQueries(t.ctx.db, { featured: true, sort: 'popular', ...page, audience: everyone() }).page)).join('\n');
     expect(plan).toMatch(engine === 'sqlite' ? /performers USING INDEX performers_featured_popular \(featured=\? AND status=\?\)/ : /performers_featured_popular/);
+  });
+
+  it("a performer page's viewer facts (subscription, follow, conversation, block, the performer's reply) are each read through an index", async () => {
+    const query = performerViewerFactsQuery(t.ctx.db, FAN, c.alice.id, nowIso());
+    await t.ctx.db.executeQuery(query.compile());
+    // The statement has no FROM of its own: SQLite shows its one row as SCAN CONSTANT ROW.
+    const plan = (await explain(query)).filter((l) => l.trim() !== 'SCAN CONSTANT ROW');
+    for (const table of ['subscriptions', 'follows', 'conversations', 'performer_blocks', 'messages']) assertIndexed(plan, table);
   });
 
   it("a visitor's live subscriptions are found through their own rows: the member header's check and the feed's performers", async () => {

@@ -75,6 +75,22 @@ describe.each(engines)("the member header with a page's state on %s", (engine) =
     expect((await viewer(c.buyer, c.alice.id)).body).toMatchObject({ following: false, followerCount: 1 });
   });
 
+  it("lets a fan write back once the performer wrote in their thread, whatever the performer's policy", async () => {
+    // Alice lets only subscribers write first; the buyer holds no subscription to her.
+    const at = new Date().toISOString();
+    const conversationId = newId();
+    await t.ctx.db.insertInto('conversations').values({ id: conversationId, fanId: c.buyer.id, performerId: c.alice.id, createdAt: at, lastMessageAt: at, lastMessageId: null }).execute();
+    const message = (senderId: string, recipientId: string) => ({ id: newId(), conversationId, senderId, recipientId, body: 'hi', massMessageId: null, createdAt: at, readAt: null });
+    await t.ctx.db.insertInto('messages').values(message(c.buyer.id, c.alice.id)).execute();
+    // The thread opens, but writing waits for a subscription or the performer's answer.
+    expect((await viewer(c.buyer, c.alice.id)).body.messaging).toMatchObject({ allowed: true, reason: expect.stringContaining('subscribers'), conversationId });
+    await t.ctx.db.insertInto('messages').values(message(c.alice.id, c.buyer.id)).execute();
+    expect((await viewer(c.buyer, c.alice.id)).body.messaging).toEqual({ allowed: true, reason: null, conversationId });
+    // The same answer the sending route gives.
+    const sent = await t.api(`/messages/conversations/${conversationId}/messages`, { method: 'POST', headers: c.buyer.headers, json: { text: 'thanks' } });
+    expect(sent.status).toBe(201);
+  });
+
   it('gives the performer their own page without controls, and performers and admins no Message button', async () => {
     expect((await viewer(c.alice, c.alice.id)).body).toMatchObject({ self: true, messaging: null });
     expect((await viewer(c.bob, c.alice.id)).body).toMatchObject({ self: false, messaging: null });

@@ -190,6 +190,10 @@ describe.each(engines)('messages on %s', (engine) => {
 
     const message = await send(fan, conv, 'Again');
     expect([message.status, message.body.code]).toEqual([403, 'BLOCKED_BY_PERFORMER']);
+    // The performer's page says so, as the sending route does: the thread still opens, a new one does not.
+    const messaging = async (who: TestUser) => (await as(who, 'GET', `/users/me/header?performer=${perf.id}`)).body.performer.messaging;
+    expect(await messaging(fan)).toEqual({ allowed: true, reason: 'This performer does not accept messages from you', conversationId: conv });
+    expect(await messaging(running)).toEqual({ allowed: false, reason: 'This performer does not accept messages from you', conversationId: null });
     expect((await start(fan, perf)).body).toMatchObject({ _id: conv, blocked: true, canSend: false });
     const comment = await as(fan, 'POST', '/comments', { objectType: 'video', objectId: video.id, content: 'Nice' });
     expect([comment.status, comment.body.code]).toEqual([403, 'BLOCKED_BY_PERFORMER']);
@@ -208,6 +212,7 @@ describe.each(engines)('messages on %s', (engine) => {
     expect((await as(perf, 'DELETE', `/performer/blocks/${fan.id}`)).body).toEqual({ userId: fan.id, blocked: false });
     expect((await as(perf, 'DELETE', `/performer/blocks/${fan.id}`)).body).toEqual({ userId: fan.id, blocked: false });
     expect((await send(fan, conv, 'Thanks')).status).toBe(201);
+    expect(await messaging(fan)).toEqual({ allowed: true, reason: null, conversationId: conv });
     expect((await as(fan, 'POST', '/comments', { objectType: 'video', objectId: video.id, content: 'Back' })).status).toBe(201);
   });
 
