@@ -49,6 +49,7 @@ import { openApiOptions } from './http/openapi.js';
 import { installNulGuard } from './http/nul-guard.js';
 import { installSiteGates } from './http/site-gates.js';
 import { ageGateRoute } from './http/age-gate.routes.js';
+import { SessionCache } from './auth/session-cache.js';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -80,7 +81,9 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
   const mailer = createMailer(config, logger);
   const failures = new LoginFailures(config.authLimits.loginFailures, redis, `${config.redisKeyPrefix}auth:`, logger);
   const captcha = new CaptchaService(settings, config.captchaVerifyUrl);
-  const auth = new AuthService({ db: database.db, config, settings, mailer, failures, captcha, logger });
+  const sessions = config.sessionCacheMs > 0 ? new SessionCache(config.sessionCacheMs) : undefined;
+  const stopWatchingSessions = sessions ? database.watchSessions(sessions.watcher()) : async () => {};
+  const auth = new AuthService({ db: database.db, config, settings, mailer, failures, captcha, logger, sessions });
   const storage = await createStorage(config);
   useMediaTools(config.mediaTools);
   const jobs = new JobQueue(database.db, config.pipeline.jobs, logger.child({ module: 'jobs' }));
@@ -105,6 +108,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     captcha,
     mailer,
     auth,
+    sessions,
     jobs,
     realtime: new RealtimeHub(),
     display: createDisplayCache({ ttlMs: config.pageCacheMs }),
@@ -254,6 +258,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
         clearTimeout(deadline);
       }
       await mailer.close();
+      await stopWatchingSessions();
       if (redis) await redis.quit().catch(() => redis.disconnect());
       await database.close();
     },

@@ -85,6 +85,8 @@ export interface AppConfig {
   settingsCacheMs: number;
   /** How long the `total` of a public list is reused for the same filters (LIST_COUNT_CACHE_MS; 0 in tests). */
   listCountCacheMs: number;
+  /** How long a signed-in request's session is kept in memory (SESSION_CACHE_MS, 60 s; 0 = off; server/auth/session-cache.ts). */
+  sessionCacheMs: number;
   /**
    * How long anonymous GET answers (pages, public lists) are reused by the micro-cache, and cards' performer names and
    * files by the display cache (server/catalogue/display-cache.ts) (PAGE_CACHE_MS; 1 s, 0 in tests and = off).
@@ -227,6 +229,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
     pageCacheMs: Number(env.PAGE_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000)),
     listCountCacheMs: Number(env.LIST_COUNT_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000)),
+    // On in tests too: every test of a logout, a suspension or a changed account runs through it.
+    sessionCacheMs: Number(env.SESSION_CACHE_MS ?? 60_000),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',

@@ -11,6 +11,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { DisplayReads } from './catalogue/display-cache.js';
+import type { SessionCache } from './auth/session-cache.js';
 
 /** Everything a route or a page needs, built once at start (server/app.ts) and handed down. */
 export interface AppContext {
@@ -35,4 +36,6 @@ export interface AppContext {
   realtime: RealtimeHub;
   /** Cards' performer names, files and variants, shared by every request for PAGE_CACHE_MS (server/catalogue/display-cache.ts). */
   display: DisplayReads;
+  /** Signed-in requests' sessions kept for SESSION_CACHE_MS (server/auth/session-cache.ts); absent when 0. */
+  sessions: SessionCache | undefined;
 }

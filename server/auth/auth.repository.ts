@@ -11,6 +11,8 @@ export type TokenPurpose = AuthTokensTable['purpose'];
 export interface SessionRow {
   sessionId: string;
   lastSeenAt: string | null;
+  /** When the session ends by itself (a kept session is not served past it). */
+  expiresAt: string;
   id: string;
   role: Role;
   status: AccountStatus;
@@ -35,6 +37,7 @@ const liveSession = prepared(['tokenHash', 'now'], (db, { tokenHash, now }) =>
     .select([
       'sessions.id as sessionId',
       'sessions.lastSeenAt',
+      'sessions.expiresAt',
       'users.id',
       'users.role',
       'users.status',

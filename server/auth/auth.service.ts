@@ -27,6 +27,7 @@ import { hashPassword, verifyPassword } from './password.js';
 import { hashToken, looksLikeToken, newSecretToken } from './tokens.js';
 import type { LoginFailures } from './login-failures.js';
 import type { CaptchaService } from '../captcha/captcha.service.js';
+import type { SessionCache } from './session-cache.js';
 import {
   consumeAuthToken,
   deleteDeadSessions,
@@ -112,12 +113,15 @@ export interface AuthServiceDeps {
   /** Asked for on the logins of an account under attack, when the site has a captcha configured. */
   captcha?: CaptchaService;
   logger: Logger;
+  /** Sessions kept in memory between requests (server/auth/session-cache.ts); absent: read every time. */
+  sessions?: SessionCache;
 }
 
 /**
  * Accounts and sessions. Session tokens and mailed tokens are 32 random bytes given to the client;
- * only their SHA-256 is stored. `authenticate()` reads the database every time (no cache), so a logout,
- * a password change or a suspension takes effect on the very next request. See server/auth/README.md.
+ * only their SHA-256 is stored. `authenticate()` keeps sessions in memory briefly (server/auth/session-cache.ts),
+ * dropped by the database's own notice of any change, so a logout, a password change or a suspension still takes
+ * effect on the very next request. See server/auth/README.md.
  */
 export class AuthService {
   private dummyHash: Promise<string> | undefined;
@@ -136,8 +140,15 @@ export class AuthService {
   async authenticate(token: string | null | undefined): Promise<SessionUser | null> {
     if (!looksLikeToken(token)) return null;
     const now = new Date();
-    const row = await findLiveSession(this.db, hashToken(token), now.toISOString());
-    if (!row) return null;
+    const tokenHash = hashToken(token);
+    const { sessions } = this.deps;
+    let row = sessions?.get(tokenHash, now.getTime());
+    if (!row) {
+      const begun = sessions?.begin() ?? 0;
+      row = await findLiveSession(this.db, tokenHash, now.toISOString());
+      if (!row) return null;
+      sessions?.keep(tokenHash, row, begun, now.getTime());
+    }
     if (!row.lastSeenAt || now.getTime() - Date.parse(row.lastSeenAt) > TOUCH_EVERY_MS) {
       await touchSession(this.db, row.sessionId, now.toISOString());
     }

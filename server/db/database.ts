@@ -31,8 +31,26 @@ export interface DatabaseHandle {
    * connection); absent where queries are asynchronous anyway (PostgreSQL) or there is no file (`:memory:`).
    */
   readOffThread?(query: CompiledQuery): Promise<unknown[]>;
+  /**
+   * Hears migration 0032's notices of changed accounts and sessions (server/auth/session-cache.ts) until the stop it
+   * answers is called.
+   */
+  watchSessions(watcher: SessionWatcher): () => Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a session watcher hears. */
+export interface SessionWatcher {
+  /** A statement of this process is writing a change to the account or its sessions (not committed yet). */
+  changing(userId: string): void;
+  /** A change to the account or its sessions was committed, by any process (PostgreSQL). */
+  changed(userId: string): void;
+  /** Whether every change is heard from now on (false while PostgreSQL's listening connection is down). */
+  live(live: boolean): void;
+}
+
+/** The notices' channel and the RAISE NOTICE's prefix (migration 0032). */
+const SESSION_CHANNEL = 'session_changed';
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -61,12 +79,26 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   sqlite.pragma('optimize = 0x10002');
   const timer = setInterval(() => sqlite.pragma('optimize'), 60 * 60 * 1000);
   timer.unref();
+  // Migration 0032's triggers call it on every change to an account or its sessions, while the statement runs: the
+  // process's one connection runs one transaction at a time, so a session read queued behind it sees the change.
+  const watchers = new Set<SessionWatcher>();
+  sqlite.function(SESSION_CHANNEL, (userId: unknown) => {
+    for (const w of watchers) w.changing(String(userId));
+    return null;
+  });
   const db = new Kysely<Database>({ dialect: new YieldingSqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new CamelCaseRows()] });
   // Started on first use: most processes (tests, CLIs) never read off-thread.
   let reader: SqliteReader | undefined;
   return {
     db,
     engine: 'sqlite',
+    watchSessions(watcher) {
+      watchers.add(watcher);
+      watcher.live(true);
+      return async () => {
+        watchers.delete(watcher);
+      };
+    },
     async optimize() {
       sqlite.pragma('optimize = 0x10002');
     },
@@ -85,25 +117,92 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   // COUNT/SUM come back as int8; our values stay far below 2^53, so numbers are safe and simpler.
   types.setTypeParser(20, (v: string) => Number(v));
   types.setTypeParser(1700, (v: string) => Number(v));
-  const pool = new Pool({
-    connectionString: url,
-    max,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  // client_min_messages: the RAISE NOTICE of migration 0032's triggers must reach the connection that wrote.
+  const config = { connectionString: url, options: `-c client_min_messages=notice${schema ? ` -c search_path=${schema}` : ''}` };
+  const pool = new Pool({ ...config, max });
+  const watchers = new Set<SessionWatcher>();
+  const prefix = `${SESSION_CHANNEL} `;
   // An idle client losing its server (PostgreSQL restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  // A client checked out when the connection drops emits 'error' too (its query also rejects, which the request
-  // answers as 503): without a listener Node treats it as unhandled and the process dies. The pool discards it on release.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    // A client checked out when the connection drops emits 'error' too (its query also rejects, which the request
+    // answers as 503): without a listener Node treats it as unhandled and the process dies. The pool discards it on release.
+    client.on('error', () => {});
+    client.on('notice', (notice) => {
+      if (notice.message?.startsWith(prefix)) for (const w of watchers) w.changing(notice.message.slice(prefix.length));
+    });
+  });
   const db = new Kysely<Database>({ dialect: new SnakeCasePostgresDialect({ pool }), plugins: [new CamelCaseRows()] });
   return {
     db,
     engine: 'postgres',
+    watchSessions(watcher) {
+      watchers.add(watcher);
+      // Named with its schema, so one site's listening connection can be found among others' (tests end it on purpose).
+      const stop = listen(pg.default.Client, { ...config, application_name: `session-notices ${schema ?? 'public'}` }, SESSION_CHANNEL, {
+        notice: (userId) => watcher.changed(userId),
+        live: (live) => watcher.live(live),
+      });
+      return async () => {
+        watchers.delete(watcher);
+        await stop();
+      };
+    },
     async optimize() {
       // autovacuum keeps statistics current
     },
     async close() {
       await db.destroy();
     },
+  };
+}
+
+/**
+ * A connection of its own that LISTENs on `channel`, reconnecting (after 0.5 s, then doubling up to 10 s) when it is
+ * lost; `live` says when it listens and when it stopped hearing. Answers its stop.
+ */
+function listen(
+  Client: typeof import('pg').Client,
+  config: { connectionString: string; options: string; application_name: string },
+  channel: string,
+  on: { notice(payload: string): void; live(live: boolean): void },
+): () => Promise<void> {
+  let stopped = false;
+  let client: import('pg').Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  let wait = 500;
+  const lost = () => {
+    on.live(false);
+    client?.removeAllListeners();
+    client?.on('error', () => {});
+    client?.end().catch(() => {});
+    client = null;
+    if (!stopped) retry = setTimeout(() => void open(), wait);
+    wait = Math.min(wait * 2, 10_000);
+  };
+  const open = async () => {
+    const c = new Client(config);
+    client = c;
+    c.on('error', () => c === client && lost());
+    c.on('end', () => c === client && lost());
+    c.on('notification', (n) => n.channel === channel && n.payload !== undefined && on.notice(n.payload));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+      if (stopped || c !== client) return;
+      wait = 500;
+      on.live(true);
+    } catch {
+      if (c === client) lost();
+    }
+  };
+  void open();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const c = client;
+    client = null;
+    on.live(false);
+    await c?.end().catch(() => {});
   };
 }

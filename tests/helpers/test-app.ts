@@ -19,6 +19,8 @@ export interface TestApp {
   built: BuiltApp;
   ctx: BuiltApp['ctx'];
   config: AppConfig;
+  /** The PostgreSQL schema of this app's database (postgres only). */
+  schema: string | undefined;
   /** fetch against the API base, JSON in and out. */
   api(pathname: string, init?: RequestInit & { json?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
@@ -63,6 +65,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
     built,
     ctx: built.ctx,
     config,
+    schema: databaseUrl ? schema : undefined,
     async api(pathname, init = {}) {
       const { json, ...rest } = init;
       const headers = new Headers(rest.headers);
