@@ -7,7 +7,7 @@
  * separately and are not violations.
  *
  * `LOAD_CROWD=1 npm run load`: a realistic crowd instead: 2,000 signed-in users, each acting every 5 s on average
- * (LOAD_THINK_MEAN_MS, exponential pauses), for 120 s; the report adds the crowd's target (p99 of every request
+ * (LOAD_THINK_MEAN_MS, exponential pauses, the first one too: a crowd already under way), for 120 s; the report adds the crowd's target (p99 of every request
  * under 300 ms, 0 errors, 0 lost writes) as pass or fail. Any of the settings above still overrides.
  *
  * The server runs as deployed: the npm script sets NODE_ENV=production for the whole process, because React picks its
