@@ -30,8 +30,6 @@ export function everyone(now: string = nowIso()): Audience {
  * the only time the public rules read it (a performer sees their own content in a country they block), since a
  * prepared statement refuses a value it never binds.
  */
-export type AudienceValues = Audience;
-
-export function audienceValues(a: Audience): AudienceValues {
+export function audienceValues(a: Audience): Audience {
   return { now: a.now, country: a.country, selfId: a.country ? a.selfId : null };
 }

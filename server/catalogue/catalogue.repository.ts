@@ -5,7 +5,7 @@ import type { Database, FilesTable, ObjectType } from '../db/schema.js';
 import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
-import { audienceValues, type Audience, type AudienceValues } from './audience.js';
+import { audienceValues, type Audience } from './audience.js';
 import { prepared } from '../db/prepared.js';
 import type { PerformerSummary } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
@@ -312,7 +312,7 @@ export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerI
 /** A kind's feed parts for an audience (`feedVideoQueries` in server/videos/videos.repository.ts and its siblings). */
 export type FeedKind<R> = (db: DbOrTrx, a: Audience) => FeedQueries<R>;
 
-type FeedValues = AudienceValues & { performers: readonly string[]; limit: number; cursorV: Cursor['v'] | undefined; cursorId: string | undefined };
+type FeedValues = Audience & { performers: readonly string[]; limit: number; cursorV: Cursor['v'] | undefined; cursorId: string | undefined };
 
 // A fan's feed is asked with every view of their home page: each kind's statement is compiled once per shape (the
 // number of performers, a first page or a next one; server/db/prepared.ts).

@@ -80,15 +80,20 @@ const mediaColumns = [
   'postMedia.thumbFileId', 'postMedia.processingStatus', 'postMedia.width', 'postMedia.height', 'postMedia.duration',
 ] as const;
 
-/** The media of some posts by post, each post's in order (index post_media_post); a post without media is absent. */
-export async function postMediaOf(db: DbOrTrx, postIds: readonly string[]) {
-  const ids = [...new Set(postIds)];
-  const rows = ids.length
-    ? await db.selectFrom('postMedia').select(mediaColumns).where('postMedia.postId', 'in', ids).orderBy('postMedia.postId').orderBy('postMedia.position').orderBy('postMedia.id').execute()
-    : [];
-  const byPost = new Map<string, typeof rows>();
-  for (const m of rows) byPost.set(m.postId, [...(byPost.get(m.postId) ?? []), m]);
-  return byPost;
+function postMediaRows(db: DbOrTrx, postIds: readonly string[]) {
+  return db.selectFrom('postMedia').select(mediaColumns).where('postMedia.postId', 'in', postIds).orderBy('postMedia.postId').orderBy('postMedia.position').orderBy('postMedia.id').execute();
 }
 
-export type PostMediaRow = NonNullable<ReturnType<Awaited<ReturnType<typeof postMediaOf>>['get']>>[number];
+export type PostMediaRow = Awaited<ReturnType<typeof postMediaRows>>[number];
+
+/** The media of some posts by post, each post's in order (index post_media_post); a post without media is absent. */
+export async function postMediaOf(db: DbOrTrx, postIds: readonly string[]): Promise<Map<string, PostMediaRow[]>> {
+  const ids = [...new Set(postIds)];
+  const byPost = new Map<string, PostMediaRow[]>();
+  for (const m of ids.length ? await postMediaRows(db, ids) : []) {
+    const list = byPost.get(m.postId);
+    if (list) list.push(m);
+    else byPost.set(m.postId, [m]);
+  }
+  return byPost;
+}
