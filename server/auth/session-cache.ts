@@ -21,6 +21,9 @@ import type { SessionWatcher } from '../db/database.js';
  * Changes made outside the triggers' reach count after `SESSION_CACHE_MS` at most: on SQLite, another process
  * writing the same file (the admin command line's `create-admin`).
  */
+/** How long a notice's mark is kept against reads in flight (and how often old marks go). */
+const MARKS_KEPT_MS = 60_000;
+
 export class SessionCache {
   /** How long after a change this process makes that the account's sessions are read from the database. */
   static readonly HOLD_MS = 10_000;
@@ -31,6 +34,7 @@ export class SessionCache {
   private readonly changedAt = new Map<string, number>();
   private readonly heldUntil = new Map<string, number>();
   private liveSince: number | null = null;
+  private prunedAt = performance.now();
 
   constructor(
     private readonly ttlMs: number,
@@ -55,7 +59,8 @@ export class SessionCache {
 
   /** Keeps a row read from the database since `begun`, until the cache's time is up or the session ends. */
   keep(tokenHash: string, row: SessionRow, begun: number, nowMs: number): void {
-    if (this.ttlMs <= 0 || this.liveSince === null || begun <= this.liveSince) return;
+    // A read slower than the marks are kept for is not kept: a notice in its time may be forgotten already.
+    if (this.liveSince === null || begun <= this.liveSince || performance.now() - begun > MARKS_KEPT_MS) return;
     const changed = this.changedAt.get(row.id);
     if ((changed !== undefined && begun <= changed) || this.held(row.id)) return;
     const until = Math.min(nowMs + this.ttlMs, Date.parse(row.expiresAt));
@@ -80,8 +85,9 @@ export class SessionCache {
     this.byUser.delete(userId);
     const now = performance.now();
     this.changedAt.set(userId, now);
-    // Marks only matter against reads in flight and the hold: old ones go, a few at a time.
-    if (this.changedAt.size > 10_000) this.prune(now);
+    // A mark only matters against the reads in flight when it came (`keep` refuses a read slower than the marks are
+    // kept): once in that time, older ones go, with the holds that ended.
+    if (now - this.prunedAt > MARKS_KEPT_MS) this.prune(now);
   }
 
   /** Whether the instance hears every change now; going deaf or listening again both start from empty. */
@@ -123,7 +129,8 @@ export class SessionCache {
   }
 
   private prune(now: number): void {
-    for (const [userId, at] of this.changedAt) if (now - at > 10 * 60_000) this.changedAt.delete(userId);
+    this.prunedAt = now;
+    for (const [userId, at] of this.changedAt) if (now - at > MARKS_KEPT_MS) this.changedAt.delete(userId);
     for (const [userId, until] of this.heldUntil) if (now >= until) this.heldUntil.delete(userId);
   }
 }
