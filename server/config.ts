@@ -230,7 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pageCacheMs: Number(env.PAGE_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000)),
     listCountCacheMs: Number(env.LIST_COUNT_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000)),
     // On in tests too: every test of a logout, a suspension or a changed account runs through it.
-    sessionCacheMs: Number(env.SESSION_CACHE_MS ?? 60_000),
+    sessionCacheMs: parseWhole(env.SESSION_CACHE_MS, 60_000, 0, 'SESSION_CACHE_MS'),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',
     redisKeyPrefix: env.REDIS_KEY_PREFIX ?? '',

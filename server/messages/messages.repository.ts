@@ -43,6 +43,9 @@ export function findCorrespondent(db: DbOrTrx, key: string) {
     .executeTakeFirst();
 }
 
+/** A fan's conversation with a performer (id null: none yet), whether the performer blocked the fan and has written in it. */
+export type FanConversationFacts = { id: string | null; blocked: boolean; performerWrote: boolean };
+
 /** The id of the conversation of (fan, performer) (conversations_pair_uq): a row or none. */
 export function conversationOfQuery(db: DbOrTrx, fanId: string, performerId: string) {
   return db.selectFrom('conversations').select('id').where('fanId', '=', fanId).where('performerId', '=', performerId);

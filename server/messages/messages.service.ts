@@ -21,7 +21,7 @@ import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../common/message
 import {
   attachmentsOf, conversationsPage, countConversations, ensureConversation, findConversation, findConversationOf, findCorrespondent, findMessage, hasSent,
   insertAttachments, insertMessage, markRead, messagePolicyOf, messagesPage, setMessagePolicy, touchConversation, unreadMessages,
-  type ConversationRow,
+  type ConversationRow, type FanConversationFacts,
 } from './messages.repository.js';
 
 /**
@@ -96,8 +96,7 @@ async function assertMayWrite(
 interface KnownFacts {
   policy?: MessagePolicy;
   subscribed?: boolean;
-  /** The fan's conversation with the performer (id null: none yet), whether the performer blocked the fan and has written in it. */
-  conversation?: { id: string | null; blocked: boolean; performerWrote: boolean };
+  conversation?: FanConversationFacts;
 }
 
 /** Why not, in words, or null when the sender may write now. */

@@ -6,7 +6,7 @@ import { prepared } from '../db/prepared.js';
 import { subscribesQuery } from '../access/access.repository.js';
 import { followQuery } from '../follows/follows.repository.js';
 import { blockQuery } from '../blocks/blocks.repository.js';
-import { conversationOfQuery, performerWroteQuery } from '../messages/messages.repository.js';
+import { conversationOfQuery, performerWroteQuery, type FanConversationFacts } from '../messages/messages.repository.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { PerformerCard } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
@@ -104,7 +104,7 @@ export async function performerViewerFacts(db: DbOrTrx, userId: string, performe
   };
 }
 
-export type PerformerViewerFacts = { subscribed: boolean; following: boolean; conversation: { id: string | null; blocked: boolean; performerWrote: boolean } };
+export type PerformerViewerFacts = { subscribed: boolean; following: boolean; conversation: FanConversationFacts };
 
 const viewerFacts = prepared(['userId', 'performerId', 'now'], (db, { userId, performerId, now }) => performerViewerFactsQuery(db, userId, performerId, now));
 

@@ -72,6 +72,11 @@ describe('ids and config', () => {
     expect(loadConfig({ LISTEN_BACKLOG: '1024' }).listenBacklog).toBe(1024);
     expect(() => loadConfig({ LISTEN_BACKLOG: '4k' })).toThrow(/LISTEN_BACKLOG must be a whole number/);
   });
+  it('keeps sessions 60 s unless SESSION_CACHE_MS says otherwise (0: off), and refuses a typo', () => {
+    expect(loadConfig({}).sessionCacheMs).toBe(60_000);
+    expect(loadConfig({ SESSION_CACHE_MS: '0' }).sessionCacheMs).toBe(0);
+    expect(() => loadConfig({ SESSION_CACHE_MS: '1m' })).toThrow(/SESSION_CACHE_MS must be a whole number/);
+  });
 });
 
 describe('extend', () => {
