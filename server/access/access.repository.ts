@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, ObjectType } from '../db/schema.js';
@@ -43,7 +43,7 @@ export function holdsAnyAccessQuery(db: DbOrTrx, userId: string, now: string) {
 }
 
 /** The user's live subscription to the performer (subscriptions_user_performer): a row or none. */
-export function subscribesQuery(db: DbOrTrx, userId: string, performerId: string, now: string) {
+export function subscribesQuery(db: DbOrTrx, userId: string, performerId: string | Expression<string>, now: string) {
   return db.selectFrom('subscriptions').select('id').where('userId', '=', userId).where('performerId', '=', performerId).where(liveSubscription(now));
 }
 

@@ -1,3 +1,4 @@
+import type { Expression } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 
 /** SQL of performers' blocks of fans (migration 0021). */
@@ -7,7 +8,7 @@ export async function findBlock(db: DbOrTrx, performerId: string, userId: string
 }
 
 /** The performer's block of the user: a row or none. */
-export function blockQuery(db: DbOrTrx, performerId: string, userId: string) {
+export function blockQuery(db: DbOrTrx, performerId: string | Expression<string>, userId: string) {
   return db.selectFrom('performerBlocks').select('userId').where('performerId', '=', performerId).where('userId', '=', userId);
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Expression, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { nowIso } from '../db/ids.js';
 import type { CouponsTable } from '../db/schema.js';
@@ -61,18 +61,19 @@ export async function couponInUse(db: DbOrTrx, id: string): Promise<boolean> {
 
 /** A performer's promotions running at `now` (started, not ended, uses left), the largest discount first. */
 export function runningPromotions(db: DbOrTrx, performerId: string, now = nowIso()) {
+  return runningPromotionsQuery(db, performerId, now).selectAll().orderBy('valueBps', 'desc').orderBy('id').execute();
+}
+
+/** The promotions of runningPromotions, unselected (a performer page asks whether any runs with its other facts). */
+export function runningPromotionsQuery(db: DbOrTrx, performerId: string | Expression<string>, now: string) {
   return db
     .selectFrom('coupons')
-    .selectAll()
     .where('performerId', '=', performerId)
     .where('autoApply', '=', 1)
     .where('status', '=', 'active')
     .where(sql<boolean>`used_count < max_uses`)
     .where((eb) => eb.or([eb('startsAt', 'is', null), eb('startsAt', '<=', now)]))
-    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', now)]))
-    .orderBy('valueBps', 'desc')
-    .orderBy('id')
-    .execute();
+    .where((eb) => eb.or([eb('expiresAt', 'is', null), eb('expiresAt', '>', now)]));
 }
 
 /** Every promotion of a performer, latest start first (the studio's list). */

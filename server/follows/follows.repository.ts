@@ -1,3 +1,4 @@
+import type { Expression } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
 import { liveSubscription } from '../access/access.repository.js';
@@ -82,7 +83,7 @@ export async function isFollowing(db: DbOrTrx, userId: string, performerId: stri
 }
 
 /** The user's follow of the performer (follows_pk): a row or none. */
-export function followQuery(db: DbOrTrx, userId: string, performerId: string) {
+export function followQuery(db: DbOrTrx, userId: string, performerId: string | Expression<string>) {
   return db.selectFrom('follows').select('performerId').where('userId', '=', userId).where('performerId', '=', performerId);
 }
 

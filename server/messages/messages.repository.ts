@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import type { Expression, Insertable, Selectable } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import { liveSubscription } from '../access/access.repository.js';
 import type { DbOrTrx } from '../db/database.js';
@@ -47,12 +47,12 @@ export function findCorrespondent(db: DbOrTrx, key: string) {
 export type FanConversationFacts = { id: string | null; blocked: boolean; performerWrote: boolean };
 
 /** The id of the conversation of (fan, performer) (conversations_pair_uq): a row or none. */
-export function conversationOfQuery(db: DbOrTrx, fanId: string, performerId: string) {
+export function conversationOfQuery(db: DbOrTrx, fanId: string, performerId: string | Expression<string>) {
   return db.selectFrom('conversations').select('id').where('fanId', '=', fanId).where('performerId', '=', performerId);
 }
 
 /** A message the performer wrote in their conversation with the fan: a row or none (what hasSent asks of that pair). */
-export function performerWroteQuery(db: DbOrTrx, fanId: string, performerId: string) {
+export function performerWroteQuery(db: DbOrTrx, fanId: string, performerId: string | Expression<string>) {
   return db
     .selectFrom('messages')
     .select('messages.id')

@@ -7,11 +7,13 @@ import { subscribesQuery } from '../access/access.repository.js';
 import { followQuery } from '../follows/follows.repository.js';
 import { blockQuery } from '../blocks/blocks.repository.js';
 import { conversationOfQuery, performerWroteQuery, type FanConversationFacts } from '../messages/messages.repository.js';
+import { runningPromotionsQuery } from '../coupons/coupons.repository.js';
 import { publicMediaUrl } from '../media/storage.js';
 import type { PerformerCard } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
 import type { Cursor } from '../http/pagination.js';
 import { idElseAlt, performerIsPublic, performerOpenTo, runList, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
+import { audienceValues } from '../catalogue/audience.js';
 import { listOrder, listQueries } from '../catalogue/search.repository.js';
 
 export type PerformerSort = 'newest' | 'popular' | 'price';
@@ -78,45 +80,60 @@ export async function searchPerformers(db: DbOrTrx, q: PerformerQuery): Promise<
 
 /** A performer by id or username, whatever the status, with the profile page's fields and whether it is public to `a`. */
 export function findPerformerByKey(db: DbOrTrx, key: string, a: Audience) {
+  return performerByKeyQuery(db, key, key.toLowerCase(), a).executeTakeFirst();
+}
+
+function performerByKeyQuery(db: DbOrTrx, key: string, lowerKey: string, a: Audience) {
   return db
     .selectFrom('performers')
     .innerJoin('users', 'users.id', 'performers.id')
     .selectAll('performers')
     .select(['users.avatarPath', 'users.coverPath'])
     .select(performerIsPublic(a).as('visible'))
-    .where(idElseAlt('performers', 'username', key, key.toLowerCase()))
-    .limit(1)
-    .executeTakeFirst();
+    .where(idElseAlt('performers', 'username', key, lowerKey))
+    .limit(1);
 }
 
 /**
- * What a performer's page shows the signed-in visitor of their own relation to the performer: their live subscription,
- * their follow, and what the Message button decides from (their conversation, whether the performer blocked them and
- * has written in it). Each is its module's own query, asked together as one statement (they were five round trips
- * on every signed-in performer page), compiled once.
+ * findPerformerByKey for a signed-in visitor, with what their page shows of their own relation to the performer beside
+ * the row: their live subscription, their follow, what the Message button decides from (their conversation, whether
+ * the performer blocked them and has written in it), and whether the performer runs a promotion (else the offer
+ * reads none). Each fact is its module's own query, correlated to the row: one statement where there were seven round
+ * trips on every signed-in performer page, compiled once.
  */
-export async function performerViewerFacts(db: DbOrTrx, userId: string, performerId: string, now: string): Promise<PerformerViewerFacts> {
-  const [row] = await viewerFacts(db, { userId, performerId, now });
-  return {
-    subscribed: Boolean(row?.subscribed),
-    following: Boolean(row?.following),
-    conversation: { id: row?.conversationId ?? null, blocked: Boolean(row?.blocked), performerWrote: Boolean(row?.performerWrote) },
+export async function findPerformerForViewer(db: DbOrTrx, key: string, a: Audience, userId: string) {
+  const [row] = await performerForViewer(db, { key, lowerKey: key.toLowerCase(), ...audienceValues(a), userId });
+  if (!row) return undefined;
+  const { subscribed, following, conversationId, blocked, performerWrote, promotionsRunning, ...performer } = row;
+  const facts: PerformerViewerFacts = {
+    subscribed: Boolean(subscribed),
+    following: Boolean(following),
+    conversation: { id: conversationId ?? null, blocked: Boolean(blocked), performerWrote: Boolean(performerWrote) },
+    promotionsRunning: Boolean(promotionsRunning),
   };
+  return { ...performer, facts };
 }
 
-export type PerformerViewerFacts = { subscribed: boolean; following: boolean; conversation: FanConversationFacts };
+export type PerformerViewerFacts = { subscribed: boolean; following: boolean; conversation: FanConversationFacts; promotionsRunning: boolean };
 
-const viewerFacts = prepared(['userId', 'performerId', 'now'], (db, { userId, performerId, now }) => performerViewerFactsQuery(db, userId, performerId, now));
+type ForViewer = Audience & { key: string; lowerKey: string; userId: string };
 
-/** The statement of performerViewerFacts (exported for the EXPLAIN test). */
-export function performerViewerFactsQuery(db: DbOrTrx, userId: string, performerId: string, now: string) {
-  return db.selectNoFrom((eb) => [
-    eb.exists(subscribesQuery(db, userId, performerId, now)).as('subscribed'),
-    eb.exists(followQuery(db, userId, performerId)).as('following'),
-    conversationOfQuery(db, userId, performerId).as('conversationId'),
-    eb.exists(blockQuery(db, performerId, userId)).as('blocked'),
-    eb.exists(performerWroteQuery(db, userId, performerId)).as('performerWrote'),
-  ]);
+const performerForViewer = prepared(['key', 'lowerKey', 'now', 'country', 'selfId', 'userId'], (db, v: ForViewer) => performerForViewerQuery(db, v));
+
+/** The statement of findPerformerForViewer (exported for the EXPLAIN test). */
+export function performerForViewerQuery(db: DbOrTrx, v: ForViewer) {
+  const { userId, now } = v;
+  return performerByKeyQuery(db, v.key, v.lowerKey, v).select((eb) => {
+    const performerId = eb.ref('performers.id');
+    return [
+      eb.exists(subscribesQuery(db, userId, performerId, now)).as('subscribed'),
+      eb.exists(followQuery(db, userId, performerId)).as('following'),
+      conversationOfQuery(db, userId, performerId).as('conversationId'),
+      eb.exists(blockQuery(db, performerId, userId)).as('blocked'),
+      eb.exists(performerWroteQuery(db, userId, performerId)).as('performerWrote'),
+      eb.exists(runningPromotionsQuery(db, performerId, now).select('coupons.id')).as('promotionsRunning'),
+    ];
+  });
 }
 
 /** Tags of an object, alphabetically (content_tags_object). */

@@ -4,8 +4,7 @@ import { type Viewer, mayFind } from '../access/access.service.js';
 import { categoriesOf } from '../categories/categories.repository.js';
 import type { PerformerProfile } from '../../common/schemas/catalogue.js';
 import type { PerformerViewer } from '../../common/schemas/member-shell.js';
-import { findPerformerByKey, performerViewerFacts, tagsOf, toCard } from './performers.repository.js';
-import { nowIso } from '../db/ids.js';
+import { findPerformerByKey, findPerformerForViewer, tagsOf, toCard } from './performers.repository.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
 import { messagingState } from '../messages/messages.service.js';
@@ -16,11 +15,12 @@ import { extend } from '../catalogue/item-mapper.js';
  * inactive or unapproved one). A visitor from a country the performer blocks gets 404, like a missing performer.
  */
 export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: string, country: string | null): Promise<PerformerProfile> {
-  const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
+  const a = audienceOf(viewer, country);
+  const viewed = viewer ? await findPerformerForViewer(db, key, a, viewer.id) : undefined;
+  const row = viewer ? viewed : await findPerformerByKey(db, key, a);
   if (!row || !mayFind(viewer, row.visible, row.id)) throw notFound('Performer');
-  const [categories, tags, { subscribed, following }] = await Promise.all([
-    categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id), viewer ? performerViewerFacts(db, viewer.id, row.id, nowIso()) : { subscribed: false, following: false },
-  ]);
+  const { subscribed, following } = viewed?.facts ?? { subscribed: false, following: false };
+  const [categories, tags] = await Promise.all([categoriesOf(db, 'performer', row.id), tagsOf(db, 'performer', row.id)]);
   return extend(toCard(row), {
     gender: row.gender,
     country: row.country,
@@ -44,11 +44,12 @@ export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: stri
  * the visitor may not see.
  */
 export async function getPerformerViewer(db: DbOrTrx, viewer: NonNullable<Viewer>, key: string, country: string | null): Promise<PerformerViewer | null> {
-  const row = await findPerformerByKey(db, key, audienceOf(viewer, country));
+  const row = await findPerformerForViewer(db, key, audienceOf(viewer, country), viewer.id);
   if (!row || !mayFind(viewer, row.visible, row.id)) return null;
   const self = viewer.id === row.id;
-  // The row just read prices the offer and holds the messaging policy; the facts answer the messaging too.
-  const [{ subscribed, following, conversation }, offer] = await Promise.all([performerViewerFacts(db, viewer.id, row.id, nowIso()), subscriptionOffer(db, row, viewer.id)]);
+  // The row just read prices the offer and holds the messaging policy; its facts answer the rest.
+  const { subscribed, following, conversation, promotionsRunning } = row.facts;
+  const offer = await subscriptionOffer(db, row, viewer.id, { promotionsRunning });
   const messaging = viewer.role === 'user' && !self ? await messagingState(db, viewer, row.id, { policy: row.messagePolicy, subscribed, conversation }) : null;
   return { performerId: row.id, self, following, followerCount: row.followerCount, subscribed, offer, messaging };
 }

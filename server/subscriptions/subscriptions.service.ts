@@ -121,7 +121,9 @@ export type PerformerPriceRow = NonNullable<Awaited<ReturnType<typeof performerP
  * is shown what a new subscriber gets): monthly, yearly, the bundles, each with its first period (a free trial, a
  * promotion's price with its end and what is left) by the same rules as checkoutSubscription (./offers.ts).
  */
-export async function subscriptionOffer(db: DbOrTrx, of: string | PerformerPriceRow, viewerId?: string | null): Promise<SubscriptionOffer> {
+export async function subscriptionOffer(
+  db: DbOrTrx, of: string | PerformerPriceRow, viewerId?: string | null, known: { promotionsRunning?: boolean } = {},
+): Promise<SubscriptionOffer> {
   // The performer's row when the caller has just read it (a performer's page), else read here.
   const performer = typeof of === 'string' ? await performerPrices(db, of) : of;
   if (!performer) return { monthly: null, yearly: null, plans: [] };
@@ -129,7 +131,8 @@ export async function subscriptionOffer(db: DbOrTrx, of: string | PerformerPrice
   const now = nowIso();
   const [list, promotions] = await Promise.all([
     activePackages(db).then((packages) => listPrices(performer, packages)),
-    runningPromotions(db, performerId, now),
+    // Whether any runs was read with the caller's row (a performer's page): most performers run none.
+    known.promotionsRunning === false ? [] : runningPromotions(db, performerId, now),
   ]);
   // Whether the viewer subscribed before matters only for a trial or a promotion (firstPeriod): most performers
   // run neither, and then nobody's history is read.

@@ -11,7 +11,7 @@ import { photoQueries, type PhotoFilters } from '../../server/photos/photos.repo
 import { ownProductQueries, publicProductQueries, type ProductFilters } from '../../server/products/products.repository.js';
 import { feedPostQueries, publicPostQueries, type PostFilters } from '../../server/posts/posts.repository.js';
 import { categoryQueries, type CategoryFilters } from '../../server/categories/categories.repository.js';
-import { performerListQueries, performerViewerFactsQuery, type PerformerQuery } from '../../server/performers/performers.repository.js';
+import { performerForViewerQuery, performerListQueries, type PerformerQuery } from '../../server/performers/performers.repository.js';
 import { heldAccessQuery, heldValues, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
 import { feedPerformersQuery } from '../../server/follows/follows.repository.js';
 import { memberHeaderFactsQuery } from '../../server/users/users.repository.js';
@@ -287,12 +287,13 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     expect(plan).toMatch(engine === 'sqlite' ? /performers USING INDEX performers_featured_popular \(featured=\? AND status=\?\)/ : /performers_featured_popular/);
   });
 
-  it("a performer page's viewer facts (subscription, follow, conversation, block, the performer's reply) are each read through an index", async () => {
-    const query = performerViewerFactsQuery(t.ctx.db, FAN, c.alice.id, nowIso());
-    await t.ctx.db.executeQuery(query.compile());
-    // The statement has no FROM of its own: SQLite shows its one row as SCAN CONSTANT ROW.
-    const plan = (await explain(query)).filter((l) => l.trim() !== 'SCAN CONSTANT ROW');
-    for (const table of ['subscriptions', 'follows', 'conversations', 'performer_blocks', 'messages']) assertIndexed(plan, table);
+  it("a performer's row for a signed-in visitor, with their facts (subscription, follow, conversation, block, the performer's reply, promotions), reads each table through an index", async () => {
+    for (const [key, audience] of [[c.alice.id, everyone()], ['alice', fromBlockedCountry()]] as const) {
+      const query = performerForViewerQuery(t.ctx.db, { key, lowerKey: key.toLowerCase(), ...audience, userId: FAN });
+      expect((await t.ctx.db.executeQuery(query.compile())).rows).toHaveLength(1);
+      const plan = await explain(query);
+      for (const table of ['performers', 'subscriptions', 'follows', 'conversations', 'performer_blocks', 'messages', 'coupons']) assertIndexed(plan, table);
+    }
   });
 
   it("a visitor's live subscriptions are found through their own rows: the member header's check and the feed's performers", async () => {

@@ -5,6 +5,7 @@ import { buildMoneyWorld, ledger, payWithSandbox, sandboxBillingOf, type MoneyWo
 import { createInProcessMoney, type Money } from '../../server/payments/money.js';
 import { subscriptionOffer } from '../../server/subscriptions/subscriptions.service.js';
 import { PROMOTION_UNLIMITED } from '../../common/offers.js';
+import type { SubscriptionOffer } from '../../common/schemas/money.js';
 
 /**
  * Offers a performer makes (server/payments/README.md, "Offers"): a free trial once per fan, bundles of monthly
@@ -249,6 +250,9 @@ describe.each(engines)('subscription offers on %s', (engine) => {
     const later = await promotion(perf, { valueBps: 5000, startsAt: HOUR, endsAt: 2 * DAY });
     expect(later.state).toBe('scheduled');
     const fan = await createUser(db(), 'user');
+    // A signed-in fan's performer page asks whether a promotion runs with the performer's row: not yet.
+    const pageOffer = async (who: TestUser) => (await get(`/users/me/header?performer=${perf.id}`, who)).body.performer.offer as SubscriptionOffer;
+    expect((await pageOffer(fan)).plans[0]).toMatchObject({ firstPrice: 999, promotion: null });
     expect((await post('/payment/subscribe', fan, { performerId: perf.id, type: 'monthly' })).body).toMatchObject({ amount: 999, promotionId: null });
     expect((await coupon(later._id)).usedCount).toBe(0);
 
@@ -262,6 +266,8 @@ describe.each(engines)('subscription offers on %s', (engine) => {
     const guestView = await subscriptionOffer(db(), perf.id);
     expect(guestView.plans.find((p) => p.bundleMonths === 3)).toMatchObject({ price: 2697, firstPrice: 2158, promotion: { _id: running._id, valueBps: 2000, left: null } });
     const fan3 = await createUser(db(), 'user');
+    // The fan's page offers what the checkout then charges.
+    expect((await pageOffer(fan3)).plans.find((p) => p.bundleMonths === 3)).toMatchObject({ firstPrice: 2158, promotion: { _id: running._id } });
     const checkout = await subscribeAndPay(fan3, { performerId: perf.id });
     expect(checkout).toMatchObject({ originalPrice: 999, discount: 199, amount: 800, promotionId: running._id });
     expect(guestView.plans[0]!.firstPrice).toBe(800);
