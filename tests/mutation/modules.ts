@@ -19,6 +19,7 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'api-access', mutate: ['server/http/access.ts'], tests: ['tests/unit/route-access.test.ts', 'tests/api/access-matrix.test.ts'] },
   { name: 'page-access', mutate: ['src/server/page-access.ts'], tests: ['tests/unit/page-access.test.ts'] },
   { name: 'sessions', mutate: ['server/auth/auth.service.ts'], tests: ['tests/api/accounts.test.ts', 'tests/api/account-security.test.ts', 'tests/api/realtime.test.ts', 'tests/api/session-lifetimes.test.ts', 'tests/api/account-rules.test.ts'], services: ['postgres'] },
+  { name: 'session-cache', mutate: ['server/auth/session-cache.ts'], tests: ['tests/unit/session-cache.test.ts', 'tests/api/session-cache.test.ts'], services: ['postgres'] },
   { name: 'login-throttling', mutate: ['server/auth/login-failures.ts'], tests: ['tests/unit/login-failures.test.ts', 'tests/api/account-security.test.ts'], services: ['redis'] },
   {
     name: 'settlement',
