@@ -98,8 +98,8 @@ function performerByKeyQuery(db: DbOrTrx, key: string, lowerKey: string, a: Audi
  * findPerformerByKey for a signed-in visitor, with what their page shows of their own relation to the performer beside
  * the row: their live subscription, their follow, what the Message button decides from (their conversation, whether
  * the performer blocked them and has written in it), and whether the performer runs a promotion (else the offer
- * reads none). Each fact is its module's own query, correlated to the row: one statement where there were seven round
- * trips on every signed-in performer page, compiled once.
+ * reads none). Each fact is its module's own query, correlated to the row: one statement where there were up to
+ * seven round trips on every signed-in performer page, compiled once.
  */
 export async function findPerformerForViewer(db: DbOrTrx, key: string, a: Audience, userId: string) {
   const [row] = await performerForViewer(db, { key, lowerKey: key.toLowerCase(), ...audienceValues(a), userId });
