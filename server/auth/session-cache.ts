@@ -41,11 +41,15 @@ export class SessionCache {
     private readonly maxEntries = 50_000,
   ) {}
 
-  /** The session behind a token's hash, when kept and still good for another request. */
+  /**
+   * The session behind a token's hash, when kept and still good for another request. Only its time is checked here:
+   * going deaf empties the cache, and a notice drops the account's sessions before any hold starts (`keep` refuses
+   * a held account).
+   */
   get(tokenHash: string, nowMs: number): SessionRow | undefined {
     const entry = this.entries.get(tokenHash);
     if (!entry) return undefined;
-    if (this.liveSince === null || nowMs >= entry.until || this.held(entry.row.id)) {
+    if (nowMs >= entry.until) {
       this.drop(tokenHash);
       return undefined;
     }

@@ -371,12 +371,15 @@ export function unreadMessageCount(db: DbOrTrx, userId: string): Promise<number>
   return unreadMessages(db, userId);
 }
 
-/** What the performer's page offers the viewer: a Message button, or why not. */
-export async function messagingState(db: DbOrTrx, viewer: Viewer, performerId: string, known?: KnownFacts): Promise<MessagingState> {
+/**
+ * What the performer's page offers the viewer: a Message button, or why not. The page reads the fan's conversation
+ * facts with the performer's row (`findPerformerForViewer`), so they come in `known`, not read here.
+ */
+export async function messagingState(db: DbOrTrx, viewer: Viewer, performerId: string, known: KnownFacts & { conversation: FanConversationFacts }): Promise<MessagingState> {
   if (!viewer) return { allowed: false, reason: 'Log in to send a message', conversationId: null };
   if (viewer.id === performerId) return { allowed: false, reason: null, conversationId: null };
   if (viewer.role !== 'user') return { allowed: false, reason: 'Messages are between fans and performers', conversationId: null };
-  const existingId = known?.conversation ? known.conversation.id : ((await findConversationOf(db, viewer.id, performerId))?.id ?? null);
+  const existingId = known.conversation.id;
   const refusal = await whyNot(db, { id: existingId ?? undefined, fanId: viewer.id, performerId }, viewer.id, known);
   // An existing conversation can always be read, even when writing is not allowed any more.
   return { allowed: !refusal || Boolean(existingId), reason: refusal?.message ?? null, conversationId: existingId };
