@@ -79,6 +79,8 @@ export interface LoadResult {
   all: { p50: number; p99: number };
   /** p50 and p99 over the requests started after `warmupMs`, when it was given. */
   afterWarmup?: { p50: number; p99: number; requests: number };
+  /** Every request by the window of the run it started in (WINDOW_MS each): where in the run the slow ones fall. */
+  windows: Array<{ fromS: number; requests: number; p99: number; max: number; slowest: string }>;
   /** Filled by verifyLoad. */
   check?: LoadCheck;
 }
@@ -110,6 +112,9 @@ export async function snapshot(db: Kysely<Database>, videoIds: string[]): Promis
   return { comments: Number(c.n), likes: Number(l.n), messages: Number(m.n), videos: new Map(rows.map((r) => [r.id, { likeCount: Number(r.likeCount), commentCount: Number(r.commentCount) }])) };
 }
 
+/** The width of LoadResult.windows. */
+const WINDOW_MS = 5000;
+
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
@@ -126,6 +131,8 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
   const deadline = Date.now() + opts.seconds * 1000;
   const byStatus: Record<string, number> = {};
   const latencies: Record<string, number[]> = {};
+  const started = Date.now();
+  const byWindow: Array<Array<{ ms: number; kind: string }>> = [];
   const warm = opts.warmupMs === undefined ? undefined : { from: Date.now() + opts.warmupMs, latencies: [] as number[] };
   const writes = { comments2xx: 0, likeAdded: 0, likeRemoved: 0, reactionNoop: 0, messages2xx: 0 };
   const effects: Effects = { likes: new Map(), comments: new Map() };
@@ -142,6 +149,7 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
       const text = await res.text();
       const ms = performance.now() - t;
       (latencies[kind] ??= []).push(ms);
+      (byWindow[Math.floor((startedAt - started) / WINDOW_MS)] ??= []).push({ ms, kind });
       if (warm && startedAt >= warm.from) warm.latencies.push(ms);
       byStatus[res.status] = (byStatus[res.status] ?? 0) + 1;
       let body: any = null;
@@ -250,7 +258,6 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
     }
   }
 
-  const started = Date.now();
   await Promise.all(fx.tokens.map((t, i) => user(t, i)));
   const seconds = (Date.now() - started) / 1000;
   const byKind: LoadResult['byKind'] = {};
@@ -272,6 +279,11 @@ export async function runLoad(fx: LoadFixture, opts: LoadOptions): Promise<LoadR
     rateLimited: byStatus['429'] ?? 0,
     writes,
     all: { p50: percentile(every, 50), p99: percentile(every, 99) },
+    windows: Array.from(byWindow, (w = [], i) => {
+      const sorted = [...w].sort((a, b) => a.ms - b.ms);
+      const ms = sorted.map((r) => r.ms);
+      return { fromS: (i * WINDOW_MS) / 1000, requests: ms.length, p99: percentile(ms, 99), max: percentile(ms, 100), slowest: sorted.at(-1)?.kind ?? '' };
+    }),
     ...(warm ? { afterWarmup: ((l) => ({ p50: percentile(l, 50), p99: percentile(l, 99), requests: l.length }))(warm.latencies.sort((a, b) => a - b)) } : {}),
     effects,
   };

@@ -6,6 +6,8 @@
  * bench/load-report.md and .json and exits non-zero on any violation. 429s (per-user rate limits) are counted
  * separately and are not violations.
  *
+ * LOAD_ENGINES=postgres (or sqlite) runs one engine alone: each run after the first meets a process warmed by it.
+ *
  * `LOAD_CROWD=1 npm run load`: a realistic crowd instead: 2,000 signed-in users, each acting every 5 s on average
  * (LOAD_THINK_MEAN_MS, exponential pauses, the first one too: a crowd already under way), for 120 s; the report adds the crowd's target (p99 of every request
  * under 300 ms, 0 errors, 0 lost writes) as pass or fail. Any of the settings above still overrides.
@@ -57,7 +59,7 @@ async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
     { port: 0, host: '127.0.0.1', databaseUrl },
   );
   const logger = pino({ level: 'warn' });
-  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: databaseUrl ? schema : undefined });
+  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: databaseUrl ? schema : undefined, namedStatements: config.pgNamedStatements });
   await migrateToLatest(database.db, { schema: databaseUrl ? schema : undefined });
   const fx = await prepareLoad(database.db, { users, performers: 200, videos: 5000 });
   await database.optimize();
@@ -86,7 +88,10 @@ async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
 }
 
 async function main() {
-  const engines: Engine[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+  const engines = (process.env.LOAD_ENGINES?.split(',') ?? (process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'])) as Engine[];
+  if (engines.some((e) => e !== 'sqlite' && e !== 'postgres') || (engines.includes('postgres') && !process.env.DATABASE_URL)) {
+    throw new Error(`LOAD_ENGINES names sqlite and/or postgres (postgres needs DATABASE_URL): ${engines.join(',')}`);
+  }
   const runs: Array<LoadResult & { engine: Engine }> = [];
   for (const e of engines) runs.push(await runOn(e));
   const report = { at: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, settings: { users, seconds, thinkMs, thinkMeanMs, warmupSeconds, pages, crowd }, runs };
@@ -120,6 +125,16 @@ async function main() {
             : []),
         ]
       : []),
+    '',
+    '## Latency by when the request started (ms, client side)',
+    '',
+    `| engine | ${runs[0]!.windows.map((w) => `${w.fromS} s`).join(' | ')} |`,
+    `|---|${runs[0]!.windows.map(() => '---:').join('|')}|`,
+    ...runs.flatMap((r) => [
+      `| ${r.engine} requests | ${r.windows.map((w) => w.requests).join(' | ')} |`,
+      `| ${r.engine} p99 | ${r.windows.map((w) => w.p99).join(' | ')} |`,
+      `| ${r.engine} slowest | ${r.windows.map((w) => `${w.max} ${w.slowest}`).join(' | ')} |`,
+    ]),
     '',
     '## Latency by kind (ms, client side)',
     '',
