@@ -2,6 +2,7 @@ import path from 'node:path';
 import proxyAddr from '@fastify/proxy-addr';
 import { loadPipelineConfig, type PipelineConfig } from './media/pipeline/config.js';
 import { CCBILL_DATALINK_URL, CCBILL_FLEXFORMS_URL } from './payments/ccbill.gateway.js';
+import { NAMED_STATEMENTS_DEFAULT } from './db/pg-statement-names.js';
 
 /** Runtime configuration, read once from the environment. Everything has a default that works on a bare machine. */
 export interface AppConfig {
@@ -85,6 +86,8 @@ export interface AppConfig {
   settingsCacheMs: number;
   /** How long the `total` of a public list is reused for the same filters (LIST_COUNT_CACHE_MS; 0 in tests). */
   listCountCacheMs: number;
+  /** PostgreSQL: how many statement texts run as named statements (PG_NAMED_STATEMENTS, 500; 0 = none; server/db/pg-statement-names.ts). */
+  pgNamedStatements: number;
   /** How long a signed-in request's session is kept in memory (SESSION_CACHE_MS, 60 s; 0 = off; server/auth/session-cache.ts). */
   sessionCacheMs: number;
   /**
@@ -230,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pageCacheMs: Number(env.PAGE_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000)),
     listCountCacheMs: Number(env.LIST_COUNT_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000)),
     // On in tests too: every test of a logout, a suspension or a changed account runs through it.
+    pgNamedStatements: parseWhole(env.PG_NAMED_STATEMENTS, NAMED_STATEMENTS_DEFAULT, 0, 'PG_NAMED_STATEMENTS'),
     sessionCacheMs: parseWhole(env.SESSION_CACHE_MS, 60_000, 0, 'SESSION_CACHE_MS'),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM ?? 'Fanstage <no-reply@localhost>',

@@ -17,7 +17,7 @@ async function main() {
   const demo = process.argv.includes('--seed-demo');
   const forPerson = demo && !config.logLevelConfigured;
   const logger = pino({ level: forPerson ? 'warn' : config.logLevel });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema, namedStatements: config.pgNamedStatements });
   const applied = await migrateToLatest(database.db, { schema: config.pgSchema });
   if (applied.length) logger.info({ applied }, 'migrations applied');
   let welcome: string | null = null;

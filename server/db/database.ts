@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, sql, type CompiledQuery, type Transaction } from 'kysely';
 import { CamelCaseRows, SnakeCasePostgresDialect } from './snake-case.js';
+import { NAMED_STATEMENTS_DEFAULT, StatementNames, nameStatementsOf } from './pg-statement-names.js';
 import { SqliteReader } from './sqlite-reader.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { YieldingSqliteDialect } from './sqlite-dialect.js';
@@ -58,10 +59,12 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests isolate each run in its own schema). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL: how many statement texts run as named statements (server/db/pg-statement-names.ts); 0: none. */
+  namedStatements?: number;
 }
 
 export async function openDatabase(opts: DatabaseOptions): Promise<DatabaseHandle> {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.pgSchema, opts.poolSize ?? 10);
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.pgSchema, opts.poolSize ?? 10, opts.namedStatements ?? NAMED_STATEMENTS_DEFAULT);
   if (!opts.sqliteFile) throw new Error('sqliteFile or databaseUrl is required');
   return openSqlite(opts.sqliteFile);
 }
@@ -111,7 +114,7 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined, max: number): Promise<DatabaseHandle> {
+async function openPostgres(url: string, schema: string | undefined, max: number, named: number): Promise<DatabaseHandle> {
   const pg = await import('pg');
   const { Pool, types } = pg.default;
   // COUNT/SUM come back as int8; our values stay far below 2^53, so numbers are safe and simpler.
@@ -122,12 +125,14 @@ async function openPostgres(url: string, schema: string | undefined, max: number
   const pool = new Pool({ ...config, max });
   const watchers = new Set<SessionWatcher>();
   const prefix = `${SESSION_CHANNEL} `;
+  const names = named > 0 ? new StatementNames(named) : null;
   // An idle client losing its server (PostgreSQL restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
     // A client checked out when the connection drops emits 'error' too (its query also rejects, which the request
     // answers as 503): without a listener Node treats it as unhandled and the process dies. The pool discards it on release.
     client.on('error', () => {});
+    if (names) nameStatementsOf(client, names);
     client.on('notice', (notice) => {
       if (notice.message?.startsWith(prefix)) for (const w of watchers) w.changing(notice.message.slice(prefix.length));
     });

@@ -20,7 +20,7 @@ export function runMoneyCommand(
     const config = loadConfig();
     opts.check?.(config);
     const logger = pino({ level: config.logLevel });
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema });
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: config.sqliteFile, pgSchema: config.pgSchema, namedStatements: config.pgNamedStatements });
     const mailer = createMailer(config, logger);
     try {
       await migrateToLatest(database.db, { schema: config.pgSchema });

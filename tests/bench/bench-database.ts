@@ -39,7 +39,7 @@ export async function prepareBenchDatabase(engine: Engine, opts: { videos: numbe
     { ...process.env, NODE_ENV: 'production', SMTP_URL: opts.smtpUrl ?? 'smtp://127.0.0.1:9', APP_SECRET: 'bench-secret', DATA_DIR: dir, LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl ?? '', REDIS_URL: '' },
     { port: 0, host: '127.0.0.1', databaseUrl },
   );
-  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: pg?.schema });
+  const database = await openDatabase({ databaseUrl, sqliteFile: config.sqliteFile, pgSchema: pg?.schema, namedStatements: config.pgNamedStatements });
   await migrateToLatest(database.db, { schema: pg?.schema });
   if (opts.seedDemo) await seedDemo({ db: database.db, config, logger: pino({ level: 'warn' }) });
   const generated = await generateLargeCatalogue(database.db, { performers: opts.performers, videos: opts.videos, bigPerformerVideos: 1000 });
