@@ -8,7 +8,7 @@ export async function findBlock(db: DbOrTrx, performerId: string, userId: string
 }
 
 /** The performer's block of the user: a row or none. */
-export function blockQuery(db: DbOrTrx, performerId: string | Expression<string>, userId: string) {
+export function blockQuery(db: DbOrTrx, performerId: string | Expression<string>, userId: string | Expression<string>) {
   return db.selectFrom('performerBlocks').select('userId').where('performerId', '=', performerId).where('userId', '=', userId);
 }
 

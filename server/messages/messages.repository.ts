@@ -1,6 +1,7 @@
 import type { Expression, Insertable, Selectable } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import { liveSubscription } from '../access/access.repository.js';
+import { blockQuery } from '../blocks/blocks.repository.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { MassMessagesTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
@@ -13,6 +14,26 @@ export type ConversationRow = { id: string; fanId: string; performerId: string; 
 
 export function findConversation(db: DbOrTrx, id: string): Promise<ConversationRow | undefined> {
   return db.selectFrom('conversations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A conversation with what a fan's message in it depends on: the facts `FanConversationFacts` names, and the performer's policy. */
+export type ConversationToWrite = ConversationRow & Omit<FanConversationFacts, 'id'> & { policy: MessagePolicy | null };
+
+/** The conversation and its fan's standing in it, in one statement (sending a message reads nothing else before writing). */
+export async function findConversationToWrite(db: DbOrTrx, id: string): Promise<ConversationToWrite | undefined> {
+  const row = await db
+    .selectFrom('conversations')
+    .selectAll('conversations')
+    .select((eb) => [
+      eb.exists(blockQuery(db, eb.ref('conversations.performerId'), eb.ref('conversations.fanId'))).as('blocked'),
+      eb
+        .exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.conversationId', '=', 'conversations.id').whereRef('messages.senderId', '=', 'conversations.performerId').limit(1))
+        .as('performerWrote'),
+      eb.selectFrom('performers').select('performers.messagePolicy').whereRef('performers.id', '=', 'conversations.performerId').as('policy'),
+    ])
+    .where('conversations.id', '=', id)
+    .executeTakeFirst();
+  return row && { ...row, blocked: Boolean(row.blocked), performerWrote: Boolean(row.performerWrote) };
 }
 
 export function findConversationOf(db: DbOrTrx, fanId: string, performerId: string): Promise<ConversationRow | undefined> {
@@ -100,6 +121,8 @@ export function messagesPage(db: DbOrTrx, conversationId: string, limit: number,
 export function findMessage(db: DbOrTrx, id: string) {
   return db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+export type AttachmentRow = Awaited<ReturnType<typeof attachmentsOf>>[number];
 
 /** The attachments of these messages with their files, in position order. */
 export function attachmentsOf(db: DbOrTrx, messageIds: readonly string[]) {

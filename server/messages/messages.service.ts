@@ -19,9 +19,9 @@ import {
 } from '../../common/schemas/messages.js';
 import { MESSAGE_MAX_ATTACHMENTS, MESSAGE_MAX_CHARS } from '../../common/messages.js';
 import {
-  attachmentsOf, conversationsPage, countConversations, ensureConversation, findConversation, findConversationOf, findCorrespondent, findMessage, hasSent,
+  attachmentsOf, conversationsPage, countConversations, ensureConversation, findConversation, findConversationOf, findConversationToWrite, findCorrespondent, findMessage, hasSent,
   insertAttachments, insertMessage, markRead, messagePolicyOf, messagesPage, setMessagePolicy, touchConversation, unreadMessages,
-  type ConversationRow, type FanConversationFacts,
+  type ConversationRow, type AttachmentRow, type FanConversationFacts,
 } from './messages.repository.js';
 
 /**
@@ -90,8 +90,8 @@ async function assertMayWrite(
 }
 
 /**
- * What the caller of `messagingState` read moments before in the same request (a performer's page reads the performer's
- * row, and the fan's subscription and conversation facts in one statement): not read again. Sending never passes any.
+ * What the caller read moments before in the same request, not read again: a performer's page reads the performer's
+ * row with the fan's subscription and conversation facts in one statement; sending reads them with the conversation.
  */
 interface KnownFacts {
   policy?: MessagePolicy;
@@ -211,8 +211,10 @@ type MessageRow = { id: string; conversationId: string; senderId: string; recipi
  * Messages shaped for one viewer, their files as URLs signed for that viewer. A priced message the viewer may not open
  * yet (its recipient before buying) carries no URL and no file id: only what kind of files it holds and their size.
  */
-export async function messageViews(deps: MessagesDeps, viewerId: string, rows: MessageRow[], viewerRole: Role = 'user'): Promise<MessageItem[]> {
-  const [files, access] = await Promise.all([attachmentsOf(deps.db, rows.map((r) => r.id)), openMessageIds(deps.db, { id: viewerId, role: viewerRole }, rows)]);
+export async function messageViews(
+  deps: MessagesDeps, viewerId: string, rows: MessageRow[], viewerRole: Role = 'user', attachments?: AttachmentRow[],
+): Promise<MessageItem[]> {
+  const [files, access] = await Promise.all([attachments ?? attachmentsOf(deps.db, rows.map((r) => r.id)), openMessageIds(deps.db, { id: viewerId, role: viewerRole }, rows)]);
   return rows.map((r) => {
     const own = files.filter((f) => f.messageId === r.id);
     const locked = !access.open.has(r.id);
@@ -292,12 +294,16 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
   if (!text && input.files.length === 0) throw new AppError(400, 'EMPTY_MESSAGE', 'Write something or attach a picture or a video');
   const price = input.price ?? 0;
   assertPriceAllowed(me, price, input.files.length);
-  const conv = await findConversation(db, conversationId);
+  const conv = await findConversationToWrite(db, conversationId);
   if (!conv || (me.id !== conv.fanId && me.id !== conv.performerId)) throw notFound('Conversation');
-  await assertMayWrite(db, conv, me.id);
+  await assertMayWrite(db, conv, me.id, new Date(), { conversation: { id: conv.id, blocked: conv.blocked, performerWrote: conv.performerWrote }, policy: conv.policy ?? 'nobody' });
   const recipientId = me.id === conv.fanId ? conv.performerId : conv.fanId;
   const id = newId();
   const at = nowIso();
+  // What the transaction writes of the files is what the views show: not read back.
+  const attachments: AttachmentRow[] = input.files.map((f, position) => ({
+    messageId: id, fileId: f.id, kind: f.type.kind === 'video' ? 'video' : 'image', position, mime: f.type.mime, width: f.width, height: f.height,
+  }));
   await db.transaction().execute(async (trx) => {
     await insertMessage(trx, { id, conversationId: conv.id, senderId: me.id, recipientId, body: text, massMessageId: null, createdAt: at, price });
     await insertFiles(
@@ -306,12 +312,12 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
         fileRow({ id: f.id, ownerId: me.id, kind: f.type.kind === 'video' ? 'video' : 'image', storageKey: f.storageKey, mime: f.type.mime, size: f.size, width: f.width, height: f.height, originalName: f.originalName, status: 'ready' }, at),
       ),
     );
-    await insertAttachments(trx, input.files.map((f, position) => ({ messageId: id, fileId: f.id, kind: f.type.kind === 'video' ? 'video' : 'image', position })));
+    await insertAttachments(trx, attachments.map(({ messageId, fileId, kind, position }) => ({ messageId, fileId, kind, position })));
     await touchConversation(trx, conv.id, id, at);
     await notifyMessage(trx, recipientId, { conversationId: conv.id, messageId: id, actorId: me.id, actorName: me.name ?? null });
   });
   const row = { id, conversationId: conv.id, senderId: me.id, recipientId, body: text, createdAt: at, readAt: null, price };
-  const [mine, theirs] = await Promise.all([messageViews(deps, me.id, [row]), messageViews(deps, recipientId, [row])]);
+  const [mine, theirs] = await Promise.all([messageViews(deps, me.id, [row], 'user', attachments), messageViews(deps, recipientId, [row], 'user', attachments)]);
   realtime.emitToUser(me.id, 'message/created', { conversationId: conv.id, message: mine[0]! });
   realtime.emitToUser(recipientId, 'message/created', { conversationId: conv.id, message: theirs[0]! });
   await pushUnread(deps, recipientId);
