@@ -32,6 +32,7 @@ import * as m0029 from './migrations/0029_watermarks.js';
 import * as m0030 from './migrations/0030_data_rights.js';
 import * as m0031 from './migrations/0031_subscriptions_by_user.js';
 import * as m0032 from './migrations/0032_session_notices.js';
+import * as m0033 from './migrations/0033_notifications_unpushed.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0030_data_rights': m0030,
   '0031_subscriptions_by_user': m0031,
   '0032_session_notices': m0032,
+  '0033_notifications_unpushed': m0033,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -79,24 +79,20 @@ export function markAllNotificationsRead(db: DbOrTrx, userId: string, before: st
  * pushes at once each row goes out with one of them.
  */
 export async function claimUnpushed(db: DbOrTrx, userId: string, since: string, at: string, limit: number): Promise<NotificationRow[]> {
-  const ids = await db
-    .selectFrom('notifications')
-    .select('id')
-    .where('userId', '=', userId)
-    .where('pushedAt', 'is', null)
-    .where('createdAt', '>=', since)
-    .orderBy('createdAt', 'desc')
-    .limit(limit)
-    .execute();
-  if (!ids.length) return [];
-  const rows = await db
+  const rows = await claimUnpushedQuery(db, userId, since, at, limit).execute();
+  return rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/** The statement of `claimUnpushed`: its rows found through notifications_unpushed (migration 0033). */
+export function claimUnpushedQuery(db: DbOrTrx, userId: string, since: string, at: string, limit: number) {
+  return db
     .updateTable('notifications')
     .set({ pushedAt: at })
-    .where('id', 'in', ids.map((r) => r.id))
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('notifications').select('id').where('userId', '=', userId).where('pushedAt', 'is', null).where('createdAt', '>=', since).orderBy('createdAt', 'desc').limit(limit),
+    )
     .where('pushedAt', 'is', null)
-    .returningAll()
-    .execute();
-  return rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+    .returningAll();
 }
 
 /**

@@ -79,7 +79,8 @@ export async function pushNotificationCount(db: DbOrTrx, realtime: RealtimeEmitt
   try {
     const fresh = await claimUnpushed(db, userId, new Date(Date.now() - PUSH_WINDOW_MS).toISOString(), nowIso(), 20);
     if (fresh.length) {
-      const symbol = await currencySymbol(db);
+      // Only an amount is written with the site's currency: a message's or a comment's words need no settings read.
+      const symbol = fresh.some((r) => 'amount' in parsePayload(r.payload)) ? await currencySymbol(db) : settingDefs.currencySymbol.default;
       for (const row of fresh) realtime.emitToUser(userId, 'notification/created', { notification: toItem(row, symbol) });
     }
     realtime.emitToUser(userId, 'notification/count', { count: await unreadNotificationCount(db, userId) });

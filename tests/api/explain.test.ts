@@ -15,6 +15,7 @@ import { performerForViewerQuery, performerListQueries, type PerformerQuery } fr
 import { heldAccessQuery, heldValues, holdsAnyAccessQuery } from '../../server/access/access.repository.js';
 import { feedPerformersQuery } from '../../server/follows/follows.repository.js';
 import { memberHeaderFactsQuery } from '../../server/users/users.repository.js';
+import { claimUnpushedQuery } from '../../server/notifications/notifications.repository.js';
 
 /**
  * Every list query of the catalogue (page and count, each filter and order) is served by an index on both engines.
@@ -279,6 +280,15 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
         expect(plan).toMatch(/Index Cond: \(lower\(document\) ~~ '%qzxw%'::text\)/);
       }
     }
+  });
+
+  it("a new notification's push finds the recipient's unpushed rows through their own index, not every row of the last minutes", async () => {
+    // Without notifications_unpushed the claim walked notifications_user_created over every row of the window, pushed
+    // or not: a performer many fans write to read more rows with each message.
+    const query = claimUnpushedQuery(t.ctx.db, FAN, '2020-01-01T00:00:00.000Z', nowIso(), 20);
+    await t.ctx.db.executeQuery(query.compile());
+    const plan = (await explain(query)).join('\n');
+    expect(plan).toMatch(engine === 'sqlite' ? /SEARCH notifications USING INDEX notifications_unpushed \(user_id=\? AND created_at>\?\)/ : /Index Scan( Backward)? using notifications_unpushed on notifications/);
   });
 
   it('featured performers (the home page) are found through the featured index, not by walking every active performer', async () => {
