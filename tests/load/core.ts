@@ -124,11 +124,17 @@ function percentile(sorted: number[], p: number): number {
 type Sent = { method?: string; headers?: Record<string, string>; body?: string };
 
 /**
+ * A kept connection unused this long is closed by the users' side, before the server's keep-alive timeout (Fastify's
+ * 72 s) closes it: a server closing a connection just as a request goes out on it fails that request.
+ */
+const IDLE_SOCKET_MS = 60_000;
+
+/**
  * One request on a kept-alive connection of node:http, as a browser holds its connections. Not fetch: in the crowd of
  * 2,000 the users' process spent a third of a core at 330 answers a second with it (about 1 ms a request), a fifth
  * at 447 with node:http (0.45 ms), CPU taken from the two cores the server shares with the users.
  */
-const agent = new http.Agent({ keepAlive: true });
+const agent = new http.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS });
 
 function send(url: string, init: Sent = {}): Promise<{ status: number; type: string; cached: boolean; text: string }> {
   return new Promise((resolve, reject) => {
