@@ -30,6 +30,9 @@ async function main() {
       ? formatCredentials(result.credentials)
       : 'The database already had users, so no demo data was loaded: the demo logins printed the first time still work.';
   }
+  // Statistics for what was loaded since they were last gathered (the demo data, a restore: pg_restore gathers none),
+  // before the first request is planned without them.
+  await database.optimize();
   const built = await buildApp({ config, database, logger, web: config.serveWeb });
   await built.app.listen({ host: config.host, port: config.port, backlog: config.listenBacklog });
   logger.info({ url: config.publicUrl, engine: database.engine }, 'site is up');
