@@ -48,18 +48,37 @@ export class StatementNames {
 
 type QueryFn = (...args: unknown[]) => unknown;
 
+/** PostgreSQL's "cached plan must not change result type": a table a named statement reads changed its columns. */
+const PLAN_CHANGED = '0A000';
+
 /**
  * Sends the client's statements under their names: Kysely's driver calls `client.query(text, values)`; that call
  * becomes `client.query({ name, text, values })` when the text has a name.
+ *
+ * A migration run by another instance (a newer version starting) can change a table under a name this connection
+ * holds: PostgreSQL then refuses the name for good on this connection. The connection retires the name (sends that text
+ * as it is from then on) and, outside a transaction, runs the statement again at once; inside one, the transaction has
+ * failed with it, so the error goes to its caller as any other would.
  */
 export function nameStatementsOf(client: { query: QueryFn }, names: StatementNames): void {
   const query = client.query.bind(client) as QueryFn;
+  const retired = new Set<string>();
+  // Kysely's transactions are plain `begin` / `commit` / `rollback` statements on the connection that runs them.
+  let inTransaction = false;
   client.query = (...args: unknown[]) => {
     const [text, values] = args;
-    if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
-      const name = names.nameOf(text);
-      if (name !== undefined) return query({ name, text, values });
-    }
-    return query(...args);
+    if (typeof text !== 'string') return query(...args);
+    if (/^\s*(begin|start transaction)\b/i.test(text)) inTransaction = true;
+    else if (/^\s*(commit|rollback)\s*$/i.test(text)) inTransaction = false;
+    if (!Array.isArray(values) || args.length !== 2) return query(...args);
+    const name = names.nameOf(text);
+    if (name === undefined || retired.has(name)) return query(text, values);
+    const again = !inTransaction;
+    return (query({ name, text, values }) as Promise<unknown>).catch((err: { code?: string }) => {
+      if (err?.code !== PLAN_CHANGED) throw err;
+      retired.add(name);
+      if (!again) throw err;
+      return query(text, values);
+    });
   };
 }

@@ -54,4 +54,26 @@ describe.runIf(engines.includes('postgres'))('named statements on postgres', () 
     for (let i = 0; i < 3; i++) await byId(plain, a.id).execute();
     expect(await prepared(plain)).toEqual([]);
   });
+
+  it("survives a migration of another instance changing a table under a name: the statement runs again, as it is, outside a transaction", async () => {
+    await sql`create table named_probe (id text primary key)`.execute(t.ctx.db);
+    await sql`insert into named_probe (id) values ('a')`.execute(t.ctx.db);
+    const all = () => one.db.selectFrom('named_probe' as never).selectAll().execute();
+    await all();
+    expect(await all()).toEqual([{ id: 'a' }]);
+    expect(await prepared(one)).toContain(one.db.selectFrom('named_probe' as never).selectAll().compile().sql);
+    // Another instance's migration adds a column: PostgreSQL refuses the kept plan of `select *` from then on.
+    await sql`alter table named_probe add column note text`.execute(t.ctx.db);
+    expect(await all()).toEqual([{ id: 'a', note: null }]);
+    expect(await all()).toEqual([{ id: 'a', note: null }]);
+    // Inside a transaction the refusal has failed the transaction: it reaches the caller; the next run works.
+    const byKey = (db: typeof one.db) => db.selectFrom('named_probe' as never).selectAll().where('id' as never, '=', 'a' as never).execute();
+    await byKey(one.db);
+    await byKey(one.db);
+    await sql`alter table named_probe add column more text`.execute(t.ctx.db);
+    await expect(one.db.transaction().execute((trx) => byKey(trx as never))).rejects.toMatchObject({ code: '0A000' });
+    // The name is retired on this connection: the next transaction sends the text as it is.
+    expect(await one.db.transaction().execute((trx) => byKey(trx as never))).toEqual([{ id: 'a', note: null, more: null }]);
+    expect(await byKey(one.db)).toEqual([{ id: 'a', note: null, more: null }]);
+  });
 });
