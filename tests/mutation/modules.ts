@@ -34,6 +34,5 @@ export const MUTATION_MODULES: MutationModule[] = [
   { name: 'webhook-signatures', mutate: ['server/payments/signature.ts'], tests: ['tests/unit/webhook-signature.test.ts', 'tests/api/webhooks.test.ts'] },
   { name: 'coupons', mutate: ['server/coupons/coupons.service.ts', 'server/coupons/coupons.repository.ts'], tests: ['tests/api/money.test.ts', 'tests/api/concurrency.test.ts', 'tests/api/admin.test.ts', 'tests/api/coupon-rules.test.ts'] },
   { name: 'comments', mutate: ['server/comments/comments.service.ts', 'server/comments/discussion.ts'], tests: ['tests/api/comments.test.ts', 'tests/api/comments-access.test.ts', 'tests/api/comment-rules.test.ts'] },
-  // The counters' writes: one statement on PostgreSQL (targets.repository.ts), so its mutants need the real server.
-  { name: 'reactions', mutate: ['server/reactions/reactions.service.ts', 'server/reactions/targets.repository.ts'], tests: ['tests/api/reactions.test.ts', 'tests/api/reaction-rules.test.ts'], services: ['postgres'] },
+  { name: 'reactions', mutate: ['server/reactions/reactions.service.ts'], tests: ['tests/api/reactions.test.ts', 'tests/api/reaction-rules.test.ts'] },
 ];
