@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { galleryIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
@@ -18,22 +18,13 @@ export interface ReactionKey {
  * wait for it on the unique index and insert nothing.
  */
 export async function insertReaction(db: DbOrTrx, key: ReactionKey, id: string, createdAt: string): Promise<boolean> {
-  return (await insertReactionQuery(db, key, id, createdAt).execute()).length > 0;
-}
-
-/** The statement of `insertReaction`; with `onlyIf`, the row is inserted only when that condition holds. */
-export function insertReactionQuery(db: DbOrTrx, key: ReactionKey, id: string, createdAt: string, onlyIf?: Expression<SqlBool>) {
-  const insert = db.insertInto('reactions');
-  const row = { id, ...key, createdAt };
-  return (
-    onlyIf
-      ? insert.columns(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt']).expression(
-          db.selectNoFrom((eb) => [eb.val(row.id).as('id'), eb.val(row.userId).as('userId'), eb.val(row.objectType).as('objectType'), eb.val(row.objectId).as('objectId'), eb.val(row.action).as('action'), eb.val(row.createdAt).as('createdAt')]).where(onlyIf),
-        )
-      : insert.values(row)
-  )
+  const rows = await db
+    .insertInto('reactions')
+    .values({ id, ...key, createdAt })
     .onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing())
-    .returning('id');
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }
 
 /**
@@ -52,18 +43,15 @@ export async function insertReactions(db: DbOrTrx, rows: Array<ReactionKey & { i
 
 /** Deletes the reaction; answers whether a row was deleted (false: there was none, or a concurrent request took it). */
 export async function deleteReaction(db: DbOrTrx, key: ReactionKey): Promise<boolean> {
-  return (await deleteReactionQuery(db, key).execute()).length > 0;
-}
-
-/** The statement of `deleteReaction`. */
-export function deleteReactionQuery(db: DbOrTrx, key: ReactionKey) {
-  return db
+  const rows = await db
     .deleteFrom('reactions')
     .where('userId', '=', key.userId)
     .where('objectType', '=', key.objectType)
     .where('action', '=', key.action)
     .where('objectId', '=', key.objectId)
-    .returning('id');
+    .returning('id')
+    .execute();
+  return rows.length > 0;
 }
 
 export interface ReactionFilters {

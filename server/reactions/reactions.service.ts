@@ -14,7 +14,7 @@ import type { RealtimeEmitter } from '../realtime/hub.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import type { ReactedGallery, ReactedVideo, ReactionItem, ReactionResult } from '../../common/schemas/engagement.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
-import { adjustCounter, changeReaction, findTarget, ObjectGone, readCounter, type CounterName } from './targets.repository.js';
+import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
 import { deleteReaction, insertReaction, listReactedContent, searchReactions, type ReactionFilters, type ReactionKey } from './reactions.repository.js';
 
 /**
@@ -58,15 +58,14 @@ export async function addReaction(deps: ReactionDeps, user: SessionUser, input: 
   if (!target || (!target.visible && !(target.performerId && canManage(user, target.performerId)) && user.role !== 'admin')) throw notFound('Content');
   const key: ReactionKey = { userId: user.id, ...input };
   const counter = counterOf[input.action];
-  const result = await (async () => {
-    if (!counter) return { changed: await insertReaction(deps.db, key, newId(), nowIso()), count: null };
-    const { changed, count } = await changeReaction(deps.db, { add: true, id: newId(), createdAt: nowIso() }, key, counter).catch((err: unknown) => {
-      throw err instanceof ObjectGone ? notFound('Content') : err;
-    });
-    // Deleted since the check: nothing was added.
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const inserted = await insertReaction(trx, key, newId(), nowIso());
+    if (!counter) return { changed: inserted, count: null };
+    const count = inserted ? await adjustCounter(trx, input.objectType, input.objectId, counter, 1) : await readCounter(trx, input.objectType, input.objectId, counter);
+    // Deleted since the check: the reaction goes with it.
     if (count === undefined) throw notFound('Content');
-    return { changed, count };
-  })();
+    return { changed: inserted, count };
+  });
   if (result.changed && result.count !== null) {
     deps.realtime.emitToObject(input.objectType, input.objectId, 'reaction/count', { objectType: input.objectType, objectId: input.objectId, action: input.action, count: result.count });
   }
@@ -78,11 +77,12 @@ export async function removeReaction(deps: ReactionDeps, user: SessionUser, inpu
   checkCombination(input);
   const key: ReactionKey = { userId: user.id, ...input };
   const counter = counterOf[input.action];
-  const result = await (async () => {
-    if (!counter) return { changed: await deleteReaction(deps.db, key), count: null };
-    const { changed, count } = await changeReaction(deps.db, { add: false }, key, counter);
-    return { changed, count: count ?? 0 };
-  })();
+  const result = await deps.db.transaction().execute(async (trx) => {
+    const deleted = await deleteReaction(trx, key);
+    if (!counter) return { changed: deleted, count: null };
+    const count = deleted ? await adjustCounter(trx, input.objectType, input.objectId, counter, -1) : await readCounter(trx, input.objectType, input.objectId, counter);
+    return { changed: deleted, count: count ?? 0 };
+  });
   if (result.changed && result.count !== null) {
     deps.realtime.emitToObject(input.objectType, input.objectId, 'reaction/count', { objectType: input.objectType, objectId: input.objectId, action: input.action, count: result.count });
   }

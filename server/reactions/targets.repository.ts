@@ -1,9 +1,8 @@
-import { PostgresAdapter, sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { galleryIsPublic, performerIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { Access } from '../db/schema.js';
 import type { EngagementObjectType } from '../../common/enums.js';
-import { deleteReactionQuery, insertReactionQuery, type ReactionKey } from './reactions.repository.js';
 
 /**
  * The objects users comment on and react to (videos, galleries, products, posts, performers): finding one
@@ -126,53 +125,6 @@ export async function adjustCounter(
     .executeTakeFirst();
   return row ? Number((row as Record<string, unknown>)[column]) : undefined;
 }
-
-/**
- * Adds or removes the user's reaction and moves the object's counter by what changed, atomically: whether a row
- * changed, and the counter after (undefined when the object is gone). On PostgreSQL one statement (the insert or
- * delete in a WITH, the counter's UPDATE reading how many rows it changed): atomic by itself, one round trip where a
- * transaction took four. On SQLite, where a statement costs no round trip, the same steps in one transaction. A
- * reaction is added only to an object that exists when the statement starts.
- */
-export async function changeReaction(
-  db: DbOrTrx,
-  change: { add: true; id: string; createdAt: string } | { add: false },
-  key: ReactionKey,
-  counter: CounterName,
-): Promise<{ changed: boolean; count: number | undefined }> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
-    return db.transaction().execute(async (trx) => {
-      const changed = change.add ? (await insertReactionQuery(trx, key, change.id, change.createdAt).execute()).length > 0 : (await deleteReactionQuery(trx, key).execute()).length > 0;
-      const count = changed ? await adjustCounter(trx, key.objectType, key.objectId, counter, change.add ? 1 : -1) : await readCounter(trx, key.objectType, key.objectId, counter);
-      // Deleted since the caller's check: the reaction goes with it.
-      if (change.add && count === undefined) throw new ObjectGone();
-      return { changed, count };
-    });
-  }
-  const table = tables[key.objectType];
-  const column = counterColumns[counter];
-  const ref = sql.ref(column);
-  const moved = sql<number>`(select count(*) from changed)`;
-  const value = change.add ? sql`${ref} + ${moved}` : sql`greatest(${ref} - ${moved}, 0)`;
-  // A row always comes back: how many reactions changed, and the counter (null when the object is gone), moved only
-  // when a reaction changed (a repeated like writes nothing). The dynamic table defeats Kysely's typing, as in adjustCounter.
-  const row = (await (db as DbOrTrx & { with(name: string, q: unknown): any })
-    .with('changed', () =>
-      change.add
-        ? insertReactionQuery(db, key, change.id, change.createdAt, sql<SqlBool>`exists (select 1 from ${sql.table(table)} where id = ${key.objectId})`)
-        : deleteReactionQuery(db, key),
-    )
-    .with('counted', (qb: any) => qb.updateTable(table).set({ [column]: value }).where('id', '=', key.objectId).where(sql`${moved} > 0`).returning(ref.as('n')))
-    .selectNoFrom([
-      moved.as('moved'),
-      sql<number | null>`coalesce((select n from counted), (select ${ref} from ${sql.table(table)} where id = ${key.objectId}))`.as('count'),
-    ])
-    .executeTakeFirstOrThrow()) as { moved: number | string; count: number | string | null };
-  return { changed: Number(row.moved) > 0, count: row.count === null ? undefined : Number(row.count) };
-}
-
-/** The object of a reaction being added was deleted between the caller's check and the write. */
-export class ObjectGone extends Error {}
 
 /** The current value of a counter (undefined when the object is gone). */
 export async function readCounter(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, counter: CounterName): Promise<number | undefined> {

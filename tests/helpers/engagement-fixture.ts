@@ -52,36 +52,17 @@ export function recordingCaller(app: () => TestApp, serverErrors: string[]) {
   };
 }
 
-/**
- * The next write on `db` first deletes the post `postId`: the object disappears between the check and the write. A
- * write is a transaction, or a statement begun with `with` (PostgreSQL writes a reaction and its counter in one).
- */
-export function deletePostBeforeNextWrite(db: AppContext['db'], postId: string): void {
-  const remove = () => db.deleteFrom('posts').where('id', '=', postId).execute();
-  const { transaction, with: withQuery } = db;
-  const restore = () => Object.assign(db, { transaction, with: withQuery });
+/** The next transaction on `db` first deletes the post `postId`: the object disappears between the check and the write. */
+export function deletePostBeforeNextTransaction(db: AppContext['db'], postId: string): void {
+  const original = db.transaction;
   db.transaction = function (this: typeof db) {
-    restore();
-    const builder = transaction.call(db);
-    return { execute: async (fn: never) => (await remove(), builder.execute(fn)) } as unknown as ReturnType<typeof transaction>;
-  } as typeof transaction;
-  db.with = function (this: typeof db, ...args: Parameters<typeof withQuery>) {
-    restore();
-    return removingFirst(withQuery.apply(db, args), remove);
-  } as unknown as typeof withQuery;
-}
-
-/** `builder` and the builders it makes, whose execute* methods first run `before`. */
-function removingFirst<T extends object>(builder: T, before: () => Promise<unknown>): T {
-  return new Proxy(builder, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof value !== 'function') return value;
-      if (String(prop).startsWith('execute')) return async (...args: unknown[]) => (await before(), value.apply(target, args));
-      return (...args: unknown[]) => {
-        const made = value.apply(target, args);
-        return made && typeof made === 'object' && !('then' in made) ? removingFirst(made, before) : made;
-      };
-    },
-  });
+    db.transaction = original;
+    const builder = original.call(db);
+    return {
+      execute: async (fn: never) => {
+        await db.deleteFrom('posts').where('id', '=', postId).execute();
+        return builder.execute(fn);
+      },
+    } as unknown as ReturnType<typeof original>;
+  } as typeof original;
 }
