@@ -1,10 +1,9 @@
 /**
  * Named (prepared) statements on PostgreSQL. Sent as plain text with its values, a statement is parsed, analysed and
  * planned by the server every time, though the site runs the same few hundred texts over and over; a named one is
- * parsed once per connection, and its plan kept (PostgreSQL's plan cache chooses, per statement, between a plan for
- * the values at hand and one kept for all). node-postgres parses a name once per connection and then sends only its
- * values. Measured: a crowd of 2,000 signed-in users on one 2-core machine got 337 → 392 answers a second out of the
- * same CPU (docs/deploy.md).
+ * parsed once per connection (node-postgres then sends only its values) and its plan kept (PostgreSQL's plan cache
+ * chooses, per statement, between a plan for the values at hand and one kept for all). Measured: the crowd of 2,000
+ * signed-in users on one 2-core machine had 18% more requests answered out of the same CPU (docs/deploy.md).
  *
  * Which texts get a name: a statement's text on its second run (one-off statements, such as migrations and odd list
  * shapes, never take one), reads and writes only (never transaction control, which node-postgres sends as a simple
