@@ -26,9 +26,7 @@ export async function findConversationToWrite(db: DbOrTrx, id: string): Promise<
     .selectAll('conversations')
     .select((eb) => [
       eb.exists(blockQuery(db, eb.ref('conversations.performerId'), eb.ref('conversations.fanId'))).as('blocked'),
-      eb
-        .exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.conversationId', '=', 'conversations.id').whereRef('messages.senderId', '=', 'conversations.performerId').limit(1))
-        .as('performerWrote'),
+      eb.exists(sentQuery(db, eb.ref('conversations.id'), eb.ref('conversations.performerId'))).as('performerWrote'),
       eb.selectFrom('performers').select('performers.messagePolicy').whereRef('performers.id', '=', 'conversations.performerId').as('policy'),
     ])
     .where('conversations.id', '=', id)
@@ -72,20 +70,19 @@ export function conversationOfQuery(db: DbOrTrx, fanId: string, performerId: str
   return db.selectFrom('conversations').select('id').where('fanId', '=', fanId).where('performerId', '=', performerId);
 }
 
+/** A message `senderId` wrote in the conversation: a row or none (values, or columns of an enclosing statement). */
+export function sentQuery(db: DbOrTrx, conversationId: string | Expression<string> | ReturnType<typeof conversationOfQuery>, senderId: string | Expression<string>) {
+  return db.selectFrom('messages').select('messages.id').where('messages.conversationId', '=', conversationId).where('messages.senderId', '=', senderId).limit(1);
+}
+
 /** A message the performer wrote in their conversation with the fan: a row or none (what hasSent asks of that pair). */
 export function performerWroteQuery(db: DbOrTrx, fanId: string, performerId: string | Expression<string>) {
-  return db
-    .selectFrom('messages')
-    .select('messages.id')
-    .where('messages.conversationId', '=', conversationOfQuery(db, fanId, performerId))
-    .where('messages.senderId', '=', performerId)
-    .limit(1);
+  return sentQuery(db, conversationOfQuery(db, fanId, performerId), performerId);
 }
 
 /** Whether `senderId` has sent anything in the conversation. */
 export async function hasSent(db: DbOrTrx, conversationId: string, senderId: string): Promise<boolean> {
-  const row = await db.selectFrom('messages').select('id').where('conversationId', '=', conversationId).where('senderId', '=', senderId).limit(1).executeTakeFirst();
-  return Boolean(row);
+  return Boolean(await sentQuery(db, conversationId, senderId).executeTakeFirst());
 }
 
 export type NewMessage = { id: string; conversationId: string; senderId: string; recipientId: string; body: string; massMessageId: string | null; createdAt: string; price?: number };

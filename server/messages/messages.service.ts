@@ -308,8 +308,8 @@ export async function sendMessage(deps: MessagesDeps, me: Me, conversationId: st
     await insertMessage(trx, { id, conversationId: conv.id, senderId: me.id, recipientId, body: text, massMessageId: null, createdAt: at, price });
     await insertFiles(
       trx,
-      input.files.map((f) =>
-        fileRow({ id: f.id, ownerId: me.id, kind: f.type.kind === 'video' ? 'video' : 'image', storageKey: f.storageKey, mime: f.type.mime, size: f.size, width: f.width, height: f.height, originalName: f.originalName, status: 'ready' }, at),
+      input.files.map((f, i) =>
+        fileRow({ id: f.id, ownerId: me.id, kind: attachments[i]!.kind, storageKey: f.storageKey, mime: f.type.mime, size: f.size, width: f.width, height: f.height, originalName: f.originalName, status: 'ready' }, at),
       ),
     );
     await insertAttachments(trx, attachments.map(({ messageId, fileId, kind, position }) => ({ messageId, fileId, kind, position })));
