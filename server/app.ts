@@ -3,7 +3,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -14,6 +13,7 @@ import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { ping, type DatabaseHandle } from './db/database.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import type { ApiApp } from './http/types.js';
 import { SettingsService } from './settings/settings.service.js';
 import { GeoService } from './geo/geo.service.js';
@@ -146,28 +146,7 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
 
   // 1. External plugins.
   await app.register(cookie);
-  // Astro puts a hash-based CSP <meta> in every page (experimental.csp), which is what actually pins inline
-  // scripts and styles; this header adds what a meta tag cannot (frame-ancestors) and covers non-HTML responses.
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", "'unsafe-inline'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        fontSrc: ["'self'", 'data:'],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    hsts: config.publicUrl.startsWith('https:') ? { maxAge: 15552000 } : false,
-  });
+  installSecurityHeaders(app, { hsts: config.publicUrl.startsWith('https:') });
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
