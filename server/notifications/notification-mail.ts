@@ -6,7 +6,7 @@ import { notificationMail } from '../mail/notification-templates.js';
 import { NOTIFICATION_TYPE_LABELS } from '../../common/notification-text.js';
 import { notificationTypeSchema } from '../../common/enums.js';
 import { claimNotificationMail, findNotification, mailRecipient, releaseNotificationMail } from './notifications.repository.js';
-import { currencySymbol, JOB_NOTIFICATION_EMAIL, toItem, wantsEmail } from './notifications.service.js';
+import { currencySymbol, JOB_NOTIFICATION_EMAIL, MESSAGE_BATCH_MS, toItem, wantsEmail } from './notifications.service.js';
 import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubscribe.js';
 
 /**
@@ -17,8 +17,6 @@ import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubs
  * `MESSAGE_BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given back if sending
  * fails, so a retried job mails once.
  */
-
-export const MESSAGE_BATCH_MS = 10 * 60_000;
 
 export type NotificationMailDeps = Pick<AppContext, 'db' | 'config' | 'settings' | 'mailer'> & { logger: Logger };
 

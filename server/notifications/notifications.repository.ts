@@ -102,23 +102,30 @@ export function claimUnpushedQuery(db: DbOrTrx, userId: string, since: string, a
 export async function claimNotificationMail(db: DbOrTrx, row: Pick<NotificationRow, 'id' | 'userId' | 'thread'>, at: string, batchSince: string): Promise<boolean> {
   let q = db.updateTable('notifications').set({ emailedAt: at }).where('id', '=', row.id).where('emailedAt', 'is', null);
   if (row.thread) {
-    const thread = row.thread;
-    q = q.where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('notifications as other')
-            .select('other.id')
-            .where('other.userId', '=', row.userId)
-            .where('other.thread', '=', thread)
-            .where('other.id', '<>', row.id)
-            .where('other.readAt', 'is', null)
-            .where('other.emailedAt', '>=', batchSince),
-        ),
-      ),
-    );
+    const batch = mailedInThread(db, { userId: row.userId, thread: row.thread, exceptId: row.id, since: batchSince });
+    q = q.where(({ not, exists }) => not(exists(batch)));
   }
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * The batching rule's one test: another unread row of the user's thread was mailed since `since`. The claim holds a
+ * row's mail back while it is true, and a new row of such a thread gets no mail job at all (notifications.service.ts).
+ */
+function mailedInThread(db: DbOrTrx, p: { userId: string; thread: string; exceptId: string; since: string }) {
+  return db
+    .selectFrom('notifications as other')
+    .select('other.id')
+    .where('other.userId', '=', p.userId)
+    .where('other.thread', '=', p.thread)
+    .where('other.id', '<>', p.exceptId)
+    .where('other.readAt', 'is', null)
+    .where('other.emailedAt', '>=', p.since);
+}
+
+export async function isThreadMailed(db: DbOrTrx, p: { userId: string; thread: string; exceptId: string; since: string }): Promise<boolean> {
+  return (await mailedInThread(db, p).limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** Gives a claimed mail back (its sending failed: the retry claims it again). */

@@ -11,7 +11,7 @@ import { notificationText } from '../../common/notification-text.js';
 import type { EmailPreferences, NotificationItem } from '../../common/schemas/notifications.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import {
-  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, markAllNotificationsRead, markNotificationRead, markThreadNotificationsRead, notificationPage, notificationTotal,
+  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, isThreadMailed, markAllNotificationsRead, markNotificationRead, markThreadNotificationsRead, notificationPage, notificationTotal,
   displayNameOf, setEmailChoice, unreadNotificationCount, userExists, type NotificationRow,
 } from './notifications.repository.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
@@ -31,6 +31,12 @@ export const MAILED_BY_JOB: ReadonlySet<string> = new Set<NotificationType>(['me
 /** Types whose mail is a money mail sent whatever the choice: shown in the choices as always on. */
 export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['order', 'payout', 'verification']);
 
+/**
+ * How long a conversation's mail covers its later messages: no mail while another unread message of it was mailed
+ * this recently (notification-mail.ts).
+ */
+export const MESSAGE_BATCH_MS = 10 * 60_000;
+
 /** The thread of a conversation's `message` notifications. */
 const conversationThread = (conversationId: string) => `conversation:${conversationId}`;
 
@@ -49,8 +55,10 @@ export function readConversationNotifications(db: DbOrTrx, userId: string, conve
 
 /**
  * Writes a notification in the caller's transaction and, when the user wants mail of this type, the job that mails
- * it (the same transaction: the mail exists exactly when the row does). `opts.email: false` writes the row only (the
- * demo seed).
+ * it (the same transaction: the mail exists exactly when the row does). A row of a thread whose mail is out (another
+ * unread row of it mailed within `MESSAGE_BATCH_MS`) gets no job: the job would find it batched, and reading the
+ * thread reads both. A busy conversation's messages then cost no job each (seven statements of a job's run, on a
+ * crowd's every message). `opts.email: false` writes the row only (the demo seed).
  */
 export async function addNotification(
   db: DbOrTrx,
@@ -61,10 +69,11 @@ export async function addNotification(
 ): Promise<string> {
   const id = newId();
   const now = nowIso();
-  await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: now, thread: threadOf(type, payload), emailedAt: null, pushedAt: null });
-  if (opts.email !== false && MAILED_BY_JOB.has(type) && (await wantsEmail(db, userId, type))) {
-    await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });
-  }
+  const thread = threadOf(type, payload);
+  await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: now, thread, emailedAt: null, pushedAt: null });
+  if (opts.email === false || !MAILED_BY_JOB.has(type) || !(await wantsEmail(db, userId, type))) return id;
+  if (thread && (await isThreadMailed(db, { userId, thread, exceptId: id, since: new Date(Date.parse(now) - MESSAGE_BATCH_MS).toISOString() }))) return id;
+  await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });
   return id;
 }
 

@@ -4,7 +4,7 @@ import { createUser, type TestUser } from '../helpers/sessions.js';
 import { MailCatcher, linkToken } from '../helpers/mail-catcher.js';
 import { buildMoneyWorld, chargeOf, payWithSandbox, postWebhook, sandboxEvent, type MoneyWorld } from '../helpers/money-fixture.js';
 import { nextEvent, socketsClosedAfterEach } from '../helpers/realtime-client.js';
-import { addNotification } from '../../server/notifications/notifications.service.js';
+import { addNotification, readConversationNotifications } from '../../server/notifications/notifications.service.js';
 import { mailNotification } from '../../server/notifications/notification-mail.js';
 import { unsubscribeToken } from '../../server/notifications/unsubscribe.js';
 import { newId } from '../../server/db/ids.js';
@@ -291,15 +291,26 @@ describe.each(engines)('notifications on %s', (engine) => {
     const since = catcher.mark();
     const message = (conversationId: string) =>
       addNotification(db(), me.id, 'message', { conversationId, messageId: newId(), actorId: w.fan.id, actorName: 'Fay', url: `/messages/${conversationId}` });
-    await message('conv-a');
+    const jobsOf = async (notificationId: string) =>
+      (await db().selectFrom('jobs').select('id').where('type', '=', 'notification.email').where('payload', 'like', `%${notificationId}%`).execute()).length;
+    expect(await jobsOf(await message('conv-a'))).toBe(1);
     await jobsSettled();
-    await message('conv-a');
-    await message('conv-b');
+    // The conversation's mail is out and unread: its next message is not even queued, another conversation's is.
+    expect(await jobsOf(await message('conv-a'))).toBe(0);
+    expect(await jobsOf(await message('conv-b'))).toBe(1);
+    await jobsSettled();
     const subjects = (await mailsTo(me.email, since)).map((m) => m.subject);
     expect(subjects).toEqual(['Fay sent you a message', 'Fay sent you a message']);
-    expect((await db().selectFrom('notifications').select(['thread', 'emailedAt']).where('userId', '=', me.id).execute()).filter((r) => r.emailedAt).map((r) => r.thread).sort()).toEqual([
-      'conversation:conv-a', 'conversation:conv-b',
-    ]);
+    const mailedThreads = async () =>
+      (await db().selectFrom('notifications').select(['thread', 'emailedAt']).where('userId', '=', me.id).execute()).filter((r) => r.emailedAt).map((r) => r.thread).sort();
+    expect(await mailedThreads()).toEqual(['conversation:conv-a', 'conversation:conv-b']);
+    // Once the conversation is read, its next message is mailed again.
+    expect(await readConversationNotifications(db(), me.id, 'conv-a')).toBe(2);
+    const again = await message('conv-a');
+    expect(await jobsOf(again)).toBe(1);
+    await jobsSettled();
+    expect((await mailsTo(me.email, since)).map((m) => m.subject)).toHaveLength(3);
+    expect((await db().selectFrom('notifications').select('emailedAt').where('id', '=', again).executeTakeFirstOrThrow()).emailedAt).not.toBeNull();
 
     // The performer's "new subscriber" mail: sent with the unsubscribe headers while on, not once turned off.
     const perf = await createUser(db(), 'performer', { performer: { monthlyPrice: 700 } });
