@@ -5,8 +5,8 @@ import { nowIso } from '../db/ids.js';
 import { notificationMail } from '../mail/notification-templates.js';
 import { NOTIFICATION_TYPE_LABELS } from '../../common/notification-text.js';
 import { notificationTypeSchema } from '../../common/enums.js';
-import { claimNotificationMail, findNotification, mailRecipient, releaseNotificationMail } from './notifications.repository.js';
-import { currencySymbol, JOB_NOTIFICATION_EMAIL, MESSAGE_BATCH_MS, toItem, wantsEmail } from './notifications.service.js';
+import { claimNotificationMail, findNotificationToMail, releaseNotificationMail } from './notifications.repository.js';
+import { choiceWantsEmail, JOB_NOTIFICATION_EMAIL, MESSAGE_BATCH_MS, toItem } from './notifications.service.js';
 import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubscribe.js';
 
 /**
@@ -22,23 +22,23 @@ export type NotificationMailDeps = Pick<AppContext, 'db' | 'config' | 'settings'
 
 export async function mailNotification(deps: NotificationMailDeps, notificationId: string): Promise<'sent' | string> {
   const { db, config } = deps;
-  const row = await findNotification(db, notificationId);
+  const row = await findNotificationToMail(db, notificationId);
   if (!row) return 'gone';
   if (row.readAt) return 'read';
   const type = notificationTypeSchema.safeParse(row.type);
   if (!type.success) return 'unknown_type';
-  const user = await mailRecipient(db, row.userId);
-  if (!user || user.status === 'suspended' || !Number(user.emailVerified)) return 'not_mailable';
-  if (!(await wantsEmail(db, row.userId, row.type))) return 'turned_off';
+  const email = row.email;
+  if (email === null || row.status === 'suspended' || !Number(row.emailVerified)) return 'not_mailable';
+  if (!choiceWantsEmail(row.type, row.emailChoice)) return 'turned_off';
   const at = nowIso();
   if (!(await claimNotificationMail(db, row, at, new Date(Date.now() - MESSAGE_BATCH_MS).toISOString()))) return 'batched_or_sent';
   try {
-    const symbol = await currencySymbol(db);
+    const symbol = String(await deps.settings.get('currencySymbol'));
     const item = toItem(row, symbol);
     const links = unsubscribeLinks(config.publicUrl, config.apiBase, unsubscribeToken(config.appSecret, row.userId, type.data));
     const message = notificationMail(
       { siteName: String(await deps.settings.get('siteName')), publicUrl: config.publicUrl, currencySymbol: symbol },
-      { email: user.email, name: user.displayName || user.name },
+      { email, name: row.displayName || (row.name ?? '') },
       { text: item.text, url: `${config.publicUrl}${item.url}`, typeLabel: NOTIFICATION_TYPE_LABELS[type.data]!, unsubscribePage: links.page, headers: unsubscribeHeaders(links.oneClick) },
     );
     await deps.mailer.send(message);

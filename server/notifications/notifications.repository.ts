@@ -45,8 +45,22 @@ export async function findOwnNotification(db: DbOrTrx, userId: string, id: strin
   return db.selectFrom('notifications').selectAll().where('id', '=', id).where('userId', '=', userId).executeTakeFirst();
 }
 
-export async function findNotification(db: DbOrTrx, id: string): Promise<NotificationRow | undefined> {
-  return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+/**
+ * A notification with what its mail needs, in one statement: the recipient (null columns when gone) and their email
+ * choice for its type (`emailChoice` null: never set, so on).
+ */
+export async function findNotificationToMail(db: DbOrTrx, id: string) {
+  return db
+    .selectFrom('notifications as n')
+    .leftJoin('users', 'users.id', 'n.userId')
+    .leftJoin('performers', 'performers.id', 'n.userId')
+    .selectAll('n')
+    .select(['users.email', 'users.name', 'users.status', 'users.emailVerified', 'performers.displayName'])
+    .select((eb) =>
+      eb.selectFrom('notificationPreferences as np').select('np.email').whereRef('np.userId', '=', 'n.userId').whereRef('np.type', '=', 'n.type').as('emailChoice'),
+    )
+    .where('n.id', '=', id)
+    .executeTakeFirst();
 }
 
 /**
@@ -149,16 +163,6 @@ export async function setEmailChoice(db: DbOrTrx, userId: string, type: string, 
     .values({ userId, type, email: email ? 1 : 0, updatedAt: at })
     .onConflict((oc) => oc.columns(['userId', 'type']).doUpdateSet({ email: email ? 1 : 0, updatedAt: at }))
     .execute();
-}
-
-/** Who a notification mail goes to, and whether they may be mailed at all. */
-export async function mailRecipient(db: DbOrTrx, userId: string) {
-  return db
-    .selectFrom('users')
-    .leftJoin('performers', 'performers.id', 'users.id')
-    .select(['users.id', 'users.email', 'users.name', 'users.status', 'users.emailVerified', 'performers.displayName'])
-    .where('users.id', '=', userId)
-    .executeTakeFirst();
 }
 
 /** A user's display name (a performer's stage name, else their name): the `actorName` of what they caused. */

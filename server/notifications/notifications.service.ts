@@ -147,6 +147,11 @@ export async function wantsEmail(db: DbOrTrx, userId: string, type: string): Pro
   return (await emailChoicesOf(db, userId)).get(type) ?? true;
 }
 
+/** `wantsEmail` from a choice already read (1 on, 0 off, null never set: on). */
+export function choiceWantsEmail(type: string, choice: number | null): boolean {
+  return ALWAYS_MAILED.has(type) || choice === null || Number(choice) === 1;
+}
+
 export async function emailPreferencesOf(db: DbOrTrx, userId: string): Promise<EmailPreferences> {
   const choices = await emailChoicesOf(db, userId);
   return {

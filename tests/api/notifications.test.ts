@@ -240,6 +240,26 @@ describe.each(engines)('notifications on %s', (engine) => {
     expect((await call('GET', '/notifications/preferences')).status).toBe(401);
   });
 
+  it('decides a mail when its job runs: the choice then, read, gone, an always-mailed type whatever the choice', async () => {
+    const perf = await createUser(db(), 'performer', { name: `Decided ${engine}` });
+    const deps = { ...t.ctx, logger: t.ctx.logger };
+    // Rows without their job (email: false), so each outcome is the direct call's.
+    const row = (type: string) => addNotification(db(), perf.id, type, { title: 'Dawn', actorName: 'Cleo', amount: 1500, orderId: 'o', status: 'shipped', url: '/notifications' }, { email: false });
+    expect((await call('PUT', '/notifications/preferences', perf, { email: { comment: false, order: false } })).status).toBe(200);
+    expect(await mailNotification(deps, await row('comment'))).toBe('turned_off');
+    const since = catcher.mark();
+    expect(await mailNotification(deps, await row('order'))).toBe('sent');
+    expect(await mailsTo(perf.email, since)).toHaveLength(1);
+    expect((await call('PUT', '/notifications/preferences', perf, { email: { comment: true } })).status).toBe(200);
+    const read = await row('comment');
+    await db().updateTable('notifications').set({ readAt: new Date().toISOString() }).where('id', '=', read).execute();
+    expect(await mailNotification(deps, read)).toBe('read');
+    expect(await mailNotification(deps, newId())).toBe('gone');
+    const on = await row('comment');
+    await db().updateTable('users').set({ status: 'suspended' }).where('id', '=', perf.id).execute();
+    expect(await mailNotification(deps, on)).toBe('not_mailable');
+  });
+
   it('mails a notification through the job only while its type is on, never to a suspended or unverified account, with a working one-click unsubscribe', async () => {
     const perf = await createUser(db(), 'performer', { name: `Mailed ${engine}` });
     let since = catcher.mark();
