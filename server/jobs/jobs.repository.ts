@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { newId } from '../db/ids.js';
+import { isSqlite } from '../catalogue/catalogue.repository.js';
 import type { JobsTable } from '../db/schema.js';
 
 /** Every SQL statement about the `jobs` table. Times are ISO-8601 UTC text, so they compare as strings. */
@@ -42,33 +43,49 @@ export async function insertJob(db: DbOrTrx, job: NewJob): Promise<string> {
 }
 
 /**
- * Ids of jobs a worker may claim now: queued and due, or running with an expired lease (their worker
- * died or stalled). Oldest first. Served by the indexes jobs_status_run_at and jobs_status_lease.
+ * Ids of running jobs whose lease expired (their worker died or stalled), oldest lease first: any worker may claim
+ * them again (claimJob). Served by the index jobs_status_lease.
  */
-export async function findClaimable(db: DbOrTrx, types: string[], now: string, limit: number): Promise<string[]> {
+export async function findExpiredLeases(db: DbOrTrx, types: string[], now: string, limit: number): Promise<string[]> {
   if (!types.length) return [];
-  const [expired, due] = await Promise.all([
-    db
-      .selectFrom('jobs')
-      .select('id')
-      .where('status', '=', 'running')
-      .where('leaseExpiresAt', '<', now)
-      .where('type', 'in', types)
-      .orderBy('leaseExpiresAt')
-      .limit(limit)
-      .execute(),
-    db
-      .selectFrom('jobs')
-      .select('id')
-      .where('status', '=', 'queued')
-      .where('runAt', '<=', now)
-      .where('type', 'in', types)
-      .orderBy('runAt')
-      .orderBy('id')
-      .limit(limit)
-      .execute(),
-  ]);
-  return [...expired, ...due].map((r) => r.id);
+  const rows = await db
+    .selectFrom('jobs')
+    .select('id')
+    .where('status', '=', 'running')
+    .where('leaseExpiresAt', '<', now)
+    .where('type', 'in', types)
+    .orderBy('leaseExpiresAt')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Claims the oldest due queued job of `types` in one statement (the index jobs_status_run_at finds it): what finding
+ * candidates and then claiming one took two round trips for, on every job. On PostgreSQL the candidate is read
+ * `FOR UPDATE SKIP LOCKED`, so workers racing take different rows; and the claim's own conditions are checked again
+ * on the row, so a row claimed in between matches nothing. SQLite runs writes one at a time.
+ */
+export async function claimDueJob(db: DbOrTrx, types: string[], workerId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+  if (!types.length) return undefined;
+  let next = db
+    .selectFrom('jobs as next')
+    .select('next.id')
+    .where('next.status', '=', 'queued')
+    .where('next.runAt', '<=', now)
+    .where('next.type', 'in', types)
+    .orderBy('next.runAt')
+    .orderBy('next.id')
+    .limit(1);
+  if (!isSqlite(db)) next = next.forUpdate().skipLocked();
+  return db
+    .updateTable('jobs')
+    .set((eb) => ({ status: 'running', lockedBy: workerId, lockedAt: now, leaseExpiresAt: leaseUntil, attempts: eb('attempts', '+', 1), updatedAt: now }))
+    .where('id', '=', next)
+    .where('status', '=', 'queued')
+    .where('runAt', '<=', now)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /**

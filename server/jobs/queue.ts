@@ -4,8 +4,9 @@ import type { Logger } from 'pino';
 import type { Db, DbOrTrx } from '../db/database.js';
 import type { JobsConfig } from '../media/pipeline/config.js';
 import {
+  claimDueJob,
   claimJob,
-  findClaimable,
+  findExpiredLeases,
   insertJob,
   markDone,
   markFailed,
@@ -89,6 +90,7 @@ export class JobQueue {
   private stopping = false;
   private wakeUp: (() => void) | undefined;
   private woken = false;
+  private nextLeaseCheck = 0;
 
   constructor(
     private readonly db: Db,
@@ -201,16 +203,22 @@ export class JobQueue {
     });
   }
 
+  /**
+   * The next job to run: a job whose lease expired first (looked for at most once per poll interval: a dead worker's
+   * jobs wait that long at most, and a busy queue does not pay a second scan per job), else the oldest due one.
+   */
   private async claimNext(): Promise<JobRow | undefined> {
     const types = this.types;
     const now = new Date();
-    const ids = await findClaimable(this.db, types, now.toISOString(), this.config.concurrency + 4);
-    for (const id of ids) {
-      if (this.running.has(id)) continue;
-      const job = await claimJob(this.db, id, this.workerId, now.toISOString(), this.leaseUntil(now));
-      if (job) return job;
+    if (now.getTime() >= this.nextLeaseCheck) {
+      this.nextLeaseCheck = now.getTime() + this.config.pollMs;
+      for (const id of await findExpiredLeases(this.db, types, now.toISOString(), this.config.concurrency + 4)) {
+        if (this.running.has(id)) continue;
+        const job = await claimJob(this.db, id, this.workerId, now.toISOString(), this.leaseUntil(now));
+        if (job) return job;
+      }
     }
-    return undefined;
+    return claimDueJob(this.db, types, this.workerId, now.toISOString(), this.leaseUntil(now));
   }
 
   private leaseUntil(now = new Date()): string {
