@@ -6,7 +6,7 @@ import { notificationMail } from '../mail/notification-templates.js';
 import { NOTIFICATION_TYPE_LABELS } from '../../common/notification-text.js';
 import { notificationTypeSchema } from '../../common/enums.js';
 import { claimNotificationMail, findNotificationToMail, releaseNotificationMail } from './notifications.repository.js';
-import { choiceWantsEmail, JOB_NOTIFICATION_EMAIL, MESSAGE_BATCH_MS, toItem } from './notifications.service.js';
+import { batchSince, choiceWantsEmail, JOB_NOTIFICATION_EMAIL, toItem } from './notifications.service.js';
 import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubscribe.js';
 
 /**
@@ -29,9 +29,9 @@ export async function mailNotification(deps: NotificationMailDeps, notificationI
   if (!type.success) return 'unknown_type';
   const email = row.email;
   if (email === null || row.status === 'suspended' || !Number(row.emailVerified)) return 'not_mailable';
-  if (!choiceWantsEmail(row.type, row.emailChoice)) return 'turned_off';
+  if (!choiceWantsEmail(row.type, row.emailChoice === null ? undefined : Number(row.emailChoice) === 1)) return 'turned_off';
   const at = nowIso();
-  if (!(await claimNotificationMail(db, row, at, new Date(Date.now() - MESSAGE_BATCH_MS).toISOString()))) return 'batched_or_sent';
+  if (!(await claimNotificationMail(db, row, at, batchSince(Date.now())))) return 'batched_or_sent';
   try {
     const symbol = String(await deps.settings.get('currencySymbol'));
     const item = toItem(row, symbol);

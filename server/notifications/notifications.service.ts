@@ -37,6 +37,11 @@ export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['or
  */
 export const MESSAGE_BATCH_MS = 10 * 60_000;
 
+/** The start of the batch window that ends at `at` (ms): a thread mailed since then holds its new rows' mails back. */
+export function batchSince(at: number): string {
+  return new Date(at - MESSAGE_BATCH_MS).toISOString();
+}
+
 /** The thread of a conversation's `message` notifications. */
 const conversationThread = (conversationId: string) => `conversation:${conversationId}`;
 
@@ -72,7 +77,7 @@ export async function addNotification(
   const thread = threadOf(type, payload);
   await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: now, thread, emailedAt: null, pushedAt: null });
   if (opts.email === false || !MAILED_BY_JOB.has(type) || !(await wantsEmail(db, userId, type))) return id;
-  if (thread && (await isThreadMailed(db, { userId, thread, exceptId: id, since: new Date(Date.parse(now) - MESSAGE_BATCH_MS).toISOString() }))) return id;
+  if (thread && (await isThreadMailed(db, { userId, thread, exceptId: id, since: batchSince(Date.parse(now)) }))) return id;
   await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });
   return id;
 }
@@ -143,20 +148,20 @@ export async function readAllNotifications(db: DbOrTrx, userId: string, before: 
 
 /** Whether the user wants mail of this type: their choice, on by default; always for the money mails. */
 export async function wantsEmail(db: DbOrTrx, userId: string, type: string): Promise<boolean> {
-  if (ALWAYS_MAILED.has(type)) return true;
-  return (await emailChoicesOf(db, userId)).get(type) ?? true;
+  // The always-mailed types need no read.
+  return ALWAYS_MAILED.has(type) || choiceWantsEmail(type, (await emailChoicesOf(db, userId)).get(type));
 }
 
-/** `wantsEmail` from a choice already read (1 on, 0 off, null never set: on). */
-export function choiceWantsEmail(type: string, choice: number | null): boolean {
-  return ALWAYS_MAILED.has(type) || choice === null || Number(choice) === 1;
+/** THE email choice rule, from a choice already read (undefined: never set): the always-mailed types, else the choice, on by default. */
+export function choiceWantsEmail(type: string, choice: boolean | undefined): boolean {
+  return ALWAYS_MAILED.has(type) || (choice ?? true);
 }
 
 export async function emailPreferencesOf(db: DbOrTrx, userId: string): Promise<EmailPreferences> {
   const choices = await emailChoicesOf(db, userId);
   return {
     preferences: notificationTypeSchema.options.map((type) => ({
-      type, locked: ALWAYS_MAILED.has(type), email: ALWAYS_MAILED.has(type) || (choices.get(type) ?? true),
+      type, locked: ALWAYS_MAILED.has(type), email: choiceWantsEmail(type, choices.get(type)),
     })),
   };
 }
