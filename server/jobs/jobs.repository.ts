@@ -1,8 +1,8 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { newId } from '../db/ids.js';
 import { isSqlite } from '../catalogue/catalogue.repository.js';
-import type { JobsTable } from '../db/schema.js';
+import type { Database, JobsTable } from '../db/schema.js';
 
 /** Every SQL statement about the `jobs` table. Times are ISO-8601 UTC text, so they compare as strings. */
 
@@ -44,7 +44,7 @@ export async function insertJob(db: DbOrTrx, job: NewJob): Promise<string> {
 
 /**
  * Ids of running jobs whose lease expired (their worker died or stalled), oldest lease first: any worker may claim
- * them again (claimJob). Served by the index jobs_status_lease.
+ * them again (claimExpiredJob). Served by the index jobs_status_lease.
  */
 export async function findExpiredLeases(db: DbOrTrx, types: string[], now: string, limit: number): Promise<string[]> {
   if (!types.length) return [];
@@ -80,7 +80,7 @@ export async function claimDueJob(db: DbOrTrx, types: string[], workerId: string
   if (!isSqlite(db)) next = next.forUpdate().skipLocked();
   return db
     .updateTable('jobs')
-    .set((eb) => ({ status: 'running', lockedBy: workerId, lockedAt: now, leaseExpiresAt: leaseUntil, attempts: eb('attempts', '+', 1), updatedAt: now }))
+    .set(claimedBy(workerId, now, leaseUntil))
     .where('id', '=', next)
     .where('status', '=', 'queued')
     .where('runAt', '<=', now)
@@ -89,30 +89,31 @@ export async function claimDueJob(db: DbOrTrx, types: string[], workerId: string
 }
 
 /**
- * Claims one job with a single conditional UPDATE: it only matches while the job is still claimable, so
- * of several workers racing for the same id exactly one gets the row back (on PostgreSQL the losers wait
+ * Claims a job whose lease expired, by id, with a single conditional UPDATE: it only matches while the lease is still
+ * expired, so of several workers racing for the same id exactly one gets the row back (on PostgreSQL the losers wait
  * for the winner's row lock, re-check the WHERE and match nothing; SQLite runs writes one at a time).
  */
-export async function claimJob(db: DbOrTrx, id: string, workerId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
+export async function claimExpiredJob(db: DbOrTrx, id: string, workerId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
   return db
     .updateTable('jobs')
-    .set((eb) => ({
-      status: 'running',
-      lockedBy: workerId,
-      lockedAt: now,
-      leaseExpiresAt: leaseUntil,
-      attempts: eb('attempts', '+', 1),
-      updatedAt: now,
-    }))
+    .set(claimedBy(workerId, now, leaseUntil))
     .where('id', '=', id)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'queued'), eb('runAt', '<=', now)]),
-        eb.and([eb('status', '=', 'running'), eb('leaseExpiresAt', '<', now)]),
-      ]),
-    )
+    .where('status', '=', 'running')
+    .where('leaseExpiresAt', '<', now)
     .returningAll()
     .executeTakeFirst();
+}
+
+/** What a claim writes, whichever job it took: running, this worker's lease, one more attempt. */
+function claimedBy(workerId: string, now: string, leaseUntil: string) {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) => ({
+    status: 'running' as const,
+    lockedBy: workerId,
+    lockedAt: now,
+    leaseExpiresAt: leaseUntil,
+    attempts: eb('attempts', '+', 1),
+    updatedAt: now,
+  });
 }
 
 /** Extends the lease of a job this worker still holds; false when it lost it (another worker took it over). */

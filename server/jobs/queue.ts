@@ -5,7 +5,7 @@ import type { Db, DbOrTrx } from '../db/database.js';
 import type { JobsConfig } from '../media/pipeline/config.js';
 import {
   claimDueJob,
-  claimJob,
+  claimExpiredJob,
   findExpiredLeases,
   insertJob,
   markDone,
@@ -214,7 +214,7 @@ export class JobQueue {
       this.nextLeaseCheck = now.getTime() + this.config.pollMs;
       for (const id of await findExpiredLeases(this.db, types, now.toISOString(), this.config.concurrency + 4)) {
         if (this.running.has(id)) continue;
-        const job = await claimJob(this.db, id, this.workerId, now.toISOString(), this.leaseUntil(now));
+        const job = await claimExpiredJob(this.db, id, this.workerId, now.toISOString(), this.leaseUntil(now));
         if (job) return job;
       }
     }

@@ -29,7 +29,7 @@ export async function mailNotification(deps: NotificationMailDeps, notificationI
   if (!type.success) return 'unknown_type';
   const email = row.email;
   if (email === null || row.status === 'suspended' || !Number(row.emailVerified)) return 'not_mailable';
-  if (!choiceWantsEmail(row.type, row.emailChoice === null ? undefined : Number(row.emailChoice) === 1)) return 'turned_off';
+  if (!choiceWantsEmail(row.type, row.emailChoice)) return 'turned_off';
   const at = nowIso();
   if (!(await claimNotificationMail(db, row, at, batchSince(Date.now())))) return 'batched_or_sent';
   try {

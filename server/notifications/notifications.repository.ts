@@ -47,10 +47,10 @@ export async function findOwnNotification(db: DbOrTrx, userId: string, id: strin
 
 /**
  * A notification with what its mail needs, in one statement: the recipient (null columns when gone) and their email
- * choice for its type (`emailChoice` null: never set, so on).
+ * choice for its type (`emailChoice` undefined: never set, so on).
  */
 export async function findNotificationToMail(db: DbOrTrx, id: string) {
-  return db
+  const row = await db
     .selectFrom('notifications as n')
     .leftJoin('users', 'users.id', 'n.userId')
     .leftJoin('performers', 'performers.id', 'n.userId')
@@ -61,6 +61,7 @@ export async function findNotificationToMail(db: DbOrTrx, id: string) {
     )
     .where('n.id', '=', id)
     .executeTakeFirst();
+  return row && { ...row, emailChoice: row.emailChoice === null ? undefined : choiceIsOn(row.emailChoice) };
 }
 
 /**
@@ -153,7 +154,12 @@ export async function releaseNotificationMail(db: DbOrTrx, id: string, at: strin
 /** The types the user has set, each on (1) or off (0). */
 export async function emailChoicesOf(db: DbOrTrx, userId: string): Promise<Map<string, boolean>> {
   const rows = await db.selectFrom('notificationPreferences').select(['type', 'email']).where('userId', '=', userId).execute();
-  return new Map(rows.map((r) => [r.type, Number(r.email) === 1]));
+  return new Map(rows.map((r) => [r.type, choiceIsOn(r.email)]));
+}
+
+/** A `notification_preferences.email` flag as stored (0/1; PostgreSQL may hand it back as text). */
+function choiceIsOn(email: number | string): boolean {
+  return Number(email) === 1;
 }
 
 /** Sets one type's email choice (insert or update). */

@@ -35,7 +35,7 @@ export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['or
  * How long a conversation's mail covers its later messages: no mail while another unread message of it was mailed
  * this recently (notification-mail.ts).
  */
-export const MESSAGE_BATCH_MS = 10 * 60_000;
+const MESSAGE_BATCH_MS = 10 * 60_000;
 
 /** The start of the batch window that ends at `at` (ms): a thread mailed since then holds its new rows' mails back. */
 export function batchSince(at: number): string {
