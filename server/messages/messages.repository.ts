@@ -40,12 +40,14 @@ export function findConversationOf(db: DbOrTrx, fanId: string, performerId: stri
 
 /** Inserts the pair's conversation unless one exists (conversations_pair_uq, both engines); answers the pair's row. */
 export async function ensureConversation(db: DbOrTrx, row: ConversationRow): Promise<ConversationRow> {
-  await db
+  // The row written comes back with the insert; only when the pair had one already is it read.
+  const inserted = await db
     .insertInto('conversations')
     .values(row)
     .onConflict((oc) => oc.columns(['fanId', 'performerId']).doNothing())
-    .execute();
-  return (await findConversationOf(db, row.fanId, row.performerId))!;
+    .returningAll()
+    .executeTakeFirst();
+  return inserted ?? (await findConversationOf(db, row.fanId, row.performerId))!;
 }
 
 /** An account by id or username with what messaging needs: its role and status, and a performer's policy and standing. */

@@ -111,15 +111,21 @@ async function whyNot(db: DbOrTrx, pair: { id?: string; fanId: string; performer
 }
 
 /** The pair (fan, performer) of the caller and another account; 404 for no such account, 403 unless one of each. */
-async function pairWith(db: DbOrTrx, me: Me, key: string): Promise<{ fanId: string; performerId: string }> {
+type Correspondent = NonNullable<Awaited<ReturnType<typeof findCorrespondent>>>;
+
+/**
+ * The (fan, performer) pair of the caller and the account `key` names, with that account's row. For a fan, the
+ * performer's message policy comes with it, so that the checks after it do not read it again.
+ */
+async function pairWith(db: DbOrTrx, me: Me, key: string): Promise<{ pair: { fanId: string; performerId: string }; other: Correspondent; known: KnownFacts }> {
   const other = await findCorrespondent(db, key);
   if (!other || other.id === me.id || other.status !== 'active') throw notFound('User');
   if (me.role === 'user' && other.role === 'performer') {
     // A performer who is not active and approved cannot be found by fans, here as in the catalogue.
     if (other.performerStatus !== 'active' || Number(other.approved) !== 1) throw notFound('User');
-    return { fanId: me.id, performerId: other.id };
+    return { pair: { fanId: me.id, performerId: other.id }, other, known: { policy: other.messagePolicy ?? 'nobody' } };
   }
-  if (me.role === 'performer' && other.role === 'user') return { fanId: other.id, performerId: me.id };
+  if (me.role === 'performer' && other.role === 'user') return { pair: { fanId: other.id, performerId: me.id }, other, known: {} };
   throw notAllowed('Conversations are between a fan and a performer');
 }
 
@@ -130,28 +136,45 @@ async function visibleConversation(db: DbOrTrx, viewer: Me, id: string): Promise
   return row;
 }
 
-async function participantOf(db: DbOrTrx, id: string) {
-  const u = await findCorrespondent(db, id);
+function participantView(id: string, u: Correspondent | undefined) {
   return { _id: id, name: u?.name ?? 'Deleted account', username: u?.username ?? '', avatar: publicMediaUrl(u?.avatarPath) ?? DEFAULT_AVATAR, role: u?.role ?? 'user' };
 }
 
+/**
+ * What the caller of conversationView read moments before: the other participant's row, the facts the check of who
+ * may write needs, or that check's outcome itself (`mayWrite`: the viewer was just allowed to open it).
+ */
+interface ViewFacts {
+  other?: Correspondent;
+  known?: KnownFacts;
+  mayWrite?: true;
+}
+
 /** A conversation shaped for `viewer` (for an admin, "other" is the fan). */
-async function conversationView(db: DbOrTrx, viewer: Me, row: ConversationRow): Promise<Conversation> {
+async function conversationView(db: DbOrTrx, viewer: Me, row: ConversationRow, facts: ViewFacts = {}): Promise<Conversation> {
   const otherId = viewer.id === row.fanId ? row.performerId : row.fanId;
   const side = viewer.id === row.performerId ? 'performerId' : 'fanId';
-  const [other, list] = await Promise.all([participantOf(db, otherId), conversationsPage(db, row[side], side, 1, undefined, row.id)]);
+  const [other, list] = await Promise.all([
+    facts.other?.id === otherId ? facts.other : findCorrespondent(db, otherId),
+    conversationsPage(db, row[side], side, 1, undefined, row.id),
+  ]);
   const summary = list[0];
-  const refusal = viewer.id === row.fanId || viewer.id === row.performerId ? await whyNot(db, row, viewer.id) : { code: 'FORBIDDEN', message: 'Only its two participants write in a conversation' };
+  const participant = viewer.id === row.fanId || viewer.id === row.performerId;
+  const refusal = !participant
+    ? { code: 'FORBIDDEN', message: 'Only its two participants write in a conversation' }
+    : facts.mayWrite
+      ? null
+      : await whyNot(db, row, viewer.id, facts.known);
   return {
     _id: row.id,
     fanId: row.fanId,
     performerId: row.performerId,
-    other,
+    other: participantView(otherId, other),
     lastMessage: summary?.lastCreatedAt
       ? { text: summary.lastBody ?? '', senderId: summary.lastSenderId ?? '', createdAt: summary.lastCreatedAt, attachments: Number(summary.lastAttachments ?? 0) }
       : null,
     lastMessageAt: row.lastMessageAt,
-    unreadCount: viewer.id === row.fanId || viewer.id === row.performerId ? Number(summary?.unreadCount ?? 0) : 0,
+    unreadCount: participant ? Number(summary?.unreadCount ?? 0) : 0,
     blocked: refusal?.code === 'BLOCKED_BY_PERFORMER' || Boolean(summary?.blockedFan),
     canSend: !refusal,
     whyNot: refusal?.message ?? null,
@@ -164,13 +187,14 @@ async function conversationView(db: DbOrTrx, viewer: Me, row: ConversationRow): 
  */
 export async function startConversation(deps: MessagesDeps, me: Me, key: string): Promise<Conversation> {
   const { db } = deps;
-  const pair = await pairWith(db, me, key);
+  const { pair, other, known } = await pairWith(db, me, key);
   const existing = await findConversationOf(db, pair.fanId, pair.performerId);
-  if (existing) return conversationView(db, me, existing);
-  await assertMayWrite(db, pair, me.id);
+  if (existing) return conversationView(db, me, existing, { other, known });
+  await assertMayWrite(db, pair, me.id, new Date(), known);
   const now = nowIso();
   const row = await ensureConversation(db, { id: newId(), ...pair, createdAt: now, lastMessageAt: now, lastMessageId: null });
-  return conversationView(db, me, row);
+  // Whoever may open a conversation may write in it (a message in it only adds who may answer): not checked twice.
+  return conversationView(db, me, row, { other, mayWrite: true });
 }
 
 export async function getConversation(deps: MessagesDeps, viewer: Me, id: string): Promise<Conversation> {
