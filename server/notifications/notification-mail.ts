@@ -13,8 +13,8 @@ import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubs
  * The `notification.email` job: mails one notification, enqueued with its row (notifications.service.ts). Decided when
  * it runs, from what is true then: nobody suspended, nor with an unverified address, is mailed (the account mails'
  * rule: server/auth/README.md); nor for a type they turned off since, nor for a notification already read. A
- * conversation's messages are batched: no mail while another unread message of it was mailed in the last
- * `MESSAGE_BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given back if sending
+ * thread's rows (a conversation's messages, the comments on one item) are batched: no mail while another unread row
+ * of it was mailed in the last `BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given back if sending
  * fails, so a retried job mails once.
  */
 

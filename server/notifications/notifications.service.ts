@@ -32,22 +32,27 @@ export const MAILED_BY_JOB: ReadonlySet<string> = new Set<NotificationType>(['me
 export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['order', 'payout', 'verification']);
 
 /**
- * How long a conversation's mail covers its later messages: no mail while another unread message of it was mailed
- * this recently (notification-mail.ts).
+ * How long a thread's mail covers its later rows: no mail while another unread row of it was mailed this recently
+ * (notification-mail.ts).
  */
-const MESSAGE_BATCH_MS = 10 * 60_000;
+const BATCH_MS = 10 * 60_000;
 
 /** The start of the batch window that ends at `at` (ms): a thread mailed since then holds its new rows' mails back. */
 export function batchSince(at: number): string {
-  return new Date(at - MESSAGE_BATCH_MS).toISOString();
+  return new Date(at - BATCH_MS).toISOString();
 }
 
 /** The thread of a conversation's `message` notifications. */
 const conversationThread = (conversationId: string) => `conversation:${conversationId}`;
 
-/** What a row is about, when its mails are batched: a conversation's messages. */
+/**
+ * What a row is about, when its mails are batched: a conversation's messages, or the comments on one item (a
+ * performer whose video is being discussed gets one mail, not one per comment, until they read it).
+ */
 function threadOf(type: string, payload: Record<string, unknown>): string | null {
-  return type === 'message' && typeof payload.conversationId === 'string' ? conversationThread(payload.conversationId) : null;
+  if (type === 'message' && typeof payload.conversationId === 'string') return conversationThread(payload.conversationId);
+  if (type === 'comment' && typeof payload.objectType === 'string' && typeof payload.objectId === 'string') return `comments:${payload.objectType}:${payload.objectId}`;
+  return null;
 }
 
 /**
@@ -61,8 +66,8 @@ export function readConversationNotifications(db: DbOrTrx, userId: string, conve
 /**
  * Writes a notification in the caller's transaction and, when the user wants mail of this type, the job that mails
  * it (the same transaction: the mail exists exactly when the row does). A row of a thread whose mail is out (another
- * unread row of it mailed within `MESSAGE_BATCH_MS`) gets no job: the job would find it batched, and reading the
- * thread reads both. A busy conversation's messages then cost no job each (seven statements of a job's run, on a
+ * unread row of it mailed within `BATCH_MS`) gets no job: the job would find it batched, and reading the
+ * thread reads both. A busy conversation's messages, or a busy item's comments, then cost no job each (seven statements of a job's run, on a
  * crowd's every message). `opts.email: false` writes the row only (the demo seed).
  */
 export async function addNotification(

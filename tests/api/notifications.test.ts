@@ -8,6 +8,7 @@ import { addNotification, readConversationNotifications } from '../../server/not
 import { mailNotification } from '../../server/notifications/notification-mail.js';
 import { unsubscribeToken } from '../../server/notifications/unsubscribe.js';
 import { newId } from '../../server/db/ids.js';
+import { makeVideo } from '../../server/seed/factories.js';
 
 /**
  * Notifications (docs/product.md, Notifications) over real HTTP on both engines: the user's own list, newest first and
@@ -216,6 +217,34 @@ describe.each(engines)('notifications on %s', (engine) => {
     expect(payloadOf(rows[0]!)).toMatchObject({ actorName: `Commenter ${engine}`, url: `/videos/${w.videos.freeVideo.id}`, title: 'Free clip' });
     // The list's first item is the one pushed.
     expect((await call('GET', '/notifications?limit=1', w.perf)).body.items[0]._id).toBe(notification._id);
+  });
+
+  it("mails the comments on one item once while that mail's notification is unread and recent; another item's comment is mailed, and the next one after reading", async () => {
+    const perf = await createUser(db(), 'performer', { name: `Batched ${engine}` });
+    const [clip, other] = await Promise.all([makeVideo(t.ctx, perf.id, { title: 'Clip one', access: 'free' }), makeVideo(t.ctx, perf.id, { title: 'Clip two', access: 'free' })]);
+    const fans = await Promise.all([1, 2, 3].map((i) => createUser(db(), 'user', { name: `Fan ${i}` })));
+    const since = catcher.mark();
+    const comment = async (who: TestUser, videoId: string) => {
+      const res = await call('POST', '/comments', who, { objectType: 'video', objectId: videoId, content: 'Nice' });
+      expect(res.status).toBe(201);
+      const row = (await rowsOf(perf.id, 'comment')).find((r) => payloadOf(r).commentId === res.body._id)!;
+      const jobs = await db().selectFrom('jobs').select('id').where('type', '=', 'notification.email').where('payload', 'like', `%${row.id}%`).execute();
+      await jobsSettled();
+      return { id: row.id, thread: row.thread, jobs: jobs.length };
+    };
+    const first = await comment(fans[0]!, clip.id);
+    expect(first).toMatchObject({ thread: `comments:video:${clip.id}`, jobs: 1 });
+    // The item's mail is out and unread: more comments on it are not even queued; a comment on another item is.
+    expect((await comment(fans[1]!, clip.id)).jobs).toBe(0);
+    expect((await comment(fans[2]!, clip.id)).jobs).toBe(0);
+    expect((await comment(fans[1]!, other.id)).jobs).toBe(1);
+    expect((await mailsTo(perf.email, since)).map((m) => m.subject).sort()).toEqual(['Fan 1 commented on “Clip one”', 'Fan 2 commented on “Clip two”']);
+    // Once the mailed notification is read, the item's next comment is mailed again.
+    expect((await call('POST', `/notifications/${first.id}/read`, perf)).status).toBe(200);
+    expect((await comment(fans[2]!, clip.id)).jobs).toBe(1);
+    expect((await mailsTo(perf.email, since)).map((m) => m.subject)).toContain('Fan 3 commented on “Clip one”');
+    // Every comment is still in the bell.
+    expect(await rowsOf(perf.id, 'comment')).toHaveLength(5);
   });
 
   it('keeps an email choice per type: all on by default, the money mails of orders and payouts and the identity verification decision always on, bad input 400', async () => {
