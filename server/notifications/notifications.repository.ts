@@ -90,12 +90,14 @@ export function markAllNotificationsRead(db: DbOrTrx, userId: string, before: st
 }
 
 /**
- * Claims the user's rows not yet pushed (created since `since`, newest `limit`): one conditional UPDATE, so of two
- * pushes at once each row goes out with one of them.
+ * Claims the user's rows not yet pushed (created since `since`, newest `limit`), oldest first: one conditional UPDATE,
+ * so of two pushes at once each row goes out with one of them. When it claims any, the same statement answers the
+ * user's unread count (`unread`), which the push sends next; otherwise `unread` is undefined.
  */
-export async function claimUnpushed(db: DbOrTrx, userId: string, since: string, at: string, limit: number): Promise<NotificationRow[]> {
+export async function claimUnpushed(db: DbOrTrx, userId: string, since: string, at: string, limit: number): Promise<{ rows: NotificationRow[]; unread: number | undefined }> {
   const rows = await claimUnpushedQuery(db, userId, since, at, limit).execute();
-  return rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+  rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
+  return { rows: rows.map(({ unread: _, ...row }) => row), unread: rows.length ? Number(rows[0]!.unread) : undefined };
 }
 
 /** The statement of `claimUnpushed`: its rows found through notifications_unpushed (migration 0033). */
@@ -107,7 +109,9 @@ export function claimUnpushedQuery(db: DbOrTrx, userId: string, since: string, a
       eb.selectFrom('notifications').select('id').where('userId', '=', userId).where('pushedAt', 'is', null).where('createdAt', '>=', since).orderBy('createdAt', 'desc').limit(limit),
     )
     .where('pushedAt', 'is', null)
-    .returningAll();
+    .returningAll()
+    // PostgreSQL counts once per statement (an InitPlan); SQLite once per row claimed, usually the one just written.
+    .returning(() => unreadNotificationsQuery(db, userId).as('unread'));
 }
 
 /**

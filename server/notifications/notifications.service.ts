@@ -96,13 +96,13 @@ const PUSH_WINDOW_MS = 10 * 60_000;
  */
 export async function pushNotificationCount(db: DbOrTrx, realtime: RealtimeEmitter, userId: string): Promise<void> {
   try {
-    const fresh = await claimUnpushed(db, userId, new Date(Date.now() - PUSH_WINDOW_MS).toISOString(), nowIso(), 20);
+    const { rows: fresh, unread } = await claimUnpushed(db, userId, new Date(Date.now() - PUSH_WINDOW_MS).toISOString(), nowIso(), 20);
     if (fresh.length) {
       // Only an amount is written with the site's currency: a message's or a comment's words need no settings read.
       const symbol = fresh.some((r) => 'amount' in parsePayload(r.payload)) ? await currencySymbol(db) : settingDefs.currencySymbol.default;
       for (const row of fresh) realtime.emitToUser(userId, 'notification/created', { notification: toItem(row, symbol) });
     }
-    realtime.emitToUser(userId, 'notification/count', { count: await unreadNotificationCount(db, userId) });
+    realtime.emitToUser(userId, 'notification/count', { count: unread ?? (await unreadNotificationCount(db, userId)) });
   } catch {
     // the database is closing or gone: the next connect sends the count again
   }
