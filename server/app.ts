@@ -13,6 +13,7 @@ import type { AppConfig } from './config.js';
 import type { AppContext } from './context.js';
 import { ping, type DatabaseHandle } from './db/database.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { warmUp } from './http/warm-up.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import type { ApiApp } from './http/types.js';
 import { SettingsService } from './settings/settings.service.js';
@@ -207,6 +208,12 @@ export async function buildApp(opts: BuildOptions): Promise<BuiltApp> {
     config.pipeline.jobs.worker && config.orphanFileAgeMs > 0 && config.env !== 'test'
       ? scheduleOrphanSweep(database.db, storage, config.mediaDir, config.orphanFileAgeMs, logger)
       : () => {};
+
+  // Before the first visitor: a cold process answered a crowd's first seconds many times slower (server/http/warm-up.ts).
+  if (config.warmUpMs > 0) {
+    await app.ready();
+    await warmUp(app, { ms: config.warmUpMs, apiBase: config.apiBase, web: opts.web !== false, logger });
+  }
 
   let closed = false;
   return {

@@ -97,6 +97,11 @@ export interface AppConfig {
   pageCacheMs: number;
   /** How long a shutdown waits for in-flight requests before closing their connections (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
+  /**
+   * How long a new process replays common public reads before it serves (WARM_UP_MS; 4 s in production, else 0 = off;
+   * server/http/warm-up.ts).
+   */
+  warmUpMs: number;
   /** Outgoing mail server, `smtp://user:pass@host:port` (or smtps://); unset = mails are written to `${dataDir}/outbox/` (refused in production). */
   smtpUrl: string | undefined;
   /** From address of every mail, e.g. `Fanstage <no-reply@example.com>`. */
@@ -230,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     demoPassword: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
     settingsCacheMs: Number(env.SETTINGS_CACHE_MS ?? 2000),
     shutdownGraceMs: Number(env.SHUTDOWN_GRACE_MS ?? 10_000),
+    warmUpMs: parseWhole(env.WARM_UP_MS, env.NODE_ENV === 'production' ? 4000 : 0, 0, 'WARM_UP_MS'),
     pageCacheMs: Number(env.PAGE_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 1000)),
     listCountCacheMs: Number(env.LIST_COUNT_CACHE_MS ?? (env.NODE_ENV === 'test' ? 0 : 5000)),
     // On in tests too: every test of a logout, a suspension or a changed account runs through it.
