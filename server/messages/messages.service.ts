@@ -110,12 +110,12 @@ async function whyNot(db: DbOrTrx, pair: { id?: string; fanId: string; performer
   }
 }
 
-/** The pair (fan, performer) of the caller and another account; 404 for no such account, 403 unless one of each. */
 type Correspondent = NonNullable<Awaited<ReturnType<typeof findCorrespondent>>>;
 
 /**
- * The (fan, performer) pair of the caller and the account `key` names, with that account's row. For a fan, the
- * performer's message policy comes with it, so that the checks after it do not read it again.
+ * The pair (fan, performer) of the caller and the account `key` names, with that account's row; 404 for no such
+ * account, 403 unless one of each. For a fan, the performer's message policy comes with it (`known`), so that the
+ * checks after it do not read it again.
  */
 async function pairWith(db: DbOrTrx, me: Me, key: string): Promise<{ pair: { fanId: string; performerId: string }; other: Correspondent; known: KnownFacts }> {
   const other = await findCorrespondent(db, key);
