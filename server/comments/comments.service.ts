@@ -120,15 +120,17 @@ export async function createComment(
   const notifyPerformer = target.performerId && target.performerId !== user.id ? target.performerId : null;
   const commentCount = await db.transaction().execute(async (trx) => {
     await insertComment(trx, { id, objectType: input.objectType, objectId: target.objectId, userId: user.id, content: input.content, imageFileId: null, createdAt: now, updatedAt: now });
-    const count = await adjustCounter(trx, input.objectType, target.objectId, 'comment', 1);
-    // The object was deleted between the check and the insert: nothing to comment on.
-    if (count === undefined) throw notFound(commentMessages.objectNotFound);
     if (notifyPerformer) {
       await addNotification(trx, notifyPerformer, 'comment', {
         commentId: id, objectType: input.objectType, objectId: target.objectId, userId: user.id, title: target.title, actorName: user.name || user.username,
         url: objectPath(input.objectType, target.objectId),
       });
     }
+    // The counter last: its UPDATE locks the item's row until the commit, and every like and comment of a busy item
+    // waits for that lock (before, it was held over the notification's three or four statements too).
+    const count = await adjustCounter(trx, input.objectType, target.objectId, 'comment', 1);
+    // The object was deleted between the check and the insert: nothing to comment on (the rollback takes all back).
+    if (count === undefined) throw notFound(commentMessages.objectNotFound);
     return count;
   });
   const comment: CommentItem = {
