@@ -294,6 +294,8 @@ describe.skipIf(!hasChromium)('paid photos and images in chromium', () => {
     // The caption is the banner row's own text, not pixels of the picture.
     expect(await page.getByTestId('banner-title').allTextContents()).toEqual(banners.map((b) => b.title));
     for (const b of banners) if (b.description) expect(await page.getByTestId('banners').getByText(b.description).count()).toBe(1);
+    // The controls come with the render after hydration (the island's `ready` effect), not with hydration itself.
+    await page.getByTestId('banner-controls').waitFor();
     const dots = page.getByTestId('banner-dot');
     expect(await dots.count()).toBe(banners.length);
     expect(await dots.first().getAttribute('aria-current')).toBe('true');
