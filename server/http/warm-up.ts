@@ -9,8 +9,9 @@ const CONCURRENCY = 10;
  * (the public lists, a video's and a performer's details, their pages and the home page) through `app.inject`, with
  * no network. A process starts cold: V8 runs its code unoptimised at first, Astro loads each page's module on its
  * first render, and the database pool opens its connections (each preparing its statements) as requests need them.
- * Measured on the 2,000-user crowd (docs/deploy.md, Warm-up): a cold process answered its first four seconds with a
- * p99 of 1.6–2.2 s while the same process, warm, took a second crowd of 2,000 new users with no second over 125 ms.
+ * Measured on the 2,000-user crowd (docs/deploy.md, "The last statements, and the warm-up"): a cold process answered
+ * its first four seconds with a p99 of 1.6–2.2 s while the same process, warm, took a second crowd of 2,000 new users
+ * with no second over 125 ms.
  *
  * The requests change nothing. Each carries a bearer token no session has (the visitor stays a guest, and the
  * micro-cache, which never keeps a request with credentials, lets every one render), the age confirmation cookie,

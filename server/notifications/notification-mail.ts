@@ -14,8 +14,8 @@ import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubs
  * it runs, from what is true then: nobody suspended, nor with an unverified address, is mailed (the account mails'
  * rule: server/auth/README.md); nor for a type they turned off since, nor for a notification already read. A
  * thread's rows (a conversation's messages, the comments on one item) are batched: no mail while another unread row
- * of it was mailed in the last `BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given back if sending
- * fails, so a retried job mails once.
+ * of it was mailed in the last `BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given
+ * back if sending fails, so a retried job mails once.
  */
 
 export type NotificationMailDeps = Pick<AppContext, 'db' | 'config' | 'settings' | 'mailer'> & { logger: Logger };

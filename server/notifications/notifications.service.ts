@@ -66,9 +66,10 @@ export function readConversationNotifications(db: DbOrTrx, userId: string, conve
 /**
  * Writes a notification in the caller's transaction and, when the user wants mail of this type, the job that mails
  * it (the same transaction: the mail exists exactly when the row does). A row of a thread whose mail is out (another
- * unread row of it mailed within `BATCH_MS`) gets no job: the job would find it batched, and reading the
- * thread reads both. A busy conversation's messages, or a busy item's comments, then cost no job each (seven statements of a job's run, on a
- * crowd's every message). `opts.email: false` writes the row only (the demo seed).
+ * unread row of it mailed within `BATCH_MS`) gets no job: the job would only find it batched (and reading a
+ * conversation reads both). A busy conversation's messages, or a busy item's comments, then cost no job each (four
+ * statements of a job's run, on a crowd's every message or comment). `opts.email: false` writes the row only (the
+ * demo seed).
  */
 export async function addNotification(
   db: DbOrTrx,
