@@ -42,7 +42,10 @@ const warmupSeconds = process.env.LOAD_WARMUP_SECONDS ? Number(process.env.LOAD_
 const CROWD_P99_MS = 300;
 const pages = fs.existsSync('dist/server/entry.mjs');
 
-async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
+/** One engine's run, with the server's CPU per answered request (this process: the server and the mail sink, not the users). */
+type EngineRun = LoadResult & { engine: Engine; serverCpuMsPerRequest: number };
+
+async function runOn(engine: Engine): Promise<EngineRun> {
   // Messages mail the performers they are written to: a local sink takes the mails.
   const mail = await startSmtpSink();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'site-load-'));
@@ -69,11 +72,16 @@ async function runOn(engine: Engine): Promise<LoadResult & { engine: Engine }> {
   try {
     const before = await snapshot(database.db, fx.videoIds);
     console.log(`${engine}: ${users} users for ${seconds} s (pages: ${pages})`);
+    // The server's CPU per request varies less from run to run than its p99 does (a p99 near saturation swings with
+    // the machine's speed of the hour): the figure to compare two versions of the code by.
+    const cpu = process.cpuUsage();
     const result = await runLoadInProcess(fx, { base, apiBase: config.apiBase, seconds, pages, thinkMs, thinkMeanMs, warmupMs: warmupSeconds === undefined ? undefined : warmupSeconds * 1000 });
+    const used = process.cpuUsage(cpu);
     result.check = await verifyLoad(database.db, fx, before, result);
     const { effects: _e, ...rest } = result;
-    console.log(`${engine}: ${rest.requests} requests, ${rest.rps}/s, status ${JSON.stringify(rest.byStatus)}, violations ${JSON.stringify(rest.check!.violations)}`);
-    return { engine, ...rest };
+    const serverCpuMsPerRequest = Math.round(((used.user + used.system) / 1000 / rest.requests) * 100) / 100;
+    console.log(`${engine}: ${rest.requests} requests, ${rest.rps}/s, server CPU ${serverCpuMsPerRequest} ms/request, status ${JSON.stringify(rest.byStatus)}, violations ${JSON.stringify(rest.check!.violations)}`);
+    return { engine, ...rest, serverCpuMsPerRequest };
   } finally {
     await built.close();
     await mail.close();
@@ -92,7 +100,7 @@ async function main() {
   if (engines.some((e) => e !== 'sqlite' && e !== 'postgres') || (engines.includes('postgres') && !process.env.DATABASE_URL)) {
     throw new Error(`LOAD_ENGINES names sqlite and/or postgres (postgres needs DATABASE_URL): ${engines.join(',')}`);
   }
-  const runs: Array<LoadResult & { engine: Engine }> = [];
+  const runs: EngineRun[] = [];
   for (const e of engines) runs.push(await runOn(e));
   const report = { at: new Date().toISOString(), machine: { cpus: os.cpus().length, node: process.version }, settings: { users, seconds, thinkMs, thinkMeanMs, warmupSeconds, pages, crowd }, runs };
   const clean = (r: LoadResult) => r.check!.violations.length === 0 && r.rateLimited === 0;
@@ -107,14 +115,15 @@ async function main() {
     `${thinkMeanMs ? `each acting every ${thinkMeanMs} ms on average (exponential pauses)` : `think time 0..${thinkMs} ms`}; mix: 30% pages (${pages ? 'home, performers, video, performer profile' : 'skipped: no dist/ build'}), 25% API lists, 25% like/unlike, 10% messages to performers, 10% comments.`,
     'The users run in a process of their own (tests/load/users-process.ts), the server in this one; both share the 2 cores. Latency is',
     `measured by the users' process. Load average at the end: ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} (the run itself keeps both cores busy).`,
+    "The server's CPU per request is the server process's user and system time over the run (every thread; the mail sink runs there too) divided by the requests.",
     '',
-    '| engine | requests | req/s | p50 / p99 ms | 2xx | 429 | 4xx other | 5xx | network errors | comments 2xx / rows | messages 2xx / rows | likes net ops / rows | counter mismatches | result |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| engine | requests | req/s | server CPU ms/request | p50 / p99 ms | 2xx | 429 | 4xx other | 5xx | network errors | comments 2xx / rows | messages 2xx / rows | likes net ops / rows | counter mismatches | result |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...runs.map((r) => {
       const s = Object.entries(r.byStatus);
       const sum = (f: (n: number) => boolean) => s.filter(([k]) => f(Number(k))).reduce((a, [, n]) => a + n, 0);
       const c = r.check!;
-      return `| ${r.engine} | ${r.requests} | ${r.rps} | ${r.all.p50} / ${r.all.p99} | ${sum((n) => n < 300)} | ${r.rateLimited} | ${sum((n) => n >= 400 && n < 500 && n !== 429)} | ${r.fiveXX} | ${r.networkErrors} | ${c.commentsExpected} / ${c.commentsCreatedInDb} | ${c.messagesExpected} / ${c.messagesCreatedInDb} | ${c.likeRowsExpected} / ${c.likeRowsDelta} | ${c.likeCounterMismatches.length + c.commentCounterMismatches.length} | ${c.violations.length ? 'FAIL: ' + c.violations.join('; ') : 'pass'} |`;
+      return `| ${r.engine} | ${r.requests} | ${r.rps} | ${r.serverCpuMsPerRequest} | ${r.all.p50} / ${r.all.p99} | ${sum((n) => n < 300)} | ${r.rateLimited} | ${sum((n) => n >= 400 && n < 500 && n !== 429)} | ${r.fiveXX} | ${r.networkErrors} | ${c.commentsExpected} / ${c.commentsCreatedInDb} | ${c.messagesExpected} / ${c.messagesCreatedInDb} | ${c.likeRowsExpected} / ${c.likeRowsDelta} | ${c.likeCounterMismatches.length + c.commentCounterMismatches.length} | ${c.violations.length ? 'FAIL: ' + c.violations.join('; ') : 'pass'} |`;
     }),
     ...(crowd
       ? [
