@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import { newId } from '../db/ids.js';
 import { isSqlite } from '../catalogue/catalogue.repository.js';
 import type { Database, JobsTable } from '../db/schema.js';
@@ -19,28 +20,32 @@ export interface NewJob {
 
 export async function insertJob(db: DbOrTrx, job: NewJob): Promise<string> {
   const id = newId();
-  await db
-    .insertInto('jobs')
-    .values({
-      id,
-      type: job.type,
-      payload: JSON.stringify(job.payload ?? null),
-      status: 'queued',
-      attempts: 0,
-      maxAttempts: job.maxAttempts,
-      runAt: job.runAt,
-      subject: job.subject ?? null,
-      lockedAt: null,
-      lockedBy: null,
-      lastError: null,
-      leaseExpiresAt: null,
-      finishedAt: null,
-      createdAt: job.now,
-      updatedAt: job.now,
-    })
-    .execute();
+  const { type, runAt, maxAttempts, now } = job;
+  await insertQueued(db, { id, type, payload: JSON.stringify(job.payload ?? null), maxAttempts, runAt, subject: job.subject ?? null, now });
   return id;
 }
+
+// Most writes queue a job (a notification's mail, a file's processing): compiled once (server/db/prepared.ts).
+type Queued = { id: string; type: string; payload: string; maxAttempts: number; runAt: string; subject: string | null; now: string };
+const insertQueued = prepared(['id', 'type', 'payload', 'maxAttempts', 'runAt', 'subject', 'now'], (db, v: Queued) =>
+  db.insertInto('jobs').values({
+    id: v.id,
+    type: v.type,
+    payload: v.payload,
+    status: 'queued',
+    attempts: 0,
+    maxAttempts: v.maxAttempts,
+    runAt: v.runAt,
+    subject: v.subject,
+    lockedAt: null,
+    lockedBy: null,
+    lastError: null,
+    leaseExpiresAt: null,
+    finishedAt: null,
+    createdAt: v.now,
+    updatedAt: v.now,
+  }),
+);
 
 /**
  * Ids of running jobs whose lease expired (their worker died or stalled), oldest lease first: any worker may claim

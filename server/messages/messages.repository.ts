@@ -21,7 +21,13 @@ export type ConversationToWrite = ConversationRow & Omit<FanConversationFacts, '
 
 /** The conversation and its fan's standing in it, in one statement (sending a message reads nothing else before writing). */
 export async function findConversationToWrite(db: DbOrTrx, id: string): Promise<ConversationToWrite | undefined> {
-  const row = await db
+  const [row] = await conversationToWrite(db, { id });
+  return row && { ...row, blocked: Boolean(row.blocked), performerWrote: Boolean(row.performerWrote) };
+}
+
+// A message's statements are compiled once each (server/db/prepared.ts): every message runs them.
+const conversationToWrite = prepared(['id'], (db, { id }) =>
+  db
     .selectFrom('conversations')
     .selectAll('conversations')
     .select((eb) => [
@@ -29,10 +35,8 @@ export async function findConversationToWrite(db: DbOrTrx, id: string): Promise<
       eb.exists(sentQuery(db, eb.ref('conversations.id'), eb.ref('conversations.performerId'))).as('performerWrote'),
       eb.selectFrom('performers').select('performers.messagePolicy').whereRef('performers.id', '=', 'conversations.performerId').as('policy'),
     ])
-    .where('conversations.id', '=', id)
-    .executeTakeFirst();
-  return row && { ...row, blocked: Boolean(row.blocked), performerWrote: Boolean(row.performerWrote) };
-}
+    .where('conversations.id', '=', id),
+);
 
 export function findConversationOf(db: DbOrTrx, fanId: string, performerId: string): Promise<ConversationRow | undefined> {
   return db.selectFrom('conversations').selectAll().where('fanId', '=', fanId).where('performerId', '=', performerId).executeTakeFirst();
@@ -51,18 +55,21 @@ export async function ensureConversation(db: DbOrTrx, row: ConversationRow): Pro
 }
 
 /** An account by id or username with what messaging needs: its role and status, and a performer's policy and standing. */
-export function findCorrespondent(db: DbOrTrx, key: string) {
-  return db
+export async function findCorrespondent(db: DbOrTrx, key: string) {
+  const [row] = await correspondent(db, { key, lowerKey: key.toLowerCase() });
+  return row;
+}
+const correspondent = prepared(['key', 'lowerKey'], (db, v) =>
+  db
     .selectFrom('users')
     .leftJoin('performers', 'performers.id', 'users.id')
     .select([
       'users.id', 'users.role', 'users.status', 'users.name', 'users.username', 'users.avatarPath',
       'performers.messagePolicy', 'performers.status as performerStatus', 'performers.approved',
     ])
-    .where((eb) => eb.or([eb('users.id', '=', key), eb('users.username', '=', key.toLowerCase())]))
-    .limit(1)
-    .executeTakeFirst();
-}
+    .where((eb) => eb.or([eb('users.id', '=', v.key), eb('users.username', '=', v.lowerKey)]))
+    .limit(1),
+);
 
 /** A fan's conversation with a performer (id null: none yet), whether the performer blocked the fan and has written in it. */
 export type FanConversationFacts = { id: string | null; blocked: boolean; performerWrote: boolean };
@@ -90,8 +97,11 @@ export async function hasSent(db: DbOrTrx, conversationId: string, senderId: str
 export type NewMessage = { id: string; conversationId: string; senderId: string; recipientId: string; body: string; massMessageId: string | null; createdAt: string; price?: number };
 
 export async function insertMessage(db: DbOrTrx, row: NewMessage): Promise<void> {
-  await db.insertInto('messages').values({ ...row, readAt: null }).execute();
+  await insertOne(db, { ...row, price: row.price });
 }
+const insertOne = prepared(['id', 'conversationId', 'senderId', 'recipientId', 'body', 'massMessageId', 'createdAt', 'price'], (db, row: NewMessage & { price: number | undefined }) =>
+  db.insertInto('messages').values({ ...row, readAt: null }),
+);
 
 export async function insertAttachments(db: DbOrTrx, rows: Array<{ messageId: string; fileId: string; kind: MessageAttachmentKind; position: number }>): Promise<void> {
   if (rows.length) await db.insertInto('messageAttachments').values(rows).execute();
@@ -99,13 +109,15 @@ export async function insertAttachments(db: DbOrTrx, rows: Array<{ messageId: st
 
 /** Moves the conversation's last message forward (never back: a slower concurrent send keeps the newer one). */
 export async function touchConversation(db: DbOrTrx, id: string, lastMessageId: string, lastMessageAt: string): Promise<void> {
-  await db
+  await touch(db, { id, lastMessageId, lastMessageAt });
+}
+const touch = prepared(['id', 'lastMessageId', 'lastMessageAt'], (db, { id, lastMessageId, lastMessageAt }) =>
+  db
     .updateTable('conversations')
     .set({ lastMessageId, lastMessageAt })
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('lastMessageId', 'is', null), eb('lastMessageAt', '<', lastMessageAt), eb.and([eb('lastMessageAt', '=', lastMessageAt), eb('lastMessageId', '<', lastMessageId)])]))
-    .execute();
-}
+    .where((eb) => eb.or([eb('lastMessageId', 'is', null), eb('lastMessageAt', '<', lastMessageAt), eb.and([eb('lastMessageAt', '=', lastMessageAt), eb('lastMessageId', '<', lastMessageId)])])),
+);
 
 /** A thread's page, newest first by (created_at, id) on messages_conversation_created; `cursor` is the last row's. */
 export function messagesPage(db: DbOrTrx, conversationId: string, limit: number, cursor?: Cursor) {

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, NotificationsTable } from '../db/schema.js';
@@ -8,9 +8,15 @@ import type { Cursor } from '../http/pagination.js';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 
-export async function insertNotification(db: DbOrTrx, row: Insertable<NotificationsTable>): Promise<void> {
-  await db.insertInto('notifications').values(row).execute();
+/** A new notification: unread, not mailed, not pushed. */
+export async function insertNotification(db: DbOrTrx, row: Pick<NotificationRow, 'id' | 'userId' | 'type' | 'payload' | 'createdAt' | 'thread'>): Promise<void> {
+  await insertOne(db, row);
 }
+
+// Every comment, message and tip runs these statements of notifying: each compiled once (server/db/prepared.ts).
+const insertOne = prepared(['id', 'userId', 'type', 'payload', 'createdAt', 'thread'], (db, v: Pick<NotificationRow, 'id' | 'userId' | 'type' | 'payload' | 'createdAt' | 'thread'>) =>
+  db.insertInto('notifications').values({ ...v, readAt: null, emailedAt: null, pushedAt: null }),
+);
 
 export async function unreadNotificationCount(db: DbOrTrx, userId: string): Promise<number> {
   const [row] = await unreadOf(db, { userId });
@@ -95,10 +101,14 @@ export function markAllNotificationsRead(db: DbOrTrx, userId: string, before: st
  * user's unread count (`unread`), which the push sends next; otherwise `unread` is undefined.
  */
 export async function claimUnpushed(db: DbOrTrx, userId: string, since: string, at: string, limit: number): Promise<{ rows: NotificationRow[]; unread: number | undefined }> {
-  const rows = await claimUnpushedQuery(db, userId, since, at, limit).execute();
+  const rows = await claimUnpushedOf(db, { userId, since, at, limit });
   rows.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : 1));
   return { rows: rows.map(({ unread: _, ...row }) => row), unread: rows.length ? Number(rows[0]!.unread) : undefined };
 }
+
+const claimUnpushedOf = prepared(['userId', 'since', 'at', 'limit'], (db, v: { userId: string; since: string; at: string; limit: number }) =>
+  claimUnpushedQuery(db, v.userId, v.since, v.at, v.limit),
+);
 
 /** The statement of `claimUnpushed`: its rows found through notifications_unpushed (migration 0033). */
 export function claimUnpushedQuery(db: DbOrTrx, userId: string, since: string, at: string, limit: number) {
@@ -144,8 +154,9 @@ function mailedInThread(db: DbOrTrx, p: { userId: string; thread: string; except
 }
 
 export async function isThreadMailed(db: DbOrTrx, p: { userId: string; thread: string; exceptId: string; since: string }): Promise<boolean> {
-  return (await mailedInThread(db, p).limit(1).executeTakeFirst()) !== undefined;
+  return (await threadMailed(db, p)).length > 0;
 }
+const threadMailed = prepared(['userId', 'thread', 'exceptId', 'since'], (db, p) => mailedInThread(db, p).limit(1));
 
 /** Gives a claimed mail back (its sending failed: the retry claims it again). */
 export async function releaseNotificationMail(db: DbOrTrx, id: string, at: string): Promise<void> {
@@ -157,9 +168,10 @@ export async function releaseNotificationMail(db: DbOrTrx, id: string, at: strin
 
 /** The types the user has set, each on (1) or off (0). */
 export async function emailChoicesOf(db: DbOrTrx, userId: string): Promise<Map<string, boolean>> {
-  const rows = await db.selectFrom('notificationPreferences').select(['type', 'email']).where('userId', '=', userId).execute();
+  const rows = await choicesOf(db, { userId });
   return new Map(rows.map((r) => [r.type, choiceIsOn(r.email)]));
 }
+const choicesOf = prepared(['userId'], (db, { userId }) => db.selectFrom('notificationPreferences').select(['type', 'email']).where('userId', '=', userId));
 
 /** A `notification_preferences.email` flag as stored (0/1; PostgreSQL may hand it back as text). */
 function choiceIsOn(email: number | string): boolean {

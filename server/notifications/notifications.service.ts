@@ -81,7 +81,7 @@ export async function addNotification(
   const id = newId();
   const now = nowIso();
   const thread = threadOf(type, payload);
-  await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), readAt: null, createdAt: now, thread, emailedAt: null, pushedAt: null });
+  await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), createdAt: now, thread });
   if (opts.email === false || !MAILED_BY_JOB.has(type) || !(await wantsEmail(db, userId, type))) return id;
   if (thread && (await isThreadMailed(db, { userId, thread, exceptId: id, since: batchSince(Date.parse(now)) }))) return id;
   await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import { galleryIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
 
@@ -18,14 +19,18 @@ export interface ReactionKey {
  * wait for it on the unique index and insert nothing.
  */
 export async function insertReaction(db: DbOrTrx, key: ReactionKey, id: string, createdAt: string): Promise<boolean> {
-  const rows = await db
-    .insertInto('reactions')
-    .values({ id, ...key, createdAt })
-    .onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing())
-    .returning('id')
-    .execute();
+  const rows = await insertOne(db, { id, ...key, createdAt });
   return rows.length > 0;
 }
+
+// Every like runs it: compiled once (server/db/prepared.ts).
+const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'], (db, v) =>
+  db
+    .insertInto('reactions')
+    .values({ ...v, objectType: v.objectType as EngagementObjectType, action: v.action as ReactionAction })
+    .onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing())
+    .returning('id'),
+);
 
 /**
  * Many reactions at once (the demo seed's), in batches; an existing key is skipped. Moves no counter: the caller
