@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
+import { prepared } from '../db/prepared.js';
 import type { CommentsTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import type { EngagementObjectType } from '../../common/enums.js';
@@ -46,29 +47,40 @@ export interface CommentFilters {
 
 /** Newest first (created_at, then id), on the comments_object_created index; a cursor skips the offset scan. */
 export async function listComments(db: DbOrTrx, f: CommentFilters): Promise<{ rows: CommentRow[]; total: number }> {
-  const base = (qb: DbOrTrx) =>
-    qb.selectFrom('comments').where('comments.objectId', '=', f.objectId).where('comments.status', '=', 'active').where('comments.objectType', '=', f.objectType);
-  let page = withAuthor(db)
-    .where('comments.objectId', '=', f.objectId)
-    .where('comments.status', '=', 'active')
-    .where('comments.objectType', '=', f.objectType);
-  if (f.cursor) {
-    const v = String(f.cursor.v ?? '');
-    const id = f.cursor.id;
-    page = page.where((eb) => eb.or([eb('comments.createdAt', '<', v), eb.and([eb('comments.createdAt', '=', v), eb('comments.id', '<', id)])]));
-  } else if (f.offset) {
-    page = page.offset(f.offset);
-  }
-  const [rows, count] = await Promise.all([
-    page.orderBy('comments.createdAt', 'desc').orderBy('comments.id', 'desc').limit(f.limit).execute(),
-    base(db).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-  ]);
+  const of = { objectId: f.objectId, objectType: f.objectType };
+  // The cursor's values, else the offset (0 needs no clause): what the page's shape is.
+  const at = f.cursor ? { cursorV: String(f.cursor.v ?? ''), cursorId: f.cursor.id, offset: undefined } : { cursorV: undefined, cursorId: undefined, offset: f.offset || undefined };
+  const [rows, [count]] = await Promise.all([commentPage(db, { ...of, ...at, limit: f.limit }), commentCount(db, of)]);
   return { rows, total: Number(count?.n ?? 0) };
 }
 
+// Every video page's discussion reads both: compiled once (server/db/prepared.ts).
+type CommentPageValues = { objectId: string; objectType: EngagementObjectType; limit: number; offset: number | undefined; cursorV: string | undefined; cursorId: string | undefined };
+const commentPage = prepared(['objectId', 'objectType', 'limit', 'offset', 'cursorV', 'cursorId'], (db, v: CommentPageValues) => {
+  let page = withAuthor(db).where('comments.objectId', '=', v.objectId).where('comments.status', '=', 'active').where('comments.objectType', '=', v.objectType);
+  const { cursorV, cursorId } = v;
+  if (cursorV !== undefined && cursorId !== undefined) {
+    page = page.where((eb) => eb.or([eb('comments.createdAt', '<', cursorV), eb.and([eb('comments.createdAt', '=', cursorV), eb('comments.id', '<', cursorId)])]));
+  } else if (v.offset !== undefined) {
+    page = page.offset(v.offset);
+  }
+  return page.orderBy('comments.createdAt', 'desc').orderBy('comments.id', 'desc').limit(v.limit);
+});
+const commentCount = prepared(['objectId', 'objectType'], (db, v: { objectId: string; objectType: EngagementObjectType }) =>
+  db
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('comments.objectId', '=', v.objectId)
+    .where('comments.status', '=', 'active')
+    .where('comments.objectType', '=', v.objectType),
+);
+
 export async function insertComment(db: DbOrTrx, row: Omit<CommentsTable, 'status'>): Promise<void> {
-  await db.insertInto('comments').values(row).execute();
+  await insertOne(db, row);
 }
+const insertOne = prepared(['id', 'objectType', 'objectId', 'userId', 'content', 'imageFileId', 'createdAt', 'updatedAt'], (db, row: Omit<CommentsTable, 'status'>) =>
+  db.insertInto('comments').values(row),
+);
 
 export async function updateComment(db: DbOrTrx, id: string, changes: Partial<Pick<CommentsTable, 'content' | 'imageFileId' | 'updatedAt'>>): Promise<void> {
   await db.updateTable('comments').set(changes).where('id', '=', id).execute();
