@@ -8,13 +8,15 @@ import type { Cursor } from '../http/pagination.js';
 
 export type NotificationRow = Selectable<NotificationsTable>;
 
-/** A new notification: unread, not mailed, not pushed. */
-export async function insertNotification(db: DbOrTrx, row: Pick<NotificationRow, 'id' | 'userId' | 'type' | 'payload' | 'createdAt' | 'thread'>): Promise<void> {
+/** A new notification's own values: it starts unread, not mailed, not pushed. */
+export type NewNotification = Pick<NotificationRow, 'id' | 'userId' | 'type' | 'payload' | 'createdAt' | 'thread'>;
+
+export async function insertNotification(db: DbOrTrx, row: NewNotification): Promise<void> {
   await insertOne(db, row);
 }
 
 // Every comment, message and tip runs these statements of notifying: each compiled once (server/db/prepared.ts).
-const insertOne = prepared(['id', 'userId', 'type', 'payload', 'createdAt', 'thread'], (db, v: Pick<NotificationRow, 'id' | 'userId' | 'type' | 'payload' | 'createdAt' | 'thread'>) =>
+const insertOne = prepared(['id', 'userId', 'type', 'payload', 'createdAt', 'thread'], (db, v: NewNotification) =>
   db.insertInto('notifications').values({ ...v, readAt: null, emailedAt: null, pushedAt: null }),
 );
 
