@@ -2,6 +2,8 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
+import { prepared } from '../db/prepared.js';
+import { audienceValues } from '../catalogue/audience.js';
 import { catalogueConditions, checkCursor, countQuery, feedParts, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
 
@@ -76,10 +78,13 @@ export function feedVideoQueries(db: DbOrTrx, a: Audience) {
 export type VideoRow = Awaited<ReturnType<ReturnType<typeof publicVideoQueries>['page']['execute']>>[number];
 
 /** A video by id or slug, whatever its status, with whether it is public to `a` now (0/1 or boolean). */
-export function findVideoByKey(db: DbOrTrx, key: string, a: Audience) {
-  const query = db
-    .selectFrom('videos')
-    .select(videoColumns)
-    .select(videoIsPublic(a).as('visible'));
-  return oneByIdOrSlug(query, 'videos', key).executeTakeFirst();
+export async function findVideoByKey(db: DbOrTrx, key: string, a: Audience) {
+  const [row] = await videoByKey(db, { key, ...audienceValues(a) });
+  return row;
 }
+
+// A video's page, its details, the header's state on it, a view, a tip and a checkout on it start here: compiled once
+// (server/db/prepared.ts).
+const videoByKey = prepared(['key', 'now', 'country', 'selfId'], (db, v: Audience & { key: string }) =>
+  oneByIdOrSlug(db.selectFrom('videos').select(videoColumns).select(videoIsPublic(v).as('visible')), 'videos', v.key),
+);
