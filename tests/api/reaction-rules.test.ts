@@ -44,33 +44,20 @@ describe.each(engines)('reaction rules on %s', (engine) => {
 
 
   /**
-   * The next lookup of one `table` row (a list loading its items) first runs `before`: something happens between the
-   * list query and the loading of its items.
+   * The next lookup of one `table` row by id or slug (a list loading its items) first runs `before`: something happens
+   * between the list query and the loading of its items. Caught at the executor, by its SQL, so that a lookup built
+   * by Kysely on every call and one compiled once (server/db/prepared.ts) are both caught.
    */
   function beforeNextLookup(table: 'videos' | 'galleries', before: () => Promise<void>): void {
-    const db = t.ctx.db as unknown as { selectFrom(from: unknown): object };
-    const original = db.selectFrom;
-    const hooked = <B extends object>(builder: B): B =>
-      new Proxy(builder, {
-        get(target, prop, receiver) {
-          const value = Reflect.get(target, prop, receiver) as unknown;
-          if (typeof value !== 'function') return value;
-          if (prop === 'executeTakeFirst') {
-            return async (...args: unknown[]) => {
-              await before();
-              return value.apply(target, args);
-            };
-          }
-          return (...args: unknown[]) => {
-            const out = value.apply(target, args) as unknown;
-            return out && typeof out === 'object' && 'executeTakeFirst' in out ? hooked(out) : out;
-          };
-        },
-      });
-    db.selectFrom = function (from: unknown) {
-      if (from !== table) return original.call(db, from);
-      db.selectFrom = original;
-      return hooked(original.call(db, from));
+    const executor = t.ctx.db.getExecutor() as unknown as { executeQuery(query: { sql: string }, ...rest: unknown[]): Promise<unknown> };
+    const original = executor.executeQuery;
+    const lookup = new RegExp(`from "${table}" where "${table}"\\."id" = coalesce\\(`);
+    executor.executeQuery = async function (query, ...rest) {
+      if (lookup.test(query.sql)) {
+        executor.executeQuery = original;
+        await before();
+      }
+      return original.call(this, query, ...rest);
     };
   }
 
