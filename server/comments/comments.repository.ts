@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
-import type { CommentsTable } from '../db/schema.js';
+import type { CommentsTable, Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
 import type { EngagementObjectType } from '../../common/enums.js';
 
@@ -55,9 +55,13 @@ export async function listComments(db: DbOrTrx, f: CommentFilters): Promise<{ ro
 }
 
 // Every video page's discussion reads both: compiled once (server/db/prepared.ts).
-type CommentPageValues = { objectId: string; objectType: EngagementObjectType; limit: number; offset: number | undefined; cursorV: string | undefined; cursorId: string | undefined };
+type CommentPageValues = ObjectValues & { limit: number; offset: number | undefined; cursorV: string | undefined; cursorId: string | undefined };
+type ObjectValues = { objectId: string; objectType: EngagementObjectType };
+/** The comments a discussion lists: the object's active ones (comments_object_created). */
+const listedOf = <Q extends SelectQueryBuilder<Database, 'comments', object>>(qb: Q, v: ObjectValues): Q =>
+  qb.where('comments.objectId', '=', v.objectId).where('comments.status', '=', 'active').where('comments.objectType', '=', v.objectType) as Q;
 const commentPage = prepared(['objectId', 'objectType', 'limit', 'offset', 'cursorV', 'cursorId'], (db, v: CommentPageValues) => {
-  let page = withAuthor(db).where('comments.objectId', '=', v.objectId).where('comments.status', '=', 'active').where('comments.objectType', '=', v.objectType);
+  let page = listedOf(withAuthor(db), v);
   const { cursorV, cursorId } = v;
   if (cursorV !== undefined && cursorId !== undefined) {
     page = page.where((eb) => eb.or([eb('comments.createdAt', '<', cursorV), eb.and([eb('comments.createdAt', '=', cursorV), eb('comments.id', '<', cursorId)])]));
@@ -66,14 +70,7 @@ const commentPage = prepared(['objectId', 'objectType', 'limit', 'offset', 'curs
   }
   return page.orderBy('comments.createdAt', 'desc').orderBy('comments.id', 'desc').limit(v.limit);
 });
-const commentCount = prepared(['objectId', 'objectType'], (db, v: { objectId: string; objectType: EngagementObjectType }) =>
-  db
-    .selectFrom('comments')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('comments.objectId', '=', v.objectId)
-    .where('comments.status', '=', 'active')
-    .where('comments.objectType', '=', v.objectType),
-);
+const commentCount = prepared(['objectId', 'objectType'], (db, v: ObjectValues) => listedOf(db.selectFrom('comments'), v).select((eb) => eb.fn.countAll<number>().as('n')));
 
 export async function insertComment(db: DbOrTrx, row: Omit<CommentsTable, 'status'>): Promise<void> {
   await insertOne(db, row);

@@ -24,10 +24,10 @@ export async function insertReaction(db: DbOrTrx, key: ReactionKey, id: string, 
 }
 
 // Every like runs it: compiled once (server/db/prepared.ts).
-const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'], (db, v) =>
+const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'], (db, v: ReactionKey & { id: string; createdAt: string }) =>
   db
     .insertInto('reactions')
-    .values({ ...v, objectType: v.objectType as EngagementObjectType, action: v.action as ReactionAction })
+    .values(v)
     .onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing())
     .returning('id'),
 );

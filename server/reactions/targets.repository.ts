@@ -41,8 +41,8 @@ type TargetValues = Audience & { objectId: string };
 const TARGET_VALUES = ['objectId', 'now', 'country', 'selfId'] as const;
 
 /**
- * Each kind's lookup, compiled once (server/db/prepared.ts): every like, comment and discussion read starts with one,
- * and Kysely building it anew was a tenth of a like's CPU.
+ * Each kind's lookup, compiled once (server/db/prepared.ts): every like, comment and discussion read starts with one
+ * (measured with the crowd's other write statements: docs/deploy.md, "The writes' statements compiled once").
  */
 const targetOf = {
   video: prepared(TARGET_VALUES, (db, v: TargetValues) =>
