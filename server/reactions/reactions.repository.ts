@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../db/database.js';
+import type { Db, DbOrTrx } from '../db/database.js';
 import { prepared } from '../db/prepared.js';
-import { galleryIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
+import { galleryIsPublic, isSqlite, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
+import { adjustCounter, counterColumns, counterStep, engagementTables, readCounter, type CounterName } from './targets.repository.js';
 
 /** SQL of reactions: one row per (user, object type, action, object), enforced by the `reactions_unique` index. */
 
@@ -31,6 +32,101 @@ const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 
     .onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing())
     .returning('id'),
 );
+
+/** What a reaction's change did: whether a row was inserted or deleted, and the object's counter after it. */
+export interface CountedChange {
+  changed: boolean;
+  /** Undefined when the object is gone. */
+  count: number | undefined;
+}
+
+type NewReaction = ReactionKey & { id: string; createdAt: string };
+
+/**
+ * Inserts the reaction (a no-op when it exists) and adds one to the object's `counter` only when a row was really
+ * inserted, so that repeated and concurrent calls leave exact counts; answers the counter after it (its current value
+ * when nothing changed). Nothing is added to an object that is gone (count undefined).
+ *
+ * On PostgreSQL this and `removeReactionCounted` are one statement each, atomic as any statement: the reaction's insert
+ * or delete, then the counter's UPDATE only when that changed a row (data-modifying CTEs). A like was five round trips
+ * there (the lookup, BEGIN, the insert, the UPDATE, COMMIT) and is two. On SQLite they are the same steps in one
+ * transaction: its statements run in the process, with no round trip to save.
+ */
+export async function addReactionCounted(db: Db, reaction: NewReaction, counter: CounterName): Promise<CountedChange> {
+  const change = await changeCounted(db, reaction, counter, 1, (trx) => insertReaction(trx, reaction, reaction.id, reaction.createdAt));
+  if (change.changed && change.count === undefined) {
+    // Added to an object deleted since it was found: taken back (SQLite's transaction is undone instead).
+    await deleteReaction(db, reaction);
+    return { changed: false, count: undefined };
+  }
+  return change;
+}
+
+/** Deletes the reaction (a no-op when absent) and takes one from the object's `counter` when a row was deleted, as above. */
+export async function removeReactionCounted(db: Db, key: ReactionKey, counter: CounterName): Promise<CountedChange> {
+  return changeCounted(db, key, counter, -1, (trx) => deleteReaction(trx, key));
+}
+
+async function changeCounted(db: Db, key: ReactionKey | NewReaction, counter: CounterName, delta: 1 | -1, write: (trx: DbOrTrx) => Promise<boolean>): Promise<CountedChange> {
+  if (!isSqlite(db)) {
+    const [row] = await countedStatement(key.objectType, counter, delta)(db, key as NewReaction);
+    return { changed: Number(row!.changed) > 0, count: row!.count === null ? undefined : Number(row!.count) };
+  }
+  return db
+    .transaction()
+    .execute(async (trx) => {
+      const changed = await write(trx);
+      const count = changed ? await adjustCounter(trx, key.objectType, key.objectId, counter, delta) : await readCounter(trx, key.objectType, key.objectId, counter);
+      // Added to an object deleted since it was found: undone. (A reaction to an object that is gone can still be taken back.)
+      if (delta > 0 && changed && count === undefined) throw GONE;
+      return { changed, count };
+    })
+    .catch((err: unknown) => {
+      if (err === GONE) return { changed: false, count: undefined };
+      throw err;
+    });
+}
+
+/** Thrown to undo a transaction whose object is gone. */
+const GONE = new Error('the object is gone');
+
+type CountedRow = { changed: number | string; count: number | string | null };
+
+/** The PostgreSQL statements, one per object type, counter and direction, each compiled once (server/db/prepared.ts). */
+const countedStatements = new Map<string, (db: DbOrTrx, v: NewReaction) => Promise<CountedRow[]>>();
+
+function countedStatement(objectType: EngagementObjectType, counter: CounterName, delta: 1 | -1) {
+  const key = `${objectType}:${counter}:${delta}`;
+  let statement = countedStatements.get(key);
+  if (statement) return statement;
+  const table = engagementTables[objectType];
+  const column = counterColumns[counter];
+  const names = delta > 0 ? (['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'] as const) : (['userId', 'objectType', 'objectId', 'action'] as const);
+  statement = prepared(names, (db, v: NewReaction) => {
+    const change =
+      delta > 0
+        ? db.insertInto('reactions').values(v).onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing()).returning('id')
+        : db.deleteFrom('reactions').where('userId', '=', v.userId).where('objectType', '=', v.objectType).where('action', '=', v.action).where('objectId', '=', v.objectId).returning('id');
+    // Every engagement table has the three counters (0001 and 0004); the dynamic table defeats Kysely's typing.
+    const counted = (db as DbOrTrx & { updateTable(t: string): any })
+      .updateTable(table)
+      .set({ [column]: counterStep(column, delta) })
+      .where('id', '=', v.objectId)
+      .where(sql<boolean>`exists (select 1 from changed)`)
+      .returning(column);
+    const ref = sql.ref(column);
+    return db
+      .with('changed', () => change)
+      .with('counted', () => counted)
+      .selectNoFrom([
+        sql<number>`(select count(*) from changed)`.as('changed'),
+        // Nothing changed: the counter as it stands.
+        sql<number | null>`coalesce((select ${ref} from counted), (select ${ref} from ${sql.table(table)} where id = ${v.objectId}))`.as('count'),
+      ]);
+  });
+  countedStatements.set(key, statement);
+  return statement;
+}
 
 /**
  * Many reactions at once (the demo seed's), in batches; an existing key is skipped. Moves no counter: the caller

@@ -15,7 +15,7 @@ import type { ListResult } from '../../common/schemas/http.js';
 import type { ReactedGallery, ReactedVideo, ReactionItem, ReactionResult } from '../../common/schemas/engagement.js';
 import type { EngagementObjectType, ReactionAction } from '../../common/enums.js';
 import { adjustCounter, findTarget, readCounter, type CounterName } from './targets.repository.js';
-import { deleteReaction, insertReaction, listReactedContent, searchReactions, type ReactionFilters, type ReactionKey } from './reactions.repository.js';
+import { addReactionCounted, deleteReaction, removeReactionCounted, insertReaction, listReactedContent, searchReactions, type ReactionFilters, type ReactionKey } from './reactions.repository.js';
 
 /**
  * Reactions: like, favourite and watch later. One of each kind per user and object (unique index). Adding
@@ -58,14 +58,14 @@ export async function addReaction(deps: ReactionDeps, user: SessionUser, input: 
   if (!target || (!target.visible && !(target.performerId && canManage(user, target.performerId)) && user.role !== 'admin')) throw notFound('Content');
   const key: ReactionKey = { userId: user.id, ...input };
   const counter = counterOf[input.action];
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const inserted = await insertReaction(trx, key, newId(), nowIso());
-    if (!counter) return { changed: inserted, count: null };
-    const count = inserted ? await adjustCounter(trx, input.objectType, input.objectId, counter, 1) : await readCounter(trx, input.objectType, input.objectId, counter);
-    // Deleted since the check: the reaction goes with it.
+  let result: { changed: boolean; count: number | null };
+  if (!counter) result = { changed: await insertReaction(deps.db, key, newId(), nowIso()), count: null };
+  else {
+    const { changed, count } = await addReactionCounted(deps.db, { ...key, id: newId(), createdAt: nowIso() }, counter);
+    // Deleted since the check: nothing was added.
     if (count === undefined) throw notFound('Content');
-    return { changed: inserted, count };
-  });
+    result = { changed, count };
+  }
   if (result.changed && result.count !== null) {
     deps.realtime.emitToObject(input.objectType, input.objectId, 'reaction/count', { objectType: input.objectType, objectId: input.objectId, action: input.action, count: result.count });
   }
@@ -77,12 +77,12 @@ export async function removeReaction(deps: ReactionDeps, user: SessionUser, inpu
   checkCombination(input);
   const key: ReactionKey = { userId: user.id, ...input };
   const counter = counterOf[input.action];
-  const result = await deps.db.transaction().execute(async (trx) => {
-    const deleted = await deleteReaction(trx, key);
-    if (!counter) return { changed: deleted, count: null };
-    const count = deleted ? await adjustCounter(trx, input.objectType, input.objectId, counter, -1) : await readCounter(trx, input.objectType, input.objectId, counter);
-    return { changed: deleted, count: count ?? 0 };
-  });
+  let result: { changed: boolean; count: number | null };
+  if (!counter) result = { changed: await deleteReaction(deps.db, key), count: null };
+  else {
+    const { changed, count } = await removeReactionCounted(deps.db, key, counter);
+    result = { changed, count: count ?? 0 };
+  }
   if (result.changed && result.count !== null) {
     deps.realtime.emitToObject(input.objectType, input.objectId, 'reaction/count', { objectType: input.objectType, objectId: input.objectId, action: input.action, count: result.count });
   }

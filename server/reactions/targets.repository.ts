@@ -9,7 +9,8 @@ import type { EngagementObjectType } from '../../common/enums.js';
 /**
  * The objects users comment on and react to (videos, galleries, products, posts, performers): finding one
  * with its performer and visibility, and its engagement counters. The only SQL of engagement that touches
- * the content tables.
+ * the content tables, besides a reaction's one statement on PostgreSQL (reactions.repository.ts), which moves a
+ * counter named here.
  */
 
 export interface Target {
@@ -29,7 +30,7 @@ export interface Target {
   commentCount: number;
 }
 
-const tables = {
+export const engagementTables = {
   video: 'videos',
   gallery: 'galleries',
   product: 'products',
@@ -107,7 +108,13 @@ export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, 
 export type CounterName = 'like' | 'favourite' | 'comment';
 /** adjustCounter's statements, one per table, counter and direction, each compiled once (server/db/prepared.ts). */
 const counterStatements = new Map<string, (db: DbOrTrx, v: { objectId: string }) => Promise<Record<string, unknown>[]>>();
-const counterColumns = { like: 'likeCount', favourite: 'favouriteCount', comment: 'commentCount' } as const;
+export const counterColumns = { like: 'likeCount', favourite: 'favouriteCount', comment: 'commentCount' } as const;
+
+/** A counter's new value: one more, or one less but never below zero. */
+export function counterStep(column: string, delta: 1 | -1) {
+  const ref = sql.ref(column);
+  return delta > 0 ? sql<number>`${ref} + 1` : sql<number>`case when ${ref} > 0 then ${ref} - 1 else 0 end`;
+}
 
 /**
  * Adds `delta` (+1 or -1) to a counter of an object and answers the new value (undefined when the row is
@@ -125,11 +132,10 @@ export async function adjustCounter(
   const key = `${objectType}:${counter}:${delta}`;
   let statement = counterStatements.get(key);
   if (!statement) {
-    const ref = sql.ref(column);
-    const value = delta > 0 ? sql`${ref} + 1` : sql`case when ${ref} > 0 then ${ref} - 1 else 0 end`;
+    const value = counterStep(column, delta);
     // Every engagement table has the three counters (0001 and 0004); the dynamic table defeats Kysely's typing.
     statement = prepared(['objectId'], (db, v) =>
-      (db as DbOrTrx & { updateTable(t: string): any }).updateTable(tables[objectType]).set({ [column]: value }).where('id', '=', v.objectId).returning(column),
+      (db as DbOrTrx & { updateTable(t: string): any }).updateTable(engagementTables[objectType]).set({ [column]: value }).where('id', '=', v.objectId).returning(column),
     );
     counterStatements.set(key, statement);
   }
@@ -141,7 +147,7 @@ export async function adjustCounter(
 export async function readCounter(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, counter: CounterName): Promise<number | undefined> {
   const column = counterColumns[counter];
   const row = await (db as DbOrTrx & { selectFrom(t: string): any })
-    .selectFrom(tables[objectType])
+    .selectFrom(engagementTables[objectType])
     .select(column)
     .where('id', '=', objectId)
     .executeTakeFirst();
@@ -154,7 +160,7 @@ export async function readCounter(db: DbOrTrx, objectType: EngagementObjectType,
  * counts them with this) and for repairing counters; a request changing one reaction uses `adjustCounter`.
  */
 export async function recountReactionCounters(db: DbOrTrx): Promise<void> {
-  for (const [objectType, table] of Object.entries(tables) as Array<[EngagementObjectType, string]>) {
+  for (const [objectType, table] of Object.entries(engagementTables) as Array<[EngagementObjectType, string]>) {
     const count = (action: 'like' | 'favourite') =>
       sql<number>`(select count(*) from reactions r where r.object_type = ${objectType} and r.object_id = ${sql.ref(`${table}.id`)} and r.action = ${action})`;
     await (db as DbOrTrx & { updateTable(t: string): any }).updateTable(table).set({ likeCount: count('like'), favouriteCount: count('favourite') }).execute();

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser, type TestUser } from '../helpers/sessions.js';
-import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller, deletePostBeforeNextTransaction } from '../helpers/engagement-fixture.js';
+import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller, deletePostBeforeNextWrite } from '../helpers/engagement-fixture.js';
 import { postForm } from '../helpers/uploads.js';
 import { makePost } from '../../server/seed/factories.js';
 import { countComments } from '../../server/comments/comments.repository.js';
@@ -334,7 +334,7 @@ describe.each(engines)('comment rules on %s', (engine) => {
     const target = await makePost(t.ctx, { title: 'Vanishing', performerId: e.other.id, imageFileId: null });
     const notes = async () => (await t.ctx.db.selectFrom('notifications').select('id').where('userId', '=', e.other.id).execute()).length;
     const before = await notes();
-    deletePostBeforeNextTransaction(t.ctx.db, target.id);
+    deletePostBeforeNextWrite(t.ctx.db, target.id);
     const { result: res, emitted } = await capturingObjectEvents(() => post(author!, 'post', target.id, 'too late'));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Content not found' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
-import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller, deletePostBeforeNextTransaction } from '../helpers/engagement-fixture.js';
+import { bearer, buildEngagement, manyUsers, type Engagement, recordingCaller, deletePostBeforeNextWrite } from '../helpers/engagement-fixture.js';
 import { makeGallery, makePost, makeVideo, subscribe } from '../../server/seed/factories.js';
 import { countReactions } from '../../server/reactions/reactions.repository.js';
 import { reactionCounts } from '../../server/reactions/reactions.service.js';
@@ -97,7 +97,7 @@ describe.each(engines)('reaction rules on %s', (engine) => {
   it('an object deleted between the check and the insert takes no reaction: 404, no row, nothing pushed', async () => {
     const [u] = await manyUsers(t.ctx.db, 1);
     const target = await makePost(t.ctx, { title: 'Vanishing', imageFileId: null });
-    deletePostBeforeNextTransaction(t.ctx.db, target.id);
+    deletePostBeforeNextWrite(t.ctx.db, target.id);
     const { result: res, emitted } = await capturingObjectEvents(() => react(u!, { objectType: 'post', objectId: target.id, action: 'favourite' }));
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'Content not found' });

@@ -52,17 +52,35 @@ export function recordingCaller(app: () => TestApp, serverErrors: string[]) {
   };
 }
 
-/** The next transaction on `db` first deletes the post `postId`: the object disappears between the check and the write. */
-export function deletePostBeforeNextTransaction(db: AppContext['db'], postId: string): void {
+/**
+ * The next write on `db` first deletes the post `postId`: the object disappears between the check and the write. A
+ * write is the next transaction, or the next statement outside one that inserts or deletes a reaction (a reaction is
+ * one statement on PostgreSQL, server/reactions/reactions.repository.ts), whichever comes first.
+ */
+export function deletePostBeforeNextWrite(db: AppContext['db'], postId: string): void {
   const original = db.transaction;
-  db.transaction = function (this: typeof db) {
+  const executor = db.getExecutor() as unknown as { executeQuery(query: { sql: string }, ...rest: unknown[]): Promise<unknown> };
+  const execute = executor.executeQuery;
+  const unhook = () => {
     db.transaction = original;
+    executor.executeQuery = execute;
+  };
+  const deletePost = () => db.deleteFrom('posts').where('id', '=', postId).execute();
+  db.transaction = function (this: typeof db) {
+    unhook();
     const builder = original.call(db);
     return {
       execute: async (fn: never) => {
-        await db.deleteFrom('posts').where('id', '=', postId).execute();
+        await deletePost();
         return builder.execute(fn);
       },
     } as unknown as ReturnType<typeof original>;
   } as typeof original;
+  executor.executeQuery = async function (query, ...rest) {
+    if (/(insert into|delete from) "reactions"/.test(query.sql)) {
+      unhook();
+      await deletePost();
+    }
+    return execute.call(this, query, ...rest);
+  };
 }
