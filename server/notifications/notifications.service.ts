@@ -82,8 +82,10 @@ export async function addNotification(
   const now = nowIso();
   const thread = threadOf(type, payload);
   await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), createdAt: now, thread });
-  if (opts.email === false || !MAILED_BY_JOB.has(type) || !(await wantsEmail(db, userId, type))) return id;
+  if (opts.email === false || !MAILED_BY_JOB.has(type)) return id;
+  // The thread first: on a busy item or conversation its mail is usually out, and then the choice need not be read.
   if (thread && (await isThreadMailed(db, { userId, thread, exceptId: id, since: batchSince(Date.parse(now)) }))) return id;
+  if (!(await wantsEmail(db, userId, type))) return id;
   await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });
   return id;
 }
