@@ -50,7 +50,11 @@ export async function listComments(db: DbOrTrx, f: CommentFilters): Promise<{ ro
   const of = { objectId: f.objectId, objectType: f.objectType };
   // The cursor's values, else the offset (0 needs no clause): what the page's shape is.
   const at = f.cursor ? { cursorV: String(f.cursor.v ?? ''), cursorId: f.cursor.id, offset: undefined } : { cursorV: undefined, cursorId: undefined, offset: f.offset || undefined };
-  const [rows, [count]] = await Promise.all([commentPage(db, { ...of, ...at, limit: f.limit }), commentCount(db, of)]);
+  // The page carries the total in each row (one statement, one round trip); an empty page past the first asks apart.
+  const rows = await commentPage(db, { ...of, ...at, limit: f.limit });
+  if (rows.length) return { rows, total: Number(rows[0]!.total) };
+  if (at.cursorV === undefined && at.offset === undefined) return { rows, total: 0 };
+  const [count] = await commentCount(db, of);
   return { rows, total: Number(count?.n ?? 0) };
 }
 
@@ -61,7 +65,8 @@ type ObjectValues = { objectId: string; objectType: EngagementObjectType };
 const listedOf = <Q extends SelectQueryBuilder<Database, 'comments', object>>(qb: Q, v: ObjectValues): Q =>
   qb.where('comments.objectId', '=', v.objectId).where('comments.status', '=', 'active').where('comments.objectType', '=', v.objectType) as Q;
 const commentPage = prepared(['objectId', 'objectType', 'limit', 'offset', 'cursorV', 'cursorId'], (db, v: CommentPageValues) => {
-  let page = listedOf(withAuthor(db), v);
+  // The total as a scalar subquery: uncorrelated, so each engine counts once per statement, not once per row.
+  let page = listedOf(withAuthor(db), v).select(countOf(db, v).as('total'));
   const { cursorV, cursorId } = v;
   if (cursorV !== undefined && cursorId !== undefined) {
     page = page.where((eb) => eb.or([eb('comments.createdAt', '<', cursorV), eb.and([eb('comments.createdAt', '=', cursorV), eb('comments.id', '<', cursorId)])]));
@@ -70,7 +75,8 @@ const commentPage = prepared(['objectId', 'objectType', 'limit', 'offset', 'curs
   }
   return page.orderBy('comments.createdAt', 'desc').orderBy('comments.id', 'desc').limit(v.limit);
 });
-const commentCount = prepared(['objectId', 'objectType'], (db, v: ObjectValues) => listedOf(db.selectFrom('comments'), v).select((eb) => eb.fn.countAll<number>().as('n')));
+const countOf = (db: DbOrTrx, v: ObjectValues) => listedOf(db.selectFrom('comments'), v).select((eb) => eb.fn.countAll<number>().as('n'));
+const commentCount = prepared(['objectId', 'objectType'], countOf);
 
 export async function insertComment(db: DbOrTrx, row: Omit<CommentsTable, 'status'>): Promise<void> {
   await insertOne(db, row);

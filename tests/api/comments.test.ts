@@ -163,8 +163,17 @@ describe.each(engines)('comments API on %s', (engine) => {
     expect(first.body.nextCursor).toBeTruthy();
     const second = await search(`objectType=product&objectId=${target}&limit=3&cursor=${encodeURIComponent(first.body.nextCursor)}`);
     expect(second.body.items.map((c: { _id: string }) => c._id)).toEqual(newest.slice(3, 6));
+    expect(second.body.total).toBe(before + 7);
     const byOffset = await search(`objectType=product&objectId=${target}&limit=3&offset=3`);
     expect(byOffset.body.items.map((c: { _id: string }) => c._id)).toEqual(newest.slice(3, 6));
+    expect(byOffset.body.total).toBe(before + 7);
+    // Past the end, by offset and by cursor: no items, the total still counted.
+    const pastEnd = await search(`objectType=product&objectId=${target}&limit=3&offset=${before + 7}`);
+    expect(pastEnd.body).toMatchObject({ items: [], total: before + 7 });
+    const last = await search(`objectType=product&objectId=${target}&limit=${before + 7}`);
+    expect(last.body.nextCursor).toBeTruthy();
+    const afterLast = await search(`objectType=product&objectId=${target}&limit=3&cursor=${encodeURIComponent(last.body.nextCursor)}`);
+    expect(afterLast.body).toMatchObject({ items: [], total: before + 7 });
     expect((await search(`objectType=product&objectId=${target}&cursor=garbage`)).status).toBe(400);
     expect((await search(`objectType=product&objectId=${target}&limit=101`)).status).toBe(400);
 
