@@ -24,8 +24,10 @@ export async function insertReaction(db: DbOrTrx, key: ReactionKey, id: string, 
   return rows.length > 0;
 }
 
-// Every like runs it: compiled once (server/db/prepared.ts).
-const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'], (db, v: ReactionKey & { id: string; createdAt: string }) =>
+type NewReaction = ReactionKey & { id: string; createdAt: string };
+
+// A like on SQLite and a watch-later on both engines run it: compiled once (server/db/prepared.ts).
+const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'], (db, v: NewReaction) =>
   db
     .insertInto('reactions')
     .values(v)
@@ -39,8 +41,6 @@ export interface CountedChange {
   /** Undefined when the object is gone. */
   count: number | undefined;
 }
-
-type NewReaction = ReactionKey & { id: string; createdAt: string };
 
 /**
  * Inserts the reaction (a no-op when it exists) and adds one to the object's `counter` only when a row was really
@@ -69,6 +69,7 @@ export async function removeReactionCounted(db: Db, key: ReactionKey, counter: C
 
 async function changeCounted(db: Db, key: ReactionKey | NewReaction, counter: CounterName, delta: 1 | -1, write: (trx: DbOrTrx) => Promise<boolean>): Promise<CountedChange> {
   if (!isSqlite(db)) {
+    // A removal's statement binds the key's values only (its names leave out the id and the time).
     const [row] = await countedStatement(key.objectType, counter, delta)(db, key as NewReaction);
     return { changed: Number(row!.changed) > 0, count: row!.count === null ? undefined : Number(row!.count) };
   }
