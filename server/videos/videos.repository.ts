@@ -6,6 +6,7 @@ import { prepared } from '../db/prepared.js';
 import { audienceValues } from '../catalogue/audience.js';
 import { catalogueConditions, checkCursor, countQuery, feedParts, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
+import { reactedColumns } from '../reactions/reactions.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
 
@@ -83,8 +84,17 @@ export async function findVideoByKey(db: DbOrTrx, key: string, a: Audience) {
   return row;
 }
 
-// A video's page, its details, the header's state on it, a view, a tip and a checkout on it start here: compiled once
-// (server/db/prepared.ts).
+// A video's page, its details, a view, a tip and a checkout on it start here: compiled once (server/db/prepared.ts).
 const videoByKey = prepared(['key', 'now', 'country', 'selfId'], (db, v: Audience & { key: string }) =>
   oneByIdOrSlug(db.selectFrom('videos').select(videoColumns).select(videoIsPublic(v).as('visible')), 'videos', v.key),
+);
+
+/** The same with what `viewerId` reacted to it (the header's state on a video's page), in the one statement. */
+export async function findVideoForViewer(db: DbOrTrx, key: string, a: Audience, viewerId: string) {
+  const [row] = await videoForViewer(db, { key, ...audienceValues(a), viewerId });
+  return row;
+}
+
+const videoForViewer = prepared(['key', 'now', 'country', 'selfId', 'viewerId'], (db, v: Audience & { key: string; viewerId: string }) =>
+  oneByIdOrSlug(db.selectFrom('videos').select(videoColumns).select(videoIsPublic(v).as('visible')).select(reactedColumns(v.viewerId, 'video', 'videos.id')), 'videos', v.key),
 );

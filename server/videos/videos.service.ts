@@ -4,10 +4,9 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { foundItem, fullMedia, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
 import type { VideoViewer } from '../../common/schemas/member-shell.js';
-import { reactedActions } from '../reactions/reactions.repository.js';
 import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import { findVideoByKey, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
+import { findVideoByKey, findVideoForViewer, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
 import { toVideoItem } from './videos.mapper.js';
 
 /** Rows → items for one viewer: performer cards, preview URLs, `locked`, and signed full-file URLs where open. */
@@ -50,13 +49,9 @@ export async function getVideo(deps: CatalogueDeps, viewer: Viewer, key: string)
  * reacted. Found as `getVideo` finds the video: null for a page the visitor may not see.
  */
 export async function getVideoViewer(deps: CatalogueDeps, viewer: NonNullable<Viewer>, key: string): Promise<VideoViewer | null> {
-  const row = await findVideoByKey(deps.db, key, audienceOf(viewer, deps.country));
+  const row = await findVideoForViewer(deps.db, key, audienceOf(viewer, deps.country), viewer.id);
   if (!row || !mayFind(viewer, row.visible, row.performerId)) return null;
-  const [access, files, reacted] = await Promise.all([
-    loadAccessView(deps.db, viewer, [videoSubject(row)]),
-    row.fileId ? deps.display.files(deps.db, [row.fileId]) : undefined,
-    reactedActions(deps.db, viewer.id, 'video', row.id),
-  ]);
+  const [access, files] = await Promise.all([loadAccessView(deps.db, viewer, [videoSubject(row)]), row.fileId ? deps.display.files(deps.db, [row.fileId]) : undefined]);
   const open = access.decide(videoSubject(row)).open;
   const media = open && row.fileId ? fullMedia(deps.signer, viewer, { objectType: 'video', objectId: row.id }, files?.get(row.fileId)) : null;
   const offer = !open && row.access === 'subscribers' ? await subscriptionOffer(deps.db, row.performerId, viewer.id) : null;
@@ -66,7 +61,8 @@ export async function getVideoViewer(deps: CatalogueDeps, viewer: NonNullable<Vi
     locked: !open,
     media,
     offer,
-    reacted: { like: reacted.includes('like'), favourite: reacted.includes('favourite'), watch_later: reacted.includes('watch_later') },
+    // 0/1 on SQLite, booleans on PostgreSQL.
+    reacted: { like: Number(row.reactedLike) === 1, favourite: Number(row.reactedFavourite) === 1, watch_later: Number(row.reactedWatchLater) === 1 },
   };
 }
 
