@@ -27,13 +27,15 @@ export async function insertReaction(db: DbOrTrx, key: ReactionKey, id: string, 
 type NewReaction = ReactionKey & { id: string; createdAt: string };
 
 // A like on SQLite and a watch-later on both engines run it: compiled once (server/db/prepared.ts).
-const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'], (db, v: NewReaction) =>
-  db
-    .insertInto('reactions')
-    .values(v)
-    .onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing())
-    .returning('id'),
-);
+const insertOne = prepared(['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'], (db, v: NewReaction) => insertUnlessHeld(db, v));
+
+/** The reaction's insert, a no-op when the key exists, answering the id inserted: alone, or inside PostgreSQL's counted statement. */
+const insertUnlessHeld = (db: DbOrTrx, v: NewReaction) =>
+  db.insertInto('reactions').values(v).onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing()).returning('id');
+
+/** The reaction's delete, answering the id deleted: alone, or inside PostgreSQL's counted statement. */
+const deleteHeld = (db: DbOrTrx, key: ReactionKey) =>
+  db.deleteFrom('reactions').where('userId', '=', key.userId).where('objectType', '=', key.objectType).where('action', '=', key.action).where('objectId', '=', key.objectId).returning('id');
 
 /** What a reaction's change did: whether a row was inserted or deleted, and the object's counter after it. */
 export interface CountedChange {
@@ -104,10 +106,7 @@ function countedStatement(objectType: EngagementObjectType, counter: CounterName
   const column = counterColumns[counter];
   const names = delta > 0 ? (['id', 'userId', 'objectType', 'objectId', 'action', 'createdAt'] as const) : (['userId', 'objectType', 'objectId', 'action'] as const);
   statement = prepared(names, (db, v: NewReaction) => {
-    const change =
-      delta > 0
-        ? db.insertInto('reactions').values(v).onConflict((oc) => oc.columns(['userId', 'objectType', 'action', 'objectId']).doNothing()).returning('id')
-        : db.deleteFrom('reactions').where('userId', '=', v.userId).where('objectType', '=', v.objectType).where('action', '=', v.action).where('objectId', '=', v.objectId).returning('id');
+    const change = delta > 0 ? insertUnlessHeld(db, v) : deleteHeld(db, v);
     // Every engagement table has the three counters (0001 and 0004); the dynamic table defeats Kysely's typing.
     const counted = (db as DbOrTrx & { updateTable(t: string): any })
       .updateTable(table)
@@ -145,14 +144,7 @@ export async function insertReactions(db: DbOrTrx, rows: Array<ReactionKey & { i
 
 /** Deletes the reaction; answers whether a row was deleted (false: there was none, or a concurrent request took it). */
 export async function deleteReaction(db: DbOrTrx, key: ReactionKey): Promise<boolean> {
-  const rows = await db
-    .deleteFrom('reactions')
-    .where('userId', '=', key.userId)
-    .where('objectType', '=', key.objectType)
-    .where('action', '=', key.action)
-    .where('objectId', '=', key.objectId)
-    .returning('id')
-    .execute();
+  const rows = await deleteHeld(db, key).execute();
   return rows.length > 0;
 }
 

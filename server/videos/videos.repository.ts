@@ -85,9 +85,10 @@ export async function findVideoByKey(db: DbOrTrx, key: string, a: Audience) {
 }
 
 // A video's page, its details, a view, a tip and a checkout on it start here: compiled once (server/db/prepared.ts).
-const videoByKey = prepared(['key', 'now', 'country', 'selfId'], (db, v: Audience & { key: string }) =>
-  oneByIdOrSlug(db.selectFrom('videos').select(videoColumns).select(videoIsPublic(v).as('visible')), 'videos', v.key),
-);
+const videoByKey = prepared(['key', 'now', 'country', 'selfId'], (db, v: Audience & { key: string }) => oneByIdOrSlug(videoLookup(db, v), 'videos', v.key));
+
+/** A video's columns and whether the audience may see it now. */
+const videoLookup = (db: DbOrTrx, a: Audience) => db.selectFrom('videos').select(videoColumns).select(videoIsPublic(a).as('visible'));
 
 /** The same with what `viewerId` reacted to it (the header's state on a video's page), in the one statement. */
 export async function findVideoForViewer(db: DbOrTrx, key: string, a: Audience, viewerId: string) {
@@ -96,5 +97,5 @@ export async function findVideoForViewer(db: DbOrTrx, key: string, a: Audience, 
 }
 
 const videoForViewer = prepared(['key', 'now', 'country', 'selfId', 'viewerId'], (db, v: Audience & { key: string; viewerId: string }) =>
-  oneByIdOrSlug(db.selectFrom('videos').select(videoColumns).select(videoIsPublic(v).as('visible')).select(reactedColumns(v.viewerId, 'video', 'videos.id')), 'videos', v.key),
+  oneByIdOrSlug(videoLookup(db, v).select(reactedColumns(v.viewerId, 'video', 'videos.id')), 'videos', v.key),
 );
