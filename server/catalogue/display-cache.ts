@@ -3,11 +3,12 @@ import type { PerformerSummary } from '../../common/schemas/catalogue.js';
 import { loadFiles, loadPerformerSummaries, loadVariants, type MediaFile } from './catalogue.repository.js';
 import { postMediaOf, type PostMediaRow } from '../posts/posts.repository.js';
 import { coverThumbnailIds } from '../galleries/galleries.repository.js';
+import { activePackages, type ActivePackages } from '../subscriptions/subscriptions.repository.js';
 
 /**
  * What a catalogue card shows beside its own row, read by id: its performer's name, username and avatar, its file
  * rows (thumbnail, teaser, full file) and their derived variants (a video's poster), a post's media rows, a gallery's
- * cover thumbnail. They are the same for every
+ * cover thumbnail; and the site's subscription packages an offer is priced from. They are the same for every
  * viewer, and a signed-in render (which the micro-cache never serves) read them again on every page: three of a
  * performer page's statements, six of a video page's. Here they are kept `ttlMs` (PAGE_CACHE_MS: the delay anonymous
  * visitors already see a change with) and shared by every request of this instance.
@@ -26,6 +27,11 @@ export interface DisplayReads {
   postMedia(db: DbOrTrx, postIds: readonly string[]): Promise<Map<string, readonly PostMediaRow[]>>;
   /** Cover photos' thumbnail file ids by photo id. */
   coverThumbnails(db: DbOrTrx, photoIds: ReadonlyArray<string | null>): Promise<Map<string, string>>;
+  /**
+   * The site's active subscription packages, which price an offer where the performer sets no price of their own.
+   * An offer shown may lag an admin's change by `ttlMs`, as a guest's cached page does; the checkout reads them fresh.
+   */
+  sitePackages(db: DbOrTrx): Promise<ActivePackages>;
 }
 
 export type Load<V> = (db: DbOrTrx, ids: string[]) => Promise<Map<string, V>>;
@@ -63,6 +69,23 @@ export function cacheById<V extends object>(ttlMs: number, maxEntries: number, l
   };
 }
 
+/** One value the same for every request (not by id), kept `ttlMs`; concurrent misses share one load. */
+export function cacheOne<V extends object>(ttlMs: number, load: (db: DbOrTrx) => Promise<V>) {
+  let kept: { at: number; value: Promise<Readonly<V>> } | undefined;
+  return (db: DbOrTrx): Promise<Readonly<V>> => {
+    if (ttlMs <= 0 || db.isTransaction) return load(db);
+    if (!kept || Date.now() - kept.at >= ttlMs) {
+      const value = load(db).then((v) => Object.freeze(v));
+      kept = { at: Date.now(), value };
+      // A failed load is not kept: the next request tries again.
+      value.catch(() => {
+        if (kept?.value === value) kept = undefined;
+      });
+    }
+    return kept.value;
+  };
+}
+
 export function createDisplayCache(opts: { ttlMs: number; maxEntries?: number }): DisplayReads {
   const max = opts.maxEntries ?? 20_000;
   const performers = cacheById(opts.ttlMs, max, loadPerformerSummaries);
@@ -75,6 +98,7 @@ export function createDisplayCache(opts: { ttlMs: number; maxEntries?: number })
   return {
     performerSummaries: performers,
     files,
+    sitePackages: cacheOne(opts.ttlMs, activePackages),
     postMedia,
     async coverThumbnails(db, photoIds) {
       return new Map([...(await covers(db, photoIds))].map(([photo, { fileId }]) => [photo, fileId]));

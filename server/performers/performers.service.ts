@@ -9,6 +9,7 @@ import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
 import { messagingState } from '../messages/messages.service.js';
 import { extend } from '../catalogue/item-mapper.js';
+import type { CatalogueDeps } from '../catalogue/catalogue.service.js';
 
 /**
  * `GET /performers/{id}`: an active, approved performer by id or username (the performer and admins also see an
@@ -43,13 +44,15 @@ export async function getPerformerProfile(db: DbOrTrx, viewer: Viewer, key: stri
  * write; `GET /users/me/header?performer=`), found as `getPerformerProfile` finds the performer: null for a page
  * the visitor may not see.
  */
-export async function getPerformerViewer(db: DbOrTrx, viewer: NonNullable<Viewer>, key: string, country: string | null): Promise<PerformerViewer | null> {
+export async function getPerformerViewer(
+  { db, display, country }: Pick<CatalogueDeps, 'db' | 'display' | 'country'>, viewer: NonNullable<Viewer>, key: string,
+): Promise<PerformerViewer | null> {
   const row = await findPerformerForViewer(db, key, audienceOf(viewer, country), viewer.id);
   if (!row || !mayFind(viewer, row.visible, row.id)) return null;
   const self = viewer.id === row.id;
   // The row just read prices the offer and holds the messaging policy; its facts answer the rest.
   const { subscribed, following, conversation, promotionsRunning } = row.facts;
-  const offer = await subscriptionOffer(db, row, viewer.id, { promotionsRunning });
+  const offer = await subscriptionOffer(db, row, viewer.id, { promotionsRunning, packages: display.sitePackages });
   const messaging = viewer.role === 'user' && !self ? await messagingState(db, viewer, row.id, { policy: row.messagePolicy, subscribed, conversation }) : null;
   return { performerId: row.id, self, following, followerCount: row.followerCount, subscribed, offer, messaging };
 }

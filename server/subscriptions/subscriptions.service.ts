@@ -122,7 +122,8 @@ export type PerformerPriceRow = NonNullable<Awaited<ReturnType<typeof performerP
  * promotion's price with its end and what is left) by the same rules as checkoutSubscription (./offers.ts).
  */
 export async function subscriptionOffer(
-  db: DbOrTrx, of: string | PerformerPriceRow, viewerId?: string | null, known: { promotionsRunning?: boolean } = {},
+  db: DbOrTrx, of: string | PerformerPriceRow, viewerId?: string | null,
+  known: { promotionsRunning?: boolean; packages?: (db: DbOrTrx) => Promise<ActivePackages> } = {},
 ): Promise<SubscriptionOffer> {
   // The performer's row when the caller has just read it (a performer's page), else read here.
   const performer = typeof of === 'string' ? await performerPrices(db, of) : of;
@@ -130,7 +131,8 @@ export async function subscriptionOffer(
   const performerId = typeof of === 'string' ? of : of.id;
   const now = nowIso();
   const [list, promotions] = await Promise.all([
-    activePackages(db).then((packages) => listPrices(performer, packages)),
+    // A page's offer reads them through the display cache (the same for every viewer); else fresh.
+    (known.packages ?? activePackages)(db).then((packages) => listPrices(performer, packages)),
     // Whether any runs was read with the caller's row (a performer's page): most performers run none.
     known.promotionsRunning === false ? [] : runningPromotions(db, performerId, now),
   ]);

@@ -66,7 +66,7 @@ export async function usersRoutes(app: ApiApp): Promise<void> {
       const deps = catalogueDeps(app.ctx, request.country);
       const [facts, performerState, videoState, feedPage] = await Promise.all([
         headerFacts(db, user.id),
-        performer === undefined ? undefined : getPerformerViewer(db, viewer, performer, request.country),
+        performer === undefined ? undefined : getPerformerViewer(deps, viewer, performer),
         video === undefined ? undefined : getVideoViewer(deps, viewer, video),
         feed === undefined ? undefined : feedOf(deps, viewer, { limit: feed }),
       ]);

@@ -54,7 +54,7 @@ export async function getVideoViewer(deps: CatalogueDeps, viewer: NonNullable<Vi
   const [access, files] = await Promise.all([loadAccessView(deps.db, viewer, [videoSubject(row)]), row.fileId ? deps.display.files(deps.db, [row.fileId]) : undefined]);
   const open = access.decide(videoSubject(row)).open;
   const media = open && row.fileId ? fullMedia(deps.signer, viewer, { objectType: 'video', objectId: row.id }, files?.get(row.fileId)) : null;
-  const offer = !open && row.access === 'subscribers' ? await subscriptionOffer(deps.db, row.performerId, viewer.id) : null;
+  const offer = !open && row.access === 'subscribers' ? await subscriptionOffer(deps.db, row.performerId, viewer.id, { packages: deps.display.sitePackages }) : null;
   return {
     videoId: row.id,
     self: viewer.id === row.performerId,

@@ -152,6 +152,24 @@ describe.each(engines)("the member header with a page's state on %s", (engine) =
     expect((await videoViewer(c.fan, c.videos.free.slug)).videoId).toBe(c.videos.free.id);
   });
 
+  it("prices a plan the performer sets no price for at the site's package, on the performer's and the video's state", async () => {
+    // Alice sets a monthly price only: her yearly plan is the site's yearly package, as the checkout would charge it.
+    const at = new Date().toISOString();
+    const id = newId();
+    await t.ctx.db.insertInto('subscriptionPackages').values({ id, name: 'Site yearly', description: null, type: 'yearly', price: 8999, durationDays: 360, createdAt: at, updatedAt: at }).execute();
+    try {
+      const yearly = (offer: { yearly: number | null; plans: Array<{ type: string; price: number; periodDays: number }> }) => ({
+        yearly: offer.yearly, plan: offer.plans.find((p) => p.type === 'yearly'),
+      });
+      const expected = { yearly: 8999, plan: { price: 8999, periodDays: 360 } };
+      expect(yearly((await viewer(c.fan, c.alice.id)).body.offer)).toMatchObject(expected);
+      expect(yearly((await videoViewer(c.fan, c.videos.subs.id)).offer)).toMatchObject(expected);
+    } finally {
+      await t.ctx.db.deleteFrom('subscriptionPackages').where('id', '=', id).execute();
+    }
+    expect((await viewer(c.fan, c.alice.id)).body.offer.yearly).toBeNull();
+  });
+
   it('tells each visitor what they reacted, and nobody else', async () => {
     const id = c.videos.free.id;
     expect((await videoViewer(c.fan, id)).reacted).toEqual({ like: false, favourite: false, watch_later: false });

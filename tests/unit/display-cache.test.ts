@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cacheById } from '../../server/catalogue/display-cache.js';
+import { cacheById, cacheOne } from '../../server/catalogue/display-cache.js';
 import type { DbOrTrx } from '../../server/db/database.js';
 
 /** A loader over a table held in memory, recording which ids each call asked for. */
@@ -73,5 +73,52 @@ describe('cacheById (the display cache of cards: performer names, files)', () =>
     await get(db, ['b', 'c']);
     await get(db, ['b', 'c', 'a']);
     expect(calls).toEqual([['a'], ['b', 'c'], ['a']]);
+  });
+});
+
+describe('cacheOne (one value for every request: the site packages an offer is priced from)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A loader of a value held in memory, counting its calls; `fail` makes the next call reject. */
+  function one() {
+    const state = { value: { price: 100 }, calls: 0, fail: false };
+    const load = async () => {
+      state.calls++;
+      if (state.fail) throw new Error('database down');
+      return { ...state.value };
+    };
+    return { state, load };
+  }
+
+  it('loads once for concurrent requests, keeps the value ttlMs, then loads it again', async () => {
+    vi.useFakeTimers();
+    const { state, load } = one();
+    const get = cacheOne(1000, load);
+    const [a, b] = await Promise.all([get(db), get(db)]);
+    expect(a).toEqual({ price: 100 });
+    expect(b).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    state.value = { price: 200 };
+    vi.advanceTimersByTime(999);
+    expect(await get(db)).toEqual({ price: 100 });
+    vi.advanceTimersByTime(1);
+    expect(await get(db)).toEqual({ price: 200 });
+    expect(state.calls).toBe(2);
+  });
+
+  it('does not keep a failed load, and goes to the database inside a transaction and when the ttl is 0', async () => {
+    const { state, load } = one();
+    const get = cacheOne(1000, load);
+    state.fail = true;
+    await expect(get(db)).rejects.toThrow('database down');
+    state.fail = false;
+    expect(await get(db)).toEqual({ price: 100 });
+    await get(trx);
+    expect(state.calls).toBe(3);
+    const off = one();
+    const never = cacheOne(0, off.load);
+    await never(db);
+    await never(db);
+    expect(off.state.calls).toBe(2);
   });
 });
