@@ -3,7 +3,8 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import { recordingClient } from '../helpers/api-calls.js';
 import { entitle, subscribe } from '../../server/seed/factories.js';
-import { nowIso } from '../../server/db/ids.js';
+import { newId, nowIso } from '../../server/db/ids.js';
+import { createUser } from '../helpers/sessions.js';
 
 interface Card {
   _id: string;
@@ -59,6 +60,30 @@ describe.each(engines)('display cache on %s', (engine) => {
     await t.ctx.db.updateTable('photos').set({ thumbnailFileId: otherThumb.thumbnailFileId }).where('id', '=', cover!.id).execute();
     const subscriber = (await galleries(c.subscriber)).get(c.galleries.subs.id)!;
     expect(subscriber).toMatchObject({ cover: before.cover, locked: false });
+  });
+
+  it("keeps the site's packages an offer shows, while the checkout charges the package's price of the moment", async () => {
+    // Alice sets a monthly price only: her yearly plan is priced at the site's yearly package.
+    const at = nowIso();
+    const id = newId();
+    const yearlyOffered = async () => {
+      const res = await get(`/users/me/header?performer=${c.alice.id}`, c.fan);
+      expect(res.status).toBe(200);
+      return (res.body as { performer: { offer: { yearly: number | null } } }).performer.offer.yearly;
+    };
+    // Read once before the package exists: the kept answer is "no yearly plan" until the entry expires.
+    expect(await yearlyOffered()).toBeNull();
+    await t.ctx.db.insertInto('subscriptionPackages').values({ id, name: 'Site yearly', description: null, type: 'yearly', price: 8999, durationDays: 365, createdAt: at, updatedAt: at }).execute();
+    try {
+      expect(await yearlyOffered()).toBeNull();
+      // A fan of their own: the checkout leaves a pending subscription row behind.
+      const buyer = await createUser(t.ctx.db, 'user', { username: 'yearly_buyer' });
+      const res = await t.api('/payment/subscribe', { method: 'POST', headers: buyer.headers, json: { performerId: c.alice.id, type: 'yearly' } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.body).toMatchObject({ amount: 8999 });
+    } finally {
+      await t.ctx.db.deleteFrom('subscriptionPackages').where('id', '=', id).execute();
+    }
   });
 
   it('never keeps access: a subscription and a purchase open their videos on the next request, a lapse closes them', async () => {
