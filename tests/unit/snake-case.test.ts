@@ -115,6 +115,21 @@ describe('snake_case identifiers written by the compiler', () => {
     expect(mapped.rows).toEqual([{ videoId: 1, metaData: { fileName: 'a', sizes: [{ pixelWidth: 2 }] } }]);
   });
 
+  it("builds every row as Kysely's CamelCasePlugin does: several rows, nulls, buffers, arrays, json, a repeated and an odd column", async () => {
+    const row = (i: number) => ({
+      id: i, published_at: `2026-0${i}`, file_id: null, thumb_blob: Buffer.from([i]), tag_list: ['a', { tag_name: 'b' }],
+      meta_data: { file_name: 'x', nested_list: [{ pixel_width: i }] }, 'odd "name"': i, __proto__x: i, created: new Date(0),
+    });
+    const result: QueryResult<any> = { rows: [row(1), row(2), row(3)] };
+    const ours = await new CamelCaseRows().transformResult({ result, queryId: { queryId: 'q' } as QueryId });
+    const theirs = await new CamelCasePlugin().transformResult({ result, queryId: { queryId: 'q' } as QueryId });
+    expect(ours.rows).toEqual(theirs.rows);
+    expect(Object.keys(ours.rows[0]!)).toEqual(Object.keys(theirs.rows[0]!));
+    expect(ours.rows[2]).toMatchObject({ id: 3, publishedAt: '2026-03', fileId: null, metaData: { nestedList: [{ pixelWidth: 3 }] } });
+    // An empty result and one without rows pass through.
+    expect((await new CamelCaseRows().transformResult({ result: { rows: [] }, queryId: { queryId: 'q' } as QueryId })).rows).toEqual([]);
+  });
+
   it('the query tree is handed on untouched: no second renaming', () => {
     const node = engines.sqlite.compiler.selectFrom('videoViews').select('videoId').toOperationNode();
     expect(new CamelCaseRows().transformQuery({ node, queryId: { queryId: 'q' } as QueryId })).toBe(node);

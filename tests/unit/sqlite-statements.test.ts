@@ -59,4 +59,28 @@ describe('withStatementCache (the SQLite connection Kysely runs on)', () => {
     expect(await db.selectFrom('t').select('name').orderBy('id').execute()).toEqual(streamed);
     await db.destroy();
   });
+
+  it("builds a reading statement's rows as better-sqlite3's own objects would be, and follows a renamed column", async () => {
+    const raw = new SQLite(':memory:');
+    const fresh = new SQLite(':memory:');
+    const db = withStatementCache(raw);
+    for (const d of [raw, fresh]) {
+      d.exec("create table t (id integer primary key, name text, data blob); insert into t values (1, 'a', x'01'), (2, null, null)");
+    }
+    // Objects keyed by column, the later of two same-named columns winning, as better-sqlite3 builds them.
+    const text = 'select t.id, t.name, t.data, t.name as id, 7 as "odd ""name""" from t order by t.id';
+    expect(db.prepare(text).all([])).toEqual(fresh.prepare(text).all());
+    expect(db.prepare(text).all([])).toEqual([{ id: 'a', name: 'a', data: Buffer.from([1]), 'odd "name"': 7 }, { id: null, name: null, data: null, 'odd "name"': 7 }]);
+    expect([...db.prepare('select id from t order by id').iterate([])]).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(db.prepare('select id from t where id = 3').all([])).toEqual([]);
+    // A column renamed through this connection: the same number of columns, under their new names.
+    const all = 'select * from t where id = 1';
+    expect(db.prepare(all).all([])).toEqual([{ id: 1, name: 'a', data: Buffer.from([1]) }]);
+    db.prepare('alter table t rename column name to title').run([]);
+    expect(db.prepare(all).all([])).toEqual([{ id: 1, title: 'a', data: Buffer.from([1]) }]);
+    // Writes answer as before.
+    expect(db.prepare('update t set title = ? where id = ?').run(['b', 2])).toMatchObject({ changes: 1 });
+    db.close();
+    fresh.close();
+  });
 });
