@@ -74,7 +74,8 @@ export function prepared<K extends string, R, V extends { [N in K]: PreparedValu
     return { sql: query.sql, slots };
   }
 
-  return async (db: DbOrTrx, values: V): Promise<R[]> => {
+  /** The statement with these values, as Kysely would have compiled it (a count cache keys its totals by it). */
+  function compiledWith(db: DbOrTrx, values: V): CompiledQuery<R> {
     const adapter = db.getExecutor().adapter;
     let shapes = compiled.get(adapter);
     if (!shapes) compiled.set(adapter, (shapes = new Map()));
@@ -89,6 +90,9 @@ export function prepared<K extends string, R, V extends { [N in K]: PreparedValu
       const v: PreparedValue = values[s.name as K];
       return s.index === undefined ? v : (v as readonly unknown[])[s.index];
     });
-    return (await db.executeQuery<R>(CompiledQuery.raw(statement.sql, parameters))).rows;
-  };
+    return CompiledQuery.raw(statement.sql, parameters) as CompiledQuery<R>;
+  }
+
+  const run = async (db: DbOrTrx, values: V): Promise<R[]> => (await db.executeQuery(compiledWith(db, values))).rows;
+  return Object.assign(run, { compiled: compiledWith });
 }

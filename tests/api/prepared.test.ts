@@ -4,6 +4,8 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { createUser } from '../helpers/sessions.js';
 import { prepared } from '../../server/db/prepared.js';
 import type { DbOrTrx } from '../../server/db/database.js';
+import { plainFilters, plainVideoQueries, publicVideoQueries } from '../../server/videos/videos.repository.js';
+import { audienceOf } from '../../server/catalogue/catalogue.repository.js';
 
 /**
  * Statements compiled once (server/db/prepared.ts): on each engine they answer exactly what the same query built
@@ -66,6 +68,33 @@ describe.each(engines)('prepared statements on %s', (engine) => {
     }
     expect((await shaped(t.ctx.db, { names: ['prep_one', 'prep_two'], role: null })).map((r) => r.username)).toEqual(['prep_one', 'prep_two']);
     expect((await shaped(t.ctx.db, { names: ['prep_one', 'prep_two'], role: 'performer' })).map((r) => r.username)).toEqual(['prep_two']);
+  });
+
+  it("compiles the plain videos list (an order, a performer, an offset) to the statements built each time, for guests and members", async () => {
+    const viewers = [null, { id: 'viewer-1', role: 'user' as const }, { id: 'performer-1', role: 'performer' as const }];
+    let compared = 0;
+    for (const viewer of viewers) {
+      for (const country of [null, 'DE']) {
+        const a = audienceOf(viewer, country);
+        for (const sort of [undefined, 'relevance', 'newest', 'popular', 'price'] as const) {
+          for (const performerId of [undefined, 'performer-2']) {
+            const f = { sort, performerId, limit: 12, offset: 24 };
+            expect(plainFilters(f)).toBe(true);
+            const ours = plainVideoQueries(t.ctx.db, f, a);
+            const built = publicVideoQueries(t.ctx.db, f, a);
+            for (const [mine, theirs] of [[ours.page.compile(), built.page.compile()], [ours.count.compile(), built.count.compile()]] as const) {
+              expect(mine.sql).toBe(theirs.sql);
+              expect(mine.parameters).toEqual(theirs.parameters);
+              compared++;
+            }
+            expect(ours.sort).toEqual(built.sort);
+          }
+        }
+      }
+    }
+    expect(compared).toBe(120);
+    // Anything else is built each time.
+    for (const f of [{ q: 'x' }, { tag: 'x' }, { categoryId: 'x' }, { cursor: { v: 'x', id: 'y' } }, { performerId: '' }]) expect(plainFilters({ limit: 12, offset: 0, ...f })).toBe(false);
   });
 
   it('refuses a value that shapes the SQL, and a name the statement never uses', async () => {
