@@ -72,7 +72,7 @@ export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
  * its page and count compiled once per order and shape (server/db/prepared.ts), where building and compiling them
  * took about 40 µs of every request. The same statements as publicVideoQueries builds.
  */
-export function plainFilters(f: VideoFilters): f is VideoFilters & { sort?: VideoSort | 'relevance' } {
+export function plainFilters(f: VideoFilters): boolean {
   // An empty performer id leaves the filter out when built (`if (f.performerId)`): such a request is built too.
   return f.q === undefined && f.tag === undefined && f.categoryId === undefined && f.cursor === undefined && f.performerId !== '';
 }
