@@ -22,14 +22,21 @@ const MAX_BUILDERS = 2000;
 /**
  * The builder of rows whose `names[i]` holds the source's `from[i]` (a key of an object row, or a position of an array
  * row), through `value` (identity unless given). Later columns of the same name win, as they do in a driver's objects.
- * `kind` tells apart builders of the same columns with another `value`.
+ * `kind` tells apart builders of the same columns with another `value`. `names` may be a function of `from` alone
+ * (the same answer for the same kind and `from`): it is then called only when the builder is compiled, and a result
+ * already seen costs one lookup.
  */
-export function rowBuilder(kind: string, from: ReadonlyArray<string | number>, names: readonly string[], value: (v: unknown) => unknown = identity): RowBuilder {
-  const key = `${kind}\u0000${from.join('\u0001')}\u0000${names.join('\u0001')}`;
+export function rowBuilder(
+  kind: string,
+  from: ReadonlyArray<string | number>,
+  names: readonly string[] | (() => readonly string[]),
+  value: (v: unknown) => unknown = identity,
+): RowBuilder {
+  const key = `${kind}\u0000${from.join('\u0001')}${typeof names === 'function' ? '' : `\u0000${names.join('\u0001')}`}`;
   let build = builders.get(key);
   if (!build) {
     if (builders.size >= MAX_BUILDERS) builders.clear();
-    build = compile(from, names, value);
+    build = compile(from, typeof names === 'function' ? names() : names, value);
     builders.set(key, build);
   }
   return build;

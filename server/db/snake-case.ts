@@ -35,7 +35,7 @@ export class CamelCaseRows extends CamelCasePlugin {
     const rows = args.result.rows;
     if (!Array.isArray(rows) || rows.length === 0) return args.result;
     const keys = Object.keys(rows[0]!);
-    const build = rowBuilder('camel', keys, keys.map((k) => this.camelCase(k)), nestedRows);
+    const build = rowBuilder('camel', keys, () => keys.map((k) => this.camelCase(k)), nestedRows);
     return { ...args.result, rows: rows.map(build) };
   }
 
