@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030_data_rights.js';
 import * as m0031 from './migrations/0031_subscriptions_by_user.js';
 import * as m0032 from './migrations/0032_session_notices.js';
 import * as m0033 from './migrations/0033_notifications_unpushed.js';
+import * as m0034 from './migrations/0034_notifications_mailed_unread.js';
 
 /** Migrations are listed here in order (static imports keep them working when bundled). */
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0031_subscriptions_by_user': m0031,
   '0032_session_notices': m0032,
   '0033_notifications_unpushed': m0033,
+  '0034_notifications_mailed_unread': m0034,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -6,15 +6,15 @@ import { notificationMail } from '../mail/notification-templates.js';
 import { NOTIFICATION_TYPE_LABELS } from '../../common/notification-text.js';
 import { notificationTypeSchema } from '../../common/enums.js';
 import { claimNotificationMail, findNotificationToMail, releaseNotificationMail } from './notifications.repository.js';
-import { batchSince, choiceWantsEmail, JOB_NOTIFICATION_EMAIL, toItem } from './notifications.service.js';
+import { batchSince, choiceWantsEmail, JOB_NOTIFICATION_EMAIL, mailBatchOf, toItem } from './notifications.service.js';
 import { unsubscribeHeaders, unsubscribeLinks, unsubscribeToken } from './unsubscribe.js';
 
 /**
  * The `notification.email` job: mails one notification, enqueued with its row (notifications.service.ts). Decided when
  * it runs, from what is true then: nobody suspended, nor with an unverified address, is mailed (the account mails'
  * rule: server/auth/README.md); nor for a type they turned off since, nor for a notification already read. A
- * thread's rows (a conversation's messages, the comments on one item) are batched: no mail while another unread row
- * of it was mailed in the last `BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given
+ * batch's rows (a person's messages, the comments on one item: `mailBatchOf`) get one mail: none while another unread
+ * row of it was mailed in the last `BATCH_MS`. The mail is claimed on the row (`emailed_at`) before it is sent and given
  * back if sending fails, so a retried job mails once.
  */
 
@@ -31,7 +31,7 @@ export async function mailNotification(deps: NotificationMailDeps, notificationI
   if (email === null || row.status === 'suspended' || !Number(row.emailVerified)) return 'not_mailable';
   if (!choiceWantsEmail(row.type, row.emailChoice)) return 'turned_off';
   const at = nowIso();
-  if (!(await claimNotificationMail(db, row, at, batchSince(Date.now())))) return 'batched_or_sent';
+  if (!(await claimNotificationMail(db, row, mailBatchOf(row), at, batchSince(Date.now())))) return 'batched_or_sent';
   try {
     const symbol = String(await deps.settings.get('currencySymbol'));
     const item = toItem(row, symbol);

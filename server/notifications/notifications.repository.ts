@@ -127,38 +127,51 @@ export function claimUnpushedQuery(db: DbOrTrx, userId: string, since: string, a
 }
 
 /**
- * Claims a notification's mail: sets `emailed_at` when it has none and, for a row with a thread, when no other unread
- * row of that thread was mailed since `batchSince`. False: already mailed, or batched with an earlier mail.
+ * Which rows a row's mail is batched with (notifications.service.ts, `mailBatchOf`): the user's rows of one thread (the
+ * comments on one item), or all of the user's rows of one type (their messages, whichever conversation).
  */
-export async function claimNotificationMail(db: DbOrTrx, row: Pick<NotificationRow, 'id' | 'userId' | 'thread'>, at: string, batchSince: string): Promise<boolean> {
+export type MailBatch = { thread: string } | { type: string };
+
+/**
+ * Claims a notification's mail: sets `emailed_at` when it has none and, for a row in a batch, when no other unread
+ * row of that batch was mailed since `batchSince`. False: already mailed, or batched with an earlier mail.
+ */
+export async function claimNotificationMail(db: DbOrTrx, row: Pick<NotificationRow, 'id' | 'userId'>, batch: MailBatch | null, at: string, batchSince: string): Promise<boolean> {
   let q = db.updateTable('notifications').set({ emailedAt: at }).where('id', '=', row.id).where('emailedAt', 'is', null);
-  if (row.thread) {
-    const batch = mailedInThread(db, { userId: row.userId, thread: row.thread, exceptId: row.id, since: batchSince });
-    q = q.where(({ not, exists }) => not(exists(batch)));
+  if (batch) {
+    const mailed = mailedInBatch(db, { userId: row.userId, exceptId: row.id, since: batchSince }, batch);
+    q = q.where(({ not, exists }) => not(exists(mailed)));
   }
   const r = await q.executeTakeFirst();
   return Number(r.numUpdatedRows ?? 0) > 0;
 }
 
+type BatchTest = { userId: string; exceptId: string; since: string };
+
 /**
- * The batching rule's one test: another unread row of the user's thread was mailed since `since`. The claim holds a
- * row's mail back while it is true, and a new row of such a thread gets no mail job at all (notifications.service.ts).
+ * The batching rule's one test: another unread row of the user's batch was mailed since `since`. The claim holds a
+ * row's mail back while it is true, and a new row of such a batch gets no mail job at all (notifications.service.ts).
+ * A type's batch is found through notifications_mailed_unread (migration 0034), a thread's through
+ * notifications_user_thread.
  */
-function mailedInThread(db: DbOrTrx, p: { userId: string; thread: string; exceptId: string; since: string }) {
-  return db
+function mailedInBatch(db: DbOrTrx, p: BatchTest, batch: MailBatch) {
+  const q = db
     .selectFrom('notifications as other')
     .select('other.id')
     .where('other.userId', '=', p.userId)
-    .where('other.thread', '=', p.thread)
     .where('other.id', '<>', p.exceptId)
     .where('other.readAt', 'is', null)
     .where('other.emailedAt', '>=', p.since);
+  return 'thread' in batch ? q.where('other.thread', '=', batch.thread) : q.where('other.type', '=', batch.type);
 }
 
-export async function isThreadMailed(db: DbOrTrx, p: { userId: string; thread: string; exceptId: string; since: string }): Promise<boolean> {
-  return (await threadMailed(db, p)).length > 0;
+export async function isBatchMailed(db: DbOrTrx, p: BatchTest, batch: MailBatch): Promise<boolean> {
+  const rows = 'thread' in batch ? await threadMailed(db, { ...p, thread: batch.thread }) : await typeMailed(db, { ...p, type: batch.type });
+  return rows.length > 0;
 }
-const threadMailed = prepared(['userId', 'thread', 'exceptId', 'since'], (db, p) => mailedInThread(db, p).limit(1));
+// Run on every comment and message: each shape compiled once (server/db/prepared.ts).
+const threadMailed = prepared(['userId', 'exceptId', 'since', 'thread'], (db, p) => mailedInBatch(db, p, { thread: p.thread }).limit(1));
+const typeMailed = prepared(['userId', 'exceptId', 'since', 'type'], (db, p) => mailedInBatch(db, p, { type: p.type }).limit(1));
 
 /** Gives a claimed mail back (its sending failed: the retry claims it again). */
 export async function releaseNotificationMail(db: DbOrTrx, id: string, at: string): Promise<void> {

@@ -11,8 +11,8 @@ import { notificationText } from '../../common/notification-text.js';
 import type { EmailPreferences, NotificationItem } from '../../common/schemas/notifications.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import {
-  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, isThreadMailed, markAllNotificationsRead, markNotificationRead, markThreadNotificationsRead, notificationPage, notificationTotal,
-  displayNameOf, setEmailChoice, unreadNotificationCount, userExists, type NotificationRow,
+  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, isBatchMailed, markAllNotificationsRead, markNotificationRead, markThreadNotificationsRead, notificationPage, notificationTotal,
+  displayNameOf, setEmailChoice, unreadNotificationCount, userExists, type MailBatch, type NotificationRow,
 } from './notifications.repository.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
 
@@ -32,27 +32,37 @@ export const MAILED_BY_JOB: ReadonlySet<string> = new Set<NotificationType>(['me
 export const ALWAYS_MAILED: ReadonlySet<string> = new Set<NotificationType>(['order', 'payout', 'verification']);
 
 /**
- * How long a thread's mail covers its later rows: no mail while another unread row of it was mailed this recently
- * (notification-mail.ts).
+ * How long a batch's mail covers its later rows: no mail while another unread row of the batch was mailed this
+ * recently (notification-mail.ts).
  */
 const BATCH_MS = 10 * 60_000;
 
-/** The start of the batch window that ends at `at` (ms): a thread mailed since then holds its new rows' mails back. */
+/** The start of the batch window that ends at `at` (ms): a batch mailed since then holds its new rows' mails back. */
 export function batchSince(at: number): string {
   return new Date(at - BATCH_MS).toISOString();
 }
 
-/** The thread of a conversation's `message` notifications. */
+/** The thread of a conversation's `message` notifications (reading the conversation reads them). */
 const conversationThread = (conversationId: string) => `conversation:${conversationId}`;
 
 /**
- * What a row is about, when its mails are batched: a conversation's messages, or the comments on one item (a
- * performer whose video is being discussed gets one mail, not one per comment, until they read it).
+ * What a row is about: a conversation's messages, or the comments on one item. Reading a conversation reads its
+ * thread's rows; the comments' thread is their mails' batch.
  */
 function threadOf(type: string, payload: Record<string, unknown>): string | null {
   if (type === 'message' && typeof payload.conversationId === 'string') return conversationThread(payload.conversationId);
   if (type === 'comment' && typeof payload.objectType === 'string' && typeof payload.objectId === 'string') return `comments:${payload.objectType}:${payload.objectId}`;
   return null;
+}
+
+/**
+ * The rows a row's mail is batched with. A person's messages, from every conversation: one mail says they have a
+ * message waiting, and the next comes once they read it (or after `BATCH_MS`), not one per fan who writes. The
+ * comments on one item: a performer whose video is being discussed gets one mail, not one per comment.
+ */
+export function mailBatchOf(row: { type: string; thread: string | null }): MailBatch | null {
+  if (row.type === 'message') return { type: 'message' };
+  return row.thread ? { thread: row.thread } : null;
 }
 
 /**
@@ -65,11 +75,10 @@ export function readConversationNotifications(db: DbOrTrx, userId: string, conve
 
 /**
  * Writes a notification in the caller's transaction and, when the user wants mail of this type, the job that mails
- * it (the same transaction: the mail exists exactly when the row does). A row of a thread whose mail is out (another
- * unread row of it mailed within `BATCH_MS`) gets no job: the job would only find it batched (and reading a
- * conversation reads both). A busy conversation's messages, or a busy item's comments, then cost no job each (four
- * statements of a job's run, on a crowd's every message or comment). `opts.email: false` writes the row only (the
- * demo seed).
+ * it (the same transaction: the mail exists exactly when the row does). A row of a batch whose mail is out (another
+ * unread row of it mailed within `BATCH_MS`) gets no job: the job would only find it batched. A busy performer's
+ * messages, or a busy item's comments, then cost no job each (four statements of a job's run, and a mail, on a
+ * crowd's every message or comment). `opts.email: false` writes the row only (the demo seed).
  */
 export async function addNotification(
   db: DbOrTrx,
@@ -83,8 +92,9 @@ export async function addNotification(
   const thread = threadOf(type, payload);
   await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), createdAt: now, thread });
   if (opts.email === false || !MAILED_BY_JOB.has(type)) return id;
-  // The thread first: on a busy item or conversation its mail is usually out, and then the choice need not be read.
-  if (thread && (await isThreadMailed(db, { userId, thread, exceptId: id, since: batchSince(Date.parse(now)) }))) return id;
+  // The batch first: for a busy performer or item its mail is usually out, and then the choice need not be read.
+  const batch = mailBatchOf({ type, thread });
+  if (batch && (await isBatchMailed(db, { userId, exceptId: id, since: batchSince(Date.parse(now)) }, batch))) return id;
   if (!(await wantsEmail(db, userId, type))) return id;
   await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });
   return id;
