@@ -15,10 +15,39 @@ export async function insertNotification(db: DbOrTrx, row: NewNotification): Pro
   await insertOne(db, row);
 }
 
+/** What writing a notification found for its mail: whether its batch's mail is out, and the person's choice for its type. */
+export interface MailFacts {
+  batched: boolean;
+  /** The stored choice (undefined: never set). */
+  choice: boolean | undefined;
+}
+
+/**
+ * Writes a notification that may be mailed and answers, in the same statement, what deciding its mail needs: one
+ * round trip where a write and two reads took three (every comment and message runs it). The reads see the table as
+ * it was before this row, which they leave out anyway.
+ */
+export async function insertNotificationForMail(db: DbOrTrx, row: NewNotification, batch: MailBatch | null, batchSince: string): Promise<MailFacts> {
+  const values = { ...row, since: batchSince };
+  const [facts] = batch === null ? await insertFacts.none(db, values) : 'thread' in batch ? await insertFacts.thread(db, { ...values, thread: batch.thread }) : await insertFacts.type(db, { ...values, type: batch.type });
+  return { batched: Boolean(Number(facts?.batched ?? 0)), choice: facts?.emailChoice == null ? undefined : choiceIsOn(facts.emailChoice) };
+}
+
 // Every comment, message and tip runs these statements of notifying: each compiled once (server/db/prepared.ts).
-const insertOne = prepared(['id', 'userId', 'type', 'payload', 'createdAt', 'thread'], (db, v: NewNotification) =>
-  db.insertInto('notifications').values({ ...v, readAt: null, emailedAt: null, pushedAt: null }),
-);
+const insertQuery = (db: DbOrTrx, v: NewNotification) => db.insertInto('notifications').values({ ...v, readAt: null, emailedAt: null, pushedAt: null });
+const insertOne = prepared(['id', 'userId', 'type', 'payload', 'createdAt', 'thread'], insertQuery);
+const NEW_ROW = ['id', 'userId', 'type', 'payload', 'createdAt', 'thread'] as const;
+type NewRowValues = NewNotification & { since: string };
+const withFacts = (db: DbOrTrx, v: NewRowValues, batch: MailBatch | null) =>
+  insertQuery(db, { id: v.id, userId: v.userId, type: v.type, payload: v.payload, createdAt: v.createdAt, thread: v.thread }).returning((eb) => [
+    eb.selectFrom('notificationPreferences as np').select('np.email').where('np.userId', '=', v.userId).where('np.type', '=', v.type).as('emailChoice'),
+    batch === null ? eb.lit(0).as('batched') : eb.exists(mailedInBatch(db, { userId: v.userId, exceptId: v.id, since: v.since }, batch)).as('batched'),
+  ]);
+const insertFacts = {
+  none: prepared(NEW_ROW, (db, v: NewRowValues) => withFacts(db, v, null)),
+  thread: prepared([...NEW_ROW, 'since'], (db, v: NewRowValues) => withFacts(db, v, { thread: v.thread! })),
+  type: prepared([...NEW_ROW, 'since'], (db, v: NewRowValues) => withFacts(db, v, { type: v.type })),
+};
 
 export async function unreadNotificationCount(db: DbOrTrx, userId: string): Promise<number> {
   const [row] = await unreadOf(db, { userId });
@@ -146,15 +175,13 @@ export async function claimNotificationMail(db: DbOrTrx, row: Pick<NotificationR
   return Number(r.numUpdatedRows ?? 0) > 0;
 }
 
-type BatchTest = { userId: string; exceptId: string; since: string };
-
 /**
  * The batching rule's one test: another unread row of the user's batch was mailed since `since`. The claim holds a
- * row's mail back while it is true, and a new row of such a batch gets no mail job at all (notifications.service.ts).
+ * row's mail back while it is true, and a new row of such a batch gets no mail job at all (`insertNotificationForMail`).
  * A type's batch is found through notifications_mailed_unread (migration 0034), a thread's through
  * notifications_user_thread.
  */
-function mailedInBatch(db: DbOrTrx, p: BatchTest, batch: MailBatch) {
+function mailedInBatch(db: DbOrTrx, p: { userId: string; exceptId: string; since: string }, batch: MailBatch) {
   const q = db
     .selectFrom('notifications as other')
     .select('other.id')
@@ -164,14 +191,6 @@ function mailedInBatch(db: DbOrTrx, p: BatchTest, batch: MailBatch) {
     .where('other.emailedAt', '>=', p.since);
   return 'thread' in batch ? q.where('other.thread', '=', batch.thread) : q.where('other.type', '=', batch.type);
 }
-
-export async function isBatchMailed(db: DbOrTrx, p: BatchTest, batch: MailBatch): Promise<boolean> {
-  const rows = 'thread' in batch ? await threadMailed(db, { ...p, thread: batch.thread }) : await typeMailed(db, { ...p, type: batch.type });
-  return rows.length > 0;
-}
-// Run on every comment and message: each shape compiled once (server/db/prepared.ts).
-const threadMailed = prepared(['userId', 'exceptId', 'since', 'thread'], (db, p) => mailedInBatch(db, p, { thread: p.thread }).limit(1));
-const typeMailed = prepared(['userId', 'exceptId', 'since', 'type'], (db, p) => mailedInBatch(db, p, { type: p.type }).limit(1));
 
 /** Gives a claimed mail back (its sending failed: the retry claims it again). */
 export async function releaseNotificationMail(db: DbOrTrx, id: string, at: string): Promise<void> {

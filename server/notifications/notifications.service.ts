@@ -11,7 +11,7 @@ import { notificationText } from '../../common/notification-text.js';
 import type { EmailPreferences, NotificationItem } from '../../common/schemas/notifications.js';
 import type { ListResult } from '../../common/schemas/http.js';
 import {
-  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, isBatchMailed, markAllNotificationsRead, markNotificationRead, markThreadNotificationsRead, notificationPage, notificationTotal,
+  claimUnpushed, emailChoicesOf, findOwnNotification, insertNotification, insertNotificationForMail, markAllNotificationsRead, markNotificationRead, markThreadNotificationsRead, notificationPage, notificationTotal,
   displayNameOf, setEmailChoice, unreadNotificationCount, userExists, type MailBatch, type NotificationRow,
 } from './notifications.repository.js';
 import { readUnsubscribeToken } from './unsubscribe.js';
@@ -78,7 +78,7 @@ export function readConversationNotifications(db: DbOrTrx, userId: string, conve
  * it (the same transaction: the mail exists exactly when the row does). A row of a batch whose mail is out (another
  * unread row of it mailed within `BATCH_MS`) gets no job: the job would only find it batched. A busy performer's
  * messages, or a busy item's comments, then cost no job each (four statements of a job's run, and a mail, on a
- * crowd's every message or comment). `opts.email: false` writes the row only (the demo seed).
+ * crowd's every message or comment). The row is written with what deciding its mail reads, in one statement. `opts.email: false` writes the row only (the demo seed).
  */
 export async function addNotification(
   db: DbOrTrx,
@@ -90,12 +90,14 @@ export async function addNotification(
   const id = newId();
   const now = nowIso();
   const thread = threadOf(type, payload);
-  await insertNotification(db, { id, userId, type, payload: JSON.stringify(payload), createdAt: now, thread });
-  if (opts.email === false || !MAILED_BY_JOB.has(type)) return id;
-  // The batch first: for a busy performer or item its mail is usually out, and then the choice need not be read.
-  const batch = mailBatchOf({ type, thread });
-  if (batch && (await isBatchMailed(db, { userId, exceptId: id, since: batchSince(Date.parse(now)) }, batch))) return id;
-  if (!(await wantsEmail(db, userId, type))) return id;
+  const row = { id, userId, type, payload: JSON.stringify(payload), createdAt: now, thread };
+  if (opts.email === false || !MAILED_BY_JOB.has(type)) {
+    await insertNotification(db, row);
+    return id;
+  }
+  // The row, whether its batch's mail is out and the person's choice: one statement.
+  const facts = await insertNotificationForMail(db, row, mailBatchOf(row), batchSince(Date.parse(now)));
+  if (facts.batched || !choiceWantsEmail(type, facts.choice)) return id;
   await insertJob(db, { type: JOB_NOTIFICATION_EMAIL, payload: { notificationId: id }, subject: `notification:${id}`, runAt: now, maxAttempts: 5, now });
   return id;
 }
