@@ -18,7 +18,7 @@ export type ApiErrorBody = z.output<typeof apiErrorSchema>;
 export const validationIssueSchema = z.object({ path: z.string(), message: z.string() });
 export type ValidationIssue = z.output<typeof validationIssueSchema>;
 
-/** An unread count (the header's badges: unread messages, unread notifications). */
+/** An unread count (the header's badges: unread messages, unread notifications), at most UNREAD_COUNT_CAP (common/limits.ts). */
 export const unreadCountSchema = z.object({ count: z.number().int() });
 export type UnreadCount = z.output<typeof unreadCountSchema>;
 

@@ -1,4 +1,5 @@
 import type { Expression, Insertable, Selectable } from 'kysely';
+import { cappedCount } from '../db/capped-count.js';
 import { prepared } from '../db/prepared.js';
 import { liveSubscription } from '../access/access.repository.js';
 import { blockQuery } from '../blocks/blocks.repository.js';
@@ -201,9 +202,12 @@ export async function unreadMessages(db: DbOrTrx, userId: string): Promise<numbe
 // Sent over the realtime connection whenever the count changes: compiled once (server/db/prepared.ts).
 const unreadOf = prepared(['userId'], (db, { userId }) => unreadMessagesQuery(db, userId));
 
-/** The query of unreadMessages (the member header asks it with its other facts: server/users/users.repository.ts). */
+/**
+ * The query of unreadMessages (the member header asks it with its other facts: server/users/users.repository.ts),
+ * counting up to UNREAD_COUNT_CAP: it runs on every message, so its cost stays bounded by the cap.
+ */
 export function unreadMessagesQuery(db: DbOrTrx, userId: string) {
-  return db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).where('recipientId', '=', userId).where('readAt', 'is', null);
+  return cappedCount(db, db.selectFrom('messages').where('recipientId', '=', userId).where('readAt', 'is', null));
 }
 
 /** Marks every message to `userId` in the conversation read at `at`: how many were unread. */

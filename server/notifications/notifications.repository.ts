@@ -1,4 +1,5 @@
 import type { Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import { cappedCount } from '../db/capped-count.js';
 import { prepared } from '../db/prepared.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, NotificationsTable } from '../db/schema.js';
@@ -57,9 +58,12 @@ export async function unreadNotificationCount(db: DbOrTrx, userId: string): Prom
 // Sent over the realtime connection when a notification arrives: compiled once (server/db/prepared.ts).
 const unreadOf = prepared(['userId'], (db, { userId }) => unreadNotificationsQuery(db, userId));
 
-/** The query of unreadNotificationCount (the member header asks it with its other facts: server/users/users.repository.ts). */
+/**
+ * The query of unreadNotificationCount (the member header asks it with its other facts: server/users/users.repository.ts),
+ * counting up to UNREAD_COUNT_CAP: it runs on every notification's push, so its cost stays bounded by the cap.
+ */
 export function unreadNotificationsQuery(db: DbOrTrx, userId: string) {
-  return db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('userId', '=', userId).where('readAt', 'is', null);
+  return cappedCount(db, db.selectFrom('notifications').where('userId', '=', userId).where('readAt', 'is', null));
 }
 
 export async function notificationTotal(db: DbOrTrx, userId: string): Promise<number> {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { followBellCount, unreadCount } from '../lib/stores/notifications.js';
 import { loadMemberHeader } from '../lib/stores/member-header.js';
+import { badgeFigure } from '../../common/limits.js';
 import '../styles/notifications.css';
 
 export interface NotificationBellProps {
@@ -23,7 +24,7 @@ export default function NotificationBell({ initialCount }: NotificationBellProps
   }, [initialCount]);
   const live = useStore(unreadCount);
   const shown = mounted ? live : (initialCount ?? 0);
-  const label = shown ? `Notifications, ${shown} unread` : 'Notifications';
+  const label = shown ? `Notifications, ${badgeFigure(shown)} unread` : 'Notifications';
   return (
     <a className="bell" href="/notifications" aria-label={label} title={label} data-testid="notification-bell" data-count={shown}>
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
@@ -31,7 +32,7 @@ export default function NotificationBell({ initialCount }: NotificationBellProps
       </svg>
       {shown > 0 ? (
         <span className="bell__badge" data-testid="notification-badge" aria-hidden="true">
-          {shown > 99 ? '99+' : shown}
+          {badgeFigure(shown)}
         </span>
       ) : null}
     </a>

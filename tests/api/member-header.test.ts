@@ -3,6 +3,9 @@ import { engines, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js';
 import type { TestUser } from '../helpers/sessions.js';
 import { newId } from '../../server/db/ids.js';
+import { UNREAD_COUNT_CAP } from '../../common/limits.js';
+import { unreadMessages } from '../../server/messages/messages.repository.js';
+import { unreadNotificationCount } from '../../server/notifications/notifications.repository.js';
 
 /**
  * `GET /users/me/header?performer=`, `?video=` and `?feed=`: what a performer's or a video's page, or the home feed,
@@ -50,6 +53,18 @@ describe.each(engines)("the member header with a page's state on %s", (engine) =
     expect(await facts(c.fan)).toEqual({ unread: { messages: 0, notifications: 2 }, unlocksMore: false });
     expect((await facts(c.bob)).unread).toEqual({ messages: 1, notifications: 0 });
     expect(await facts(c.buyer)).toEqual({ unread: { messages: 0, notifications: 1 }, unlocksMore: true });
+
+    // A backlog is counted up to UNREAD_COUNT_CAP (the badges show 99+), here and in the counts sent live.
+    await t.ctx.db.insertInto('notifications').values(Array.from({ length: UNREAD_COUNT_CAP + 5 }, () => note(c.bob.id, null))).execute();
+    await t.ctx.db.insertInto('messages').values(Array.from({ length: UNREAD_COUNT_CAP + 5 }, () => message(null))).execute();
+    expect((await facts(c.bob)).unread).toEqual({ messages: UNREAD_COUNT_CAP, notifications: UNREAD_COUNT_CAP });
+    expect((await t.api('/notifications/unread-count', { headers: c.bob.headers })).body).toEqual({ count: UNREAD_COUNT_CAP });
+    expect(await unreadMessages(t.ctx.db, c.bob.id)).toBe(UNREAD_COUNT_CAP);
+    expect(await unreadNotificationCount(t.ctx.db, c.bob.id)).toBe(UNREAD_COUNT_CAP);
+    await t.ctx.db.updateTable('notifications').set({ readAt: at }).where('userId', '=', c.bob.id).execute();
+    await t.ctx.db.updateTable('messages').set({ readAt: at }).where('recipientId', '=', c.bob.id).where('readAt', 'is', null).execute();
+    await t.ctx.db.insertInto('messages').values(Array.from({ length: UNREAD_COUNT_CAP - 1 }, () => message(null))).execute();
+    expect((await facts(c.bob)).unread).toEqual({ messages: UNREAD_COUNT_CAP - 1, notifications: 0 });
   });
 
   it('answers each signed-in visitor with their own follow, subscription, offer and messaging, never cached', async () => {

@@ -140,6 +140,12 @@ describe('realtime store', () => {
     render(<NotificationBell initialCount={0} />);
     expect(screen.getByTestId('notification-bell').getAttribute('data-count')).toBe('1');
     expect(screen.getByTestId('notification-badge').textContent).toBe('1');
+    // The server's counts stop at 100: the badge and its label say 99+ from there.
+    act(() => lastSocket().fire('notification/count', { count: 99 }));
+    expect(screen.getByTestId('notification-badge').textContent).toBe('99');
+    act(() => lastSocket().fire('notification/count', { count: 100 }));
+    expect(screen.getByTestId('notification-badge').textContent).toBe('99+');
+    expect(screen.getByTestId('notification-bell').getAttribute('aria-label')).toBe('Notifications, 99+ unread');
     act(() => lastSocket().fire('notification/count', { count: 0 }));
     expect(screen.getByTestId('notification-bell').getAttribute('data-count')).toBe('0');
   });

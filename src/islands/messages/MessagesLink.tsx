@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { listenUnread, seedUnread, unreadMessages } from '../../lib/stores/messages.js';
 import { loadMemberHeader } from '../../lib/stores/member-header.js';
+import { badgeFigure } from '../../../common/limits.js';
 
 /**
  * The header's messages icon with the unread count, live (`messages/unread`); for signed-in visitors only. On a page
@@ -19,13 +20,13 @@ export default function MessagesLink({ initialCount }: { initialCount: number | 
   }, [initialCount]);
   const live = useStore(unreadMessages) || 0;
   const count = mounted ? live : (initialCount ?? 0);
-  const label = count ? `Messages, ${count} unread` : 'Messages';
+  const label = count ? `Messages, ${badgeFigure(count)} unread` : 'Messages';
   return (
     <a href="/messages" className="messages-link" aria-label={label} title={label} data-testid="messages-link">
       <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
         <path d="M4 5h16v11H8l-4 4z" fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" />
       </svg>
-      {count ? <span className="messages-link__badge" data-testid="messages-badge">{count > 99 ? '99+' : count}</span> : null}
+      {count ? <span className="messages-link__badge" data-testid="messages-badge">{badgeFigure(count)}</span> : null}
     </a>
   );
 }
