@@ -47,6 +47,23 @@ export function subscribesQuery(db: DbOrTrx, userId: string, performerId: string
   return db.selectFrom('subscriptions').select('id').where('userId', '=', userId).where('performerId', '=', performerId).where(liveSubscription(now));
 }
 
+/** The user's live entitlement to one object (entitlements_pk): a row or none. */
+export function entitledQuery(db: DbOrTrx, userId: string, objectType: ObjectType, objectId: string | Expression<string>) {
+  return db.selectFrom('entitlements').select('objectId').where('userId', '=', userId).where('objectType', '=', objectType).where('objectId', '=', objectId).where('revokedAt', 'is', null);
+}
+
+/**
+ * What heldAccess reads, for the one item of each row of a list's own statement: a live subscription to its performer
+ * (`heldSubscription`) and a live entitlement to it (`heldPurchase`), through the same two lookups. A page then needs no
+ * second statement for its viewer (a round trip on PostgreSQL); `accessViewOfRows` (access.service.ts) makes the view.
+ */
+export function heldColumns(db: DbOrTrx, userId: string, now: string, item: { objectType: ObjectType; objectId: Expression<string>; performerId: Expression<string> }) {
+  return <TB extends keyof Database>(eb: ExpressionBuilder<Database, TB>) => [
+    eb.exists(subscribesQuery(db, userId, item.performerId, now)).as('heldSubscription'),
+    eb.exists(entitledQuery(db, userId, item.objectType, item.objectId)).as('heldPurchase'),
+  ];
+}
+
 /**
  * What the user holds for a page of items, in one statement: of `performerIds`, those they have a live subscription
  * to; of `objects`, those they hold a live entitlement to (as `type:id` keys). One arm per lookup, joined by UNION

@@ -147,6 +147,30 @@ export async function loadAccessView(db: DbOrTrx, viewer: Viewer, subjects: read
   return new AccessView(viewer, held.subscribed, held.purchased);
 }
 
+/** The columns `heldColumns` adds to a row (0/1 on SQLite, booleans on PostgreSQL). */
+export interface HeldColumns {
+  heldSubscription: unknown;
+  heldPurchase: unknown;
+}
+
+/**
+ * The access view of a page whose rows carry what the viewer holds of each (`heldColumns`, access.repository.ts), read
+ * in the page's own statement: the same facts loadAccessView reads in a statement of its own.
+ */
+export function accessViewOfRows<R extends HeldColumns>(viewer: Viewer, rows: readonly R[], subject: (row: R) => AccessSubject): AccessView {
+  const subscribed = new Set<string>();
+  const purchased = new Set<string>();
+  for (const r of rows) {
+    const s = subject(r);
+    if (isTrue(r.heldSubscription)) subscribed.add(s.performerId);
+    if (isTrue(r.heldPurchase)) purchased.add(`${s.objectType}:${s.objectId}`);
+  }
+  return new AccessView(viewer, subscribed, purchased);
+}
+
+/** An SQL truth value as the engines hand it back: SQLite 0/1, PostgreSQL a boolean. */
+const isTrue = (v: unknown) => v === true || Number(v) === 1;
+
 /** One decision (detail pages, download links, media requests). */
 export async function checkAccess(db: DbOrTrx, viewer: Viewer, subject: AccessSubject, now = new Date()): Promise<AccessDecision> {
   return (await loadAccessView(db, viewer, [subject], now)).decide(subject);

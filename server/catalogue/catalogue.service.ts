@@ -48,6 +48,8 @@ export interface RowPage<R> {
   rows: R[];
   total: number;
   nextCursor: string | null;
+  /** What the viewer holds of these rows, when the page's statement read it with them (accessViewOfRows). */
+  access?: AccessView;
 }
 
 /**
@@ -64,7 +66,7 @@ export interface ItemList<F, R, I> {
 /** A page of a public list, its rows made into the viewer's items. */
 export async function itemPage<F, R, I>(deps: CatalogueDeps, viewer: Viewer, list: ItemList<F, R, I>, filters: F): Promise<ListResult<I>> {
   const page = await list.rows(deps, viewer, filters);
-  return { items: await list.items(deps, viewer, page.rows), total: page.total, nextCursor: page.nextCursor };
+  return { items: await list.items(deps, viewer, page.rows, page.access), total: page.total, nextCursor: page.nextCursor };
 }
 
 /** An item looked up by id or slug, when the viewer may find it (`mayFind`: public to them now, or theirs to manage); else 404 `what`. */

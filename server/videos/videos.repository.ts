@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
@@ -7,6 +7,7 @@ import { audienceValues } from '../catalogue/audience.js';
 import { catalogueConditions, checkCursor, countQuery, feedParts, oneByIdOrSlug, page, runList, videoIsPublic, type Audience, type SortSpec } from '../catalogue/catalogue.repository.js';
 import { keywordFilter, listOrder, listQueries } from '../catalogue/search.repository.js';
 import { reactedColumns } from '../reactions/reactions.repository.js';
+import { heldColumns } from '../access/access.repository.js';
 
 export type VideoSort = 'newest' | 'popular' | 'price';
 
@@ -63,8 +64,13 @@ export function publicVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
   return listQueries(db, 'video', filter, (qb) => qb.select(videoColumns), sort, f);
 }
 
-export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience) {
-  return runList(plainFilters(f) ? plainVideoQueries(db, f, a) : publicVideoQueries(db, f, a), f.limit);
+/**
+ * A page of the public list. `holder`: a signed-in viewer's id, when the page is plain (`plainFilters`): its rows then
+ * carry what that viewer holds of each (`heldColumns`, server/access/access.repository.ts), read in the page's own
+ * statement instead of a second one.
+ */
+export function listPublicVideos(db: DbOrTrx, f: VideoFilters, a: Audience, holder?: string) {
+  return plainFilters(f) ? runList(plainVideoQueries(db, f, a, holder), f.limit) : runList(publicVideoQueries(db, f, a), f.limit);
 }
 
 /**
@@ -82,19 +88,34 @@ type PlainValues = Audience & { performerId: string | undefined; limit: number; 
 const plainPage = (sort: VideoSort) =>
   prepared(['now', 'country', 'selfId', 'performerId', 'limit', 'offset'], (db, v: PlainValues) => publicVideoQueries(db, { ...v, sort }, v).page);
 const plainPages = Object.fromEntries((Object.keys(videoSorts) as VideoSort[]).map((sort) => [sort, plainPage(sort)])) as Record<VideoSort, ReturnType<typeof plainPage>>;
+const plainHeldPage = (sort: VideoSort) =>
+  prepared(['now', 'country', 'selfId', 'performerId', 'limit', 'offset', 'holder'], (db, v: PlainValues & { holder: string }) =>
+    // Plain filters never take the tag's branch: the page is the videos table's own.
+    (publicVideoQueries(db, { ...v, sort }, v).page as unknown as SelectQueryBuilder<Database, 'videos', VideoRow>).select(
+      heldColumns(db, v.holder, v.now, { objectType: 'video', objectId: sql.ref<string>('videos.id'), performerId: sql.ref<string>('videos.performerId') }),
+    ),
+  );
+const plainHeldPages = Object.fromEntries((Object.keys(videoSorts) as VideoSort[]).map((sort) => [sort, plainHeldPage(sort)])) as Record<VideoSort, ReturnType<typeof plainHeldPage>>;
 const plainCount = prepared(['now', 'country', 'selfId', 'performerId'], (db, v: Omit<PlainValues, 'limit' | 'offset'>) =>
   publicVideoQueries(db, { performerId: v.performerId, limit: 0, offset: 0 }, v).count,
 );
 
-/** publicVideoQueries for plain filters, compiled once (exported for the test that compares the two). */
-export function plainVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience) {
+/**
+ * publicVideoQueries for plain filters, compiled once (exported for the test that compares the two); with `holder`, the
+ * page's rows also carry what that viewer holds (listPublicVideos).
+ */
+export function plainVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience, holder?: string) {
   // Without a keyword, relevance is the newest first (listOrder).
   const sort = f.sort === undefined || f.sort === 'relevance' ? 'newest' : f.sort;
   const audience = audienceValues(a);
   const values = { ...audience, performerId: f.performerId, limit: f.limit, offset: f.offset };
   const count = plainCount.compiled(db, { ...audience, performerId: f.performerId });
+  const page =
+    holder === undefined
+      ? { execute: () => plainPages[sort](db, values), compile: () => plainPages[sort].compiled(db, values) }
+      : { execute: () => plainHeldPages[sort](db, { ...values, holder }), compile: () => plainHeldPages[sort].compiled(db, { ...values, holder }) };
   return {
-    page: { execute: () => plainPages[sort](db, values), compile: () => plainPages[sort].compiled(db, values) },
+    page,
     count: { compile: () => count, executeTakeFirst: async () => (await db.executeQuery(count)).rows[0] },
     sort: videoSorts[sort],
   };

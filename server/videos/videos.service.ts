@@ -1,12 +1,12 @@
 import { notFound } from '../http/errors.js';
-import { canManage, loadAccessView, mayFind, videoSubject, type AccessView, type Viewer } from '../access/access.service.js';
+import { accessViewOfRows, canManage, loadAccessView, mayFind, videoSubject, type AccessView, type HeldColumns, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { foundItem, fullMedia, itemPage, type CatalogueDeps, type ItemList } from '../catalogue/catalogue.service.js';
 import type { VideoItem } from '../../common/schemas/catalogue.js';
 import type { VideoViewer } from '../../common/schemas/member-shell.js';
 import { subscriptionOffer } from '../subscriptions/subscriptions.service.js';
 import type { ListResult } from '../../common/schemas/http.js';
-import { findVideoByKey, findVideoForViewer, listPublicVideos, type VideoFilters, type VideoRow } from './videos.repository.js';
+import { findVideoByKey, findVideoForViewer, listPublicVideos, plainFilters, type VideoFilters, type VideoRow } from './videos.repository.js';
 import { toVideoItem } from './videos.mapper.js';
 
 /** Rows → items for one viewer: performer cards, preview URLs, `locked`, and signed full-file URLs where open. */
@@ -26,7 +26,12 @@ async function toItems(deps: CatalogueDeps, viewer: Viewer, rows: VideoRow[], gi
 
 /** The public video list, in its two steps (see ItemList). */
 export const videoList: ItemList<VideoFilters, VideoRow, VideoItem> = {
-  rows: (deps, viewer, filters) => listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country)),
+  rows: async (deps, viewer, filters) => {
+    // A signed-in viewer's holdings come with the page's rows where its statement can read them (plain filters).
+    const holder = viewer && viewer.role !== 'admin' && plainFilters(filters) ? viewer.id : undefined;
+    const page = await listPublicVideos(deps.db, filters, audienceOf(viewer, deps.country), holder);
+    return holder === undefined ? page : { ...page, access: accessViewOfRows(viewer, page.rows as Array<VideoRow & HeldColumns>, videoSubject) };
+  },
   items: toItems,
   subject: videoSubject,
 };

@@ -96,6 +96,34 @@ describe.each(engines)('catalogue API on %s', (engine) => {
       expect(full.headers.get('cache-control')).toMatch(/private/);
     });
 
+    it("opens to each signed-in viewer what they hold, in the plain list (held in its page's statement) as in a filtered one", async () => {
+      const v = c.videos;
+      const openIds = (body: { items: Array<{ _id: string; locked: boolean; video: unknown }> }) => {
+        for (const i of body.items) expect(i.video === null).toBe(i.locked);
+        return body.items.filter((i) => !i.locked).map((i) => i._id).sort();
+      };
+      const free = [v.free.id, v.bobFree.id].sort();
+      const expected = [
+        [c.fan, free],
+        [c.subscriber, [...free, v.subs.id].sort()],
+        [c.lapsed, free],
+        [c.buyer, [...free, v.sale.id].sort()],
+        [c.alice, [...free, v.subs.id, v.sale.id].sort()],
+        [c.admin, [v.free.id, v.subs.id, v.sale.id, v.bobFree.id, v.bobSale.id].sort()],
+      ] as const;
+      for (const [who, open] of expected) {
+        for (const list of ['/user/assets/videos/search', '/user/assets/videos/search?sort=popular&limit=3&offset=1', '/user/assets/videos/search?q=clip', `/user/assets/videos/search?categoryId=${c.categories.tutorials.id}`]) {
+          const body = (await get(list, who)).body;
+          expect(openIds(body), `${who.id} ${list}`).toEqual(open.filter((id) => ids(body).includes(id)));
+        }
+        expect(openIds((await get('/user/assets/videos/search', who)).body)).toEqual(open);
+      }
+      // A refunded purchase opens nothing.
+      await t.ctx.db.updateTable('entitlements').set({ revokedAt: new Date().toISOString() }).where('userId', '=', c.buyer.id).where('objectId', '=', v.sale.id).execute();
+      expect(openIds((await get('/user/assets/videos/search', c.buyer)).body)).toEqual(free);
+      await t.ctx.db.updateTable('entitlements').set({ revokedAt: null }).where('userId', '=', c.buyer.id).where('objectId', '=', v.sale.id).execute();
+    });
+
     it.each([
       ['limit=0'], ['limit=101'], ['limit=x'], ['offset=-1'], ['offset=10001'], ['sort=cheapest'], ['cursor=%%%'], ['cursor=bm90LWpzb24'],
       ['performerId=' + encodeURIComponent("x' or 1=1")], ['categoryId=' + 'a'.repeat(101)], ['q=' + 'a'.repeat(101)], ['tag='],
