@@ -5,7 +5,7 @@ import { buildCatalogue, type Catalogue } from '../helpers/catalogue-fixture.js'
 import type { Db } from '../../server/db/database.js';
 import { nowIso } from '../../server/db/ids.js';
 import { everyone, FEED_MERGE_MAX, feedQuery, type Audience } from '../../server/catalogue/catalogue.repository.js';
-import { feedVideoQueries, publicVideoQueries, type VideoFilters } from '../../server/videos/videos.repository.js';
+import { feedVideoQueries, plainVideoQueries, publicVideoQueries, type VideoFilters } from '../../server/videos/videos.repository.js';
 import { feedGalleryQueries, publicGalleryQueries, type GalleryFilters } from '../../server/galleries/galleries.repository.js';
 import { photoQueries, type PhotoFilters } from '../../server/photos/photos.repository.js';
 import { ownProductQueries, publicProductQueries, type ProductFilters } from '../../server/products/products.repository.js';
@@ -386,6 +386,18 @@ describe.each(engines)('list queries use indexes on %s', (engine) => {
     }
     expect(await query.execute()).toEqual([]);
     expect(heldValues(FAN, { performerIds: [], objects: [] }, nowIso())).toBeNull();
+  });
+
+  it("the plain videos list with what its viewer holds reads each row's two lookups through their own keys", async () => {
+    const plan = (await explain(plainVideoQueries(t.ctx.db, { sort: 'newest', ...page }, everyone(), FAN).page)).join('\n');
+    if (engine === 'sqlite') {
+      expect(plan).toMatch(/SEARCH subscriptions USING (COVERING )?INDEX \S+ \(user_id=\? AND performer_id=\?/);
+      expect(plan).toMatch(/SEARCH entitlements USING (COVERING )?INDEX \S+ \(user_id=\? AND object_type=\? AND object_id=\?\)/);
+    } else {
+      expect(plan).toMatch(/Index (Only )?Scan using \S+ on subscriptions[\s\S]*?Index Cond: \(.*user_id = /);
+      expect(plan).toMatch(/Index (Only )?Scan using \S+ on entitlements[\s\S]*?Index Cond: \(.*user_id = /);
+      expect(plan).not.toMatch(/Seq Scan/);
+    }
   });
 
   it('the main table of the newest-videos list is read through its own index', async () => {
