@@ -6,6 +6,8 @@ import { badRequest } from '../http/errors.js';
 import { encodeCursor, type Cursor } from '../http/pagination.js';
 import { publicMediaUrl } from '../media/storage.js';
 import { audienceValues, type Audience } from './audience.js';
+import { heldColumns } from '../access/access.repository.js';
+import type { HeldColumns } from '../access/access.service.js';
 import { prepared } from '../db/prepared.js';
 import type { PerformerSummary } from '../../common/schemas/catalogue.js';
 import { DEFAULT_AVATAR } from '../../common/avatar.js';
@@ -301,50 +303,57 @@ export const FEED_MERGE_MAX = 20;
  * (docs/deploy.md): 10 followed, the walk 4.95 ms and the merge 1.27; 50 followed, the walk 0.98 and the merge 4.59
  * (each page costs its own); on PostgreSQL the merge cost more at both sizes (2.89 and 10.76 ms, against 1.30 and 1.35).
  */
-export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], kind: FeedKind<R>, a: Audience, p: FeedPage): Promise<{ rows: R[]; nextCursor: string | null }> {
+export async function feedRows<R extends { id: string }>(db: DbOrTrx, performerIds: readonly string[], kind: FeedKind<R>, a: Audience, p: FeedPage, holder: string): Promise<{ rows: Array<R & HeldColumns>; nextCursor: string | null }> {
   if (!performerIds.length) return { rows: [], nextCursor: null };
   const { sort } = kind(db, a);
   const cursor = checkCursor(p.cursor, sort);
-  const rows = await feedStatement(kind)(db, { performers: performerIds, ...audienceValues(a), limit: p.limit, cursorV: cursor?.v, cursorId: cursor?.id });
+  const rows = await feedStatement(kind)(db, { performers: performerIds, ...audienceValues(a), holder, limit: p.limit, cursorV: cursor?.v, cursorId: cursor?.id });
   return { rows, nextCursor: nextCursorOf(rows, sort, p.limit) };
 }
 
 /** A kind's feed parts for an audience (`feedVideoQueries` in server/videos/videos.repository.ts and its siblings). */
 export type FeedKind<R> = (db: DbOrTrx, a: Audience) => FeedQueries<R>;
 
-type FeedValues = Audience & { performers: readonly string[]; limit: number; cursorV: Cursor['v'] | undefined; cursorId: string | undefined };
+type FeedValues = Audience & { performers: readonly string[]; holder: string; limit: number; cursorV: Cursor['v'] | undefined; cursorId: string | undefined };
+
+type FeedStatement<R> = (db: DbOrTrx, v: FeedValues) => Promise<Array<R & HeldColumns>>;
 
 // A fan's feed is asked with every view of their home page: each kind's statement is compiled once per shape (the
 // number of performers, a first page or a next one; server/db/prepared.ts).
-const feedStatements = new WeakMap<FeedKind<never>, (db: DbOrTrx, v: FeedValues) => Promise<never[]>>();
+const feedStatements = new WeakMap<FeedKind<never>, FeedStatement<never>>();
 
-function feedStatement<R>(kind: FeedKind<R>): (db: DbOrTrx, v: FeedValues) => Promise<R[]> {
-  let statement = feedStatements.get(kind as FeedKind<never>) as ((db: DbOrTrx, v: FeedValues) => Promise<R[]>) | undefined;
+function feedStatement<R>(kind: FeedKind<R>): FeedStatement<R> {
+  let statement = feedStatements.get(kind as FeedKind<never>) as FeedStatement<R> | undefined;
   if (!statement) {
-    statement = prepared(['performers', 'now', 'country', 'selfId', 'limit', 'cursorV', 'cursorId'], (db, v: FeedValues) =>
-      feedQuery(db, v.performers, kind(db, v), { limit: v.limit, cursor: v.cursorId === undefined ? undefined : { v: v.cursorV ?? null, id: v.cursorId } }),
+    statement = prepared(['performers', 'now', 'country', 'selfId', 'holder', 'limit', 'cursorV', 'cursorId'], (db, v: FeedValues) =>
+      feedQuery(db, v.performers, kind(db, v), { limit: v.limit, cursor: v.cursorId === undefined ? undefined : { v: v.cursorV ?? null, id: v.cursorId } }, { holder: v.holder, now: v.now }),
     );
-    feedStatements.set(kind as FeedKind<never>, statement as (db: DbOrTrx, v: FeedValues) => Promise<never[]>);
+    feedStatements.set(kind as FeedKind<never>, statement as FeedStatement<never>);
   }
   return statement;
 }
 
-/** A kind's parts of a feed page (see feedRows): its order, its page of keys, its rows. */
+/** A kind's parts of a feed page (see feedRows): its order, its items' type, its page of keys, its rows. */
 export interface FeedQueries<R> {
   sort: SortSpec;
+  objectType: ObjectType;
   keys(performers: readonly string[]): FeedIds;
   rows(page: AliasedSelectQueryBuilder<{ id: string }, 'page'>): SelectQueryBuilder<Database, keyof Database, R>;
 }
 
 /** A kind's feed parts, typed for feedRows (Kysely's own builder types name their tables; these only their rows). */
-export function feedParts<R>(q: { sort: SortSpec; keys: (performers: readonly string[]) => unknown; rows: (page: AliasedSelectQueryBuilder<{ id: string }, 'page'>) => unknown }): FeedQueries<R> {
+export function feedParts<R>(q: { sort: SortSpec; objectType: ObjectType; keys: (performers: readonly string[]) => unknown; rows: (page: AliasedSelectQueryBuilder<{ id: string }, 'page'>) => unknown }): FeedQueries<R> {
   return q as FeedQueries<R>;
 }
 
 type FeedIds = SelectQueryBuilder<Database, keyof Database, { id: string }>;
 
-/** The statement of feedRows, for one performer or more and a cursor feedRows has checked (exported for the EXPLAIN test). */
-export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, p: FeedPage) {
+/**
+ * The statement of feedRows, for one performer or more and a cursor feedRows has checked (exported for the EXPLAIN
+ * test). Each row carries what `held.holder` holds of its item (`heldColumns`, server/access/access.repository.ts):
+ * the feed's viewer, so that the page needs no statement of its own for it.
+ */
+export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: FeedQueries<R>, p: FeedPage, held: { holder: string; now: string }) {
   const { sort } = q;
   const table = sort.column.slice(0, sort.column.indexOf('.'));
   const column = sort.column.slice(table.length + 1);
@@ -357,7 +366,12 @@ export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: Fe
     keys = pageOf(performerIds);
   }
   // Joined, not `id in (…)`: PostgreSQL answered that by walking the whole table's primary key against the page.
-  return q.rows(keys.as('page')).orderBy(ref(`page.${column}`), sort.dir).orderBy(ref('page.id'), sort.dir);
+  const item = { objectType: q.objectType, objectId: sql.ref<string>(`${table}.id`), performerId: sql.ref<string>(`${table}.performerId`) };
+  return q
+    .rows(keys.as('page'))
+    .select(heldColumns(db, held.holder, held.now, item))
+    .orderBy(ref(`page.${column}`), sort.dir)
+    .orderBy(ref('page.id'), sort.dir);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

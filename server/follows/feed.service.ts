@@ -1,4 +1,4 @@
-import { loadAccessView, type AccessView, type Viewer } from '../access/access.service.js';
+import { accessViewOfRows, type AccessSubject, type AccessView, type HeldColumns, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/audience.js';
 import { feedRows } from '../catalogue/catalogue.repository.js';
 import type { CatalogueDeps, ItemList } from '../catalogue/catalogue.service.js';
@@ -24,7 +24,7 @@ type Row = { id: string; publishedAt: string | null };
  * exactly what the catalogue gives this viewer: the same access decision (`locked`) and the same URLs (a locked item
  * names no full file). Ids are unique across tables, so one cursor (the last item's published time and id) resumes
  * all three kinds; each gives at most a page of rows, the newest `limit` of them are this page, and only those become
- * items (performer cards, previews, access decisions, signed URLs), what the viewer holds read once for the three.
+ * items (performer cards, previews, access decisions, signed URLs); what the viewer holds of each comes with its row.
  * A feed page has no total: it would count every item of everyone the fan follows, on every page.
  */
 export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q: { limit: number; cursor?: Cursor }): Promise<FeedPage> {
@@ -32,9 +32,9 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
   const performers = await feedPerformerIds(deps.db, viewer.id, audience.now);
   if (!performers.length) return { items: [], nextCursor: null };
   const [videos, galleries, posts] = await Promise.all([
-    feedRows(deps.db, performers, feedVideoQueries, audience, q),
-    feedRows(deps.db, performers, feedGalleryQueries, audience, q),
-    feedRows(deps.db, performers, feedPostQueries, audience, q),
+    feedRows(deps.db, performers, feedVideoQueries, audience, q, viewer.id),
+    feedRows(deps.db, performers, feedGalleryQueries, audience, q, viewer.id),
+    feedRows(deps.db, performers, feedPostQueries, audience, q, viewer.id),
   ]);
   // Public items always have a publication time (the public rules compare it with now).
   const newest = (a: Row, b: Row) => (a.publishedAt === b.publishedAt ? cmp(b.id, a.id) : cmp(b.publishedAt!, a.publishedAt!));
@@ -42,10 +42,13 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
   const shown = new Set<Row>(all.slice(0, q.limit));
   const keep = <R extends Row>(rows: R[]) => rows.filter((r) => shown.has(r));
   const kept = { videos: keep(videos.rows), galleries: keep(galleries.rows), posts: keep(posts.rows) };
-  // What the viewer holds, read once for the three kinds.
-  const access = await loadAccessView(deps.db, viewer, [
-    ...kept.videos.map(videoList.subject), ...kept.galleries.map(galleryList.subject), ...kept.posts.map(postList.subject),
-  ]);
+  // What the viewer holds of the items kept, read with their rows.
+  const held = <R extends HeldColumns>(rows: R[], subject: (r: R) => AccessSubject) => rows.map((r) => ({ ...r, subject: subject(r) }));
+  const access = accessViewOfRows(
+    viewer,
+    [...held(kept.videos, videoList.subject), ...held(kept.galleries, galleryList.subject), ...held(kept.posts, postList.subject)],
+    (r) => r.subject,
+  );
   const [videoItems, galleryItems, postItems] = await Promise.all([
     itemsOf(deps, viewer, videoList, kept.videos, access),
     itemsOf(deps, viewer, galleryList, kept.galleries, access),

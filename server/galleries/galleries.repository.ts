@@ -49,6 +49,7 @@ export function listPublicGalleries(db: DbOrTrx, f: GalleryFilters, a: Audience)
 export function feedGalleryQueries(db: DbOrTrx, a: Audience) {
   return feedParts<GalleryRow>({
     sort: gallerySorts.newest,
+    objectType: 'gallery',
     keys: (performers) => db.selectFrom('galleries').select(['galleries.id', 'galleries.publishedAt']).where(galleryIsPublic(a)).where('galleries.performerId', 'in', performers),
     rows: (keys) => db.selectFrom(keys).innerJoin('galleries', 'galleries.id', 'page.id').select(galleryColumns),
   });

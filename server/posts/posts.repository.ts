@@ -56,6 +56,7 @@ export function listPublicPosts(db: DbOrTrx, f: PostFilters, a: Audience) {
 export function feedPostQueries(db: DbOrTrx, a: Audience) {
   return feedParts<PostCardRow>({
     sort: postSorts.newest,
+    objectType: 'post',
     keys: (performers) => db.selectFrom('posts').select(['posts.id', 'posts.publishedAt']).where('posts.type', '=', 'post').where(postIsPublic(a)).where('posts.performerId', 'in', performers),
     rows: (keys) => db.selectFrom(keys).innerJoin('posts', 'posts.id', 'page.id').select(cardColumns),
   });

@@ -125,6 +125,7 @@ export function plainVideoQueries(db: DbOrTrx, f: VideoFilters, a: Audience, hol
 export function feedVideoQueries(db: DbOrTrx, a: Audience) {
   return feedParts<VideoRow>({
     sort: videoSorts.newest,
+    objectType: 'video',
     keys: (performers) => db.selectFrom('videos').select(['videos.id', 'videos.publishedAt']).where(videoIsPublic(a)).where('videos.performerId', 'in', performers),
     rows: (keys) => db.selectFrom(keys).innerJoin('videos', 'videos.id', 'page.id').select(videoColumns),
   });
