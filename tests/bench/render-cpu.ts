@@ -2,7 +2,7 @@
  * Server CPU per signed-in request: pages (a performer page, a video page, the feed, the videos list) and API calls
  * (a list, a detail). Signed-in answers are never micro-cached, so every request renders or runs its queries.
  *
- * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [--postgres] [dir ...]` compares checkouts on SQLite (on
+ * `tsx tests/bench/render-cpu.ts [--renders=300] [--rounds=3] [--postgres] [--only=<name>] [dir ...]` compares checkouts on SQLite (on
  * PostgreSQL with `--postgres`, DATABASE_URL): each directory
  * is a checkout with its site built (`npx astro build`); default: this one. `npm run bench` (part `signed`) measures
  * this checkout on SQLite and, with DATABASE_URL, PostgreSQL, against the targets.
@@ -150,11 +150,13 @@ export interface SignedInCpu {
 }
 
 /** Starts one server per site (a checkout, optionally on PostgreSQL) and measures each target in interleaved rounds. */
-export async function measureSignedInCpu(specs: Array<{ dir: string; label: string; databaseUrl?: string }>, opts: { renders: number; rounds: number }): Promise<SignedInCpu[]> {
+export async function measureSignedInCpu(specs: Array<{ dir: string; label: string; databaseUrl?: string }>, opts: { renders: number; rounds: number; /** Only the targets whose name holds this. */ only?: string }): Promise<SignedInCpu[]> {
   const sites: Site[] = [];
   const mail = await startSmtpSink();
   try {
     for (const s of specs) sites.push(await start(path.resolve(s.dir), s.label, mail.url, s.databaseUrl));
+    if (opts.only) for (const s of sites) s.targets = s.targets.filter((t) => t.name.includes(opts.only!));
+    if (!sites[0]?.targets.length) throw new Error(`no target's name holds "${opts.only}"`);
     for (const s of sites) for (const t of s.targets) await measure(s, t, 100);
     const figures = new Map<Site, number[][]>(sites.map((s) => [s, s.targets.map(() => [])]));
     // The sites take turns target by target (A B, then B A the next round), each target warmed (50 requests)
@@ -188,7 +190,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // `--postgres`: every site on PostgreSQL (DATABASE_URL, a schema of its own each) instead of SQLite.
   const databaseUrl = process.argv.includes('--postgres') ? process.env.DATABASE_URL : undefined;
   if (process.argv.includes('--postgres') && !databaseUrl) throw new Error('--postgres needs DATABASE_URL');
-  const measured = await measureSignedInCpu(dirs.map((dir) => ({ dir, label: path.basename(path.resolve(dir)), databaseUrl })), { renders, rounds });
+  // `--only=feed`: only the targets whose name holds that text (a change measured where it acts, in more rounds).
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const measured = await measureSignedInCpu(dirs.map((dir) => ({ dir, label: path.basename(path.resolve(dir)), databaseUrl })), { renders, rounds, only });
   const names = measured[0]!.results.map((r) => r.name);
   console.log(`| checkout | ${names.map((n) => `signed-in ${n}, CPU ms`).join(' | ')} | rounds |\n|---|${names.map(() => '---:|').join('')}---|`);
   for (const m of measured) {
