@@ -9,7 +9,9 @@ import { deleteBlock, findBlock, findBlockable, insertBlock, listBlockedFans } f
 /**
  * A performer's blocks (docs/product.md, Messages): a blocked fan cannot message the performer, comment on the
  * performer's items, tip them, unlock their paid messages, or start a new subscription to them. Subscriptions already running are left as they are (the
- * fan paid for the period). `assertNotBlocked` is the one check the messages, the comments and the checkout call.
+ * fan paid for the period). The block is read through `blockQuery` (blocks.repository.ts) and refused with `blockedError`:
+ * by `assertNotBlocked` on its own (tips, the checkout, unlocks), or with the facts a write reads anyway (a message's
+ * conversation, a comment's target: server/reactions/targets.repository.ts), which saves a round trip.
  */
 
 /** What a blocked fan tried, for the refusal's words. */

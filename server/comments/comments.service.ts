@@ -11,7 +11,7 @@ import type { SessionUser } from '../auth/auth.service.js';
 import { canManage, type Viewer } from '../access/access.service.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import { requireDiscussion } from './discussion.js';
-import { assertNotBlocked } from '../blocks/blocks.service.js';
+import { blockedError } from '../blocks/blocks.service.js';
 import type { RealtimeEmitter } from '../realtime/hub.js';
 import { addNotification, pushNotificationCount } from '../notifications/notifications.service.js';
 import { adjustCounter, findTarget, readCounter, type Target } from '../reactions/targets.repository.js';
@@ -114,7 +114,8 @@ export async function createComment(
 ): Promise<CommentItem & { commentCount: number }> {
   const { db, realtime } = deps;
   const target = await requireDiscussion(db, user, country, input.objectType, input.objectId);
-  await assertNotBlocked(db, target.performerId, user.id, 'comment');
+  // Read with the target (a performer never blocks themselves).
+  if (target.blocked) throw blockedError('comment');
   const now = nowIso();
   const id = newId();
   const notifyPerformer = target.performerId && target.performerId !== user.id ? target.performerId : null;

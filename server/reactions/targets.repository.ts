@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../db/database.js';
 import { galleryIsPublic, performerIsPublic, postIsPublic, productIsPublic, videoIsPublic, type Audience } from '../catalogue/catalogue.repository.js';
 import { audienceValues } from '../catalogue/audience.js';
 import { prepared } from '../db/prepared.js';
-import type { Access } from '../db/schema.js';
+import { blockQuery } from '../blocks/blocks.repository.js';
+import type { Access, Database } from '../db/schema.js';
 import type { EngagementObjectType } from '../../common/enums.js';
 
 /**
@@ -28,6 +29,8 @@ export interface Target {
   access: Access;
   /** The public comment counter. */
   commentCount: number;
+  /** Whether its performer blocked the audience's own user (a comment is refused: server/blocks); false for a guest. */
+  blocked: boolean;
 }
 
 export const engagementTables = {
@@ -38,8 +41,15 @@ export const engagementTables = {
   performer: 'performers',
 } as const satisfies Record<EngagementObjectType, string>;
 
-type TargetValues = Audience & { objectId: string };
-const TARGET_VALUES = ['objectId', 'now', 'country', 'selfId'] as const;
+// `viewerId`: the signed-in user, whose block is read (the audience's own `selfId` is bound only where a country block applies).
+type TargetValues = Audience & { objectId: string; viewerId: string | null };
+const TARGET_VALUES = ['objectId', 'now', 'country', 'selfId', 'viewerId'] as const;
+
+/** The `blocked` column of a target's row: its performer's block of the signed-in user, read with the row. */
+function blockedColumn(db: DbOrTrx, performerId: string, viewerId: string | null) {
+  // A guest has no block to read (a shape of its own: prepared statements compile each absent value apart).
+  return (eb: ExpressionBuilder<Database, keyof Database>) => (viewerId === null ? eb.lit<SqlBool>(false) : eb.exists(blockQuery(db, sql.ref<string>(performerId), viewerId))).as('blocked');
+}
 
 /**
  * Each kind's lookup, compiled once (server/db/prepared.ts): every like, comment and discussion read starts with one
@@ -51,6 +61,7 @@ const targetOf = {
       .selectFrom('videos')
       .select(['videos.id', 'videos.performerId', 'videos.title', 'videos.access', 'videos.commentCount'])
       .select(videoIsPublic(v).as('visible'))
+      .select(blockedColumn(db, 'videos.performerId', v.viewerId))
       .where('videos.id', '=', v.objectId),
   ),
   gallery: prepared(TARGET_VALUES, (db, v: TargetValues) =>
@@ -58,6 +69,7 @@ const targetOf = {
       .selectFrom('galleries')
       .select(['galleries.id', 'galleries.performerId', 'galleries.title', 'galleries.access', 'galleries.commentCount'])
       .select(galleryIsPublic(v).as('visible'))
+      .select(blockedColumn(db, 'galleries.performerId', v.viewerId))
       .where('galleries.id', '=', v.objectId),
   ),
   product: prepared(TARGET_VALUES, (db, v: TargetValues) =>
@@ -67,6 +79,7 @@ const targetOf = {
       // A digital product is a sale item (its file opens for buyers); a physical one has nothing locked.
       .select(sql<Access>`case when ${sql.ref('products.type')} = 'digital' then 'sale' else 'free' end`.as('access'))
       .select(productIsPublic(v).as('visible'))
+      .select(blockedColumn(db, 'products.performerId', v.viewerId))
       .where('products.id', '=', v.objectId),
   ),
   post: prepared(TARGET_VALUES, (db, v: TargetValues) =>
@@ -76,22 +89,24 @@ const targetOf = {
       // A performer's post opens like a video; the site's own posts are free.
       .select(sql<Access>`case when ${sql.ref('posts.performerId')} is null then 'free' else ${sql.ref('posts.access')} end`.as('access'))
       .select(postIsPublic(v).as('visible'))
+      .select(blockedColumn(db, 'posts.performerId', v.viewerId))
       .where('posts.id', '=', v.objectId),
   ),
   // A performer's own visibility has no time in it.
-  performer: prepared(['objectId', 'country', 'selfId'], (db, v: TargetValues) =>
+  performer: prepared(['objectId', 'country', 'selfId', 'viewerId'], (db, v: TargetValues) =>
     db
       .selectFrom('performers')
       .select(['performers.id', 'performers.id as performerId', 'performers.displayName as title', 'performers.commentCount'])
       .select(sql<Access>`'free'`.as('access'))
       .select(performerIsPublic(v).as('visible'))
+      .select(blockedColumn(db, 'performers.id', v.viewerId))
       .where('performers.id', '=', v.objectId),
   ),
 } satisfies Record<EngagementObjectType, unknown>;
 
 /** An object by id (not slug), visible or not; undefined when there is no such row. */
 export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, a: Audience): Promise<Target | undefined> {
-  const [row] = await targetOf[objectType](db, { objectId, ...audienceValues(a) });
+  const [row] = await targetOf[objectType](db, { objectId, ...audienceValues(a), viewerId: a.selfId });
   if (!row) return undefined;
   // 0/1 on SQLite, a boolean on PostgreSQL.
   return {
@@ -102,6 +117,7 @@ export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, 
     visible: Number(row.visible) === 1,
     access: row.access,
     commentCount: Number(row.commentCount),
+    blocked: Number(row.blocked) === 1,
   };
 }
 

@@ -473,6 +473,24 @@ describe.each(engines)('comment rules on %s', (engine) => {
     expect(storedComments()).toEqual(before);
   });
 
+  it("refuses a fan the performer blocked on every kind of the performer's objects (403 BLOCKED_BY_PERFORMER, nothing stored), not elsewhere, and takes them again once unblocked", async () => {
+    const [blocked] = await manyUsers(t.ctx.db, 1);
+    expect((await call('POST', '/performer/blocks', e.star, { userId: blocked!.id })).status).toBe(200);
+    const kinds = Object.entries(e.objects) as Array<[EngagementObjectType, string]>;
+    for (const [objectType, objectId] of kinds) {
+      const before = [await countComments(t.ctx.db, objectType, objectId), await readCounter(t.ctx.db, objectType, objectId, 'comment')];
+      const refused = await post(blocked!, objectType, objectId, 'Let me in');
+      expect([refused.status, refused.body.code, refused.body.message], objectType).toEqual([403, 'BLOCKED_BY_PERFORMER', 'This performer does not accept comments from you']);
+      expect([await countComments(t.ctx.db, objectType, objectId), await readCounter(t.ctx.db, objectType, objectId, 'comment')], objectType).toEqual(before);
+    }
+    // Another performer's items, and the other fans on this one's, are not affected.
+    expect((await post(blocked!, 'video', e.otherVideo.id, 'Elsewhere')).status).toBe(201);
+    const [other] = await manyUsers(t.ctx.db, 1);
+    expect((await post(other!, 'performer', e.star.id, 'Not blocked')).status).toBe(201);
+    expect((await call('DELETE', `/performer/blocks/${blocked!.id}`, e.star)).status).toBe(200);
+    for (const [objectType, objectId] of kinds) expect((await post(blocked!, objectType, objectId, 'Back again')).status, objectType).toBe(201);
+  });
+
   it('never answered 5xx (other than where the test broke the database on purpose)', () => {
     expect(serverErrors).toEqual([]);
   });
