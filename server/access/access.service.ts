@@ -162,14 +162,12 @@ export function accessViewOfRows<R extends HeldColumns>(viewer: Viewer, rows: re
   const purchased = new Set<string>();
   for (const r of rows) {
     const s = subject(r);
-    if (isTrue(r.heldSubscription)) subscribed.add(s.performerId);
-    if (isTrue(r.heldPurchase)) purchased.add(`${s.objectType}:${s.objectId}`);
+    // 0/1 on SQLite, a boolean on PostgreSQL.
+    if (Number(r.heldSubscription) === 1) subscribed.add(s.performerId);
+    if (Number(r.heldPurchase) === 1) purchased.add(`${s.objectType}:${s.objectId}`);
   }
   return new AccessView(viewer, subscribed, purchased);
 }
-
-/** An SQL truth value as the engines hand it back: SQLite 0/1, PostgreSQL a boolean. */
-const isTrue = (v: unknown) => v === true || Number(v) === 1;
 
 /** One decision (detail pages, download links, media requests). */
 export async function checkAccess(db: DbOrTrx, viewer: Viewer, subject: AccessSubject, now = new Date()): Promise<AccessDecision> {

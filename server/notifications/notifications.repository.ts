@@ -30,8 +30,8 @@ export interface MailFacts {
  */
 export async function insertNotificationForMail(db: DbOrTrx, row: NewNotification, batch: MailBatch | null, batchSince: string): Promise<MailFacts> {
   const values = { ...row, since: batchSince };
-  const [facts] = batch === null ? await insertFacts.none(db, values) : 'thread' in batch ? await insertFacts.thread(db, { ...values, thread: batch.thread }) : await insertFacts.type(db, { ...values, type: batch.type });
-  return { batched: Boolean(Number(facts?.batched ?? 0)), choice: facts?.emailChoice == null ? undefined : choiceIsOn(facts.emailChoice) };
+  const [facts] = await (batch === null ? insertFacts.none(db, values) : 'thread' in batch ? insertFacts.thread(db, { ...values, thread: batch.thread }) : insertFacts.type(db, { ...values, type: batch.type }));
+  return { batched: Number(facts?.batched) === 1, choice: facts?.emailChoice == null ? undefined : choiceIsOn(facts.emailChoice) };
 }
 
 // Every comment, message and tip runs these statements of notifying: each compiled once (server/db/prepared.ts).

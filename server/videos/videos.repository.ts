@@ -87,7 +87,9 @@ type PlainValues = Audience & { performerId: string | undefined; limit: number; 
 
 const plainPage = (sort: VideoSort) =>
   prepared(['now', 'country', 'selfId', 'performerId', 'limit', 'offset'], (db, v: PlainValues) => publicVideoQueries(db, { ...v, sort }, v).page);
-const plainPages = Object.fromEntries((Object.keys(videoSorts) as VideoSort[]).map((sort) => [sort, plainPage(sort)])) as Record<VideoSort, ReturnType<typeof plainPage>>;
+/** One prepared statement per order (an order shapes the SQL). */
+const bySort = <S>(make: (sort: VideoSort) => S) => Object.fromEntries((Object.keys(videoSorts) as VideoSort[]).map((sort) => [sort, make(sort)])) as Record<VideoSort, S>;
+const plainPages = bySort(plainPage);
 const plainHeldPage = (sort: VideoSort) =>
   prepared(['now', 'country', 'selfId', 'performerId', 'limit', 'offset', 'holder'], (db, v: PlainValues & { holder: string }) =>
     // Plain filters never take the tag's branch: the page is the videos table's own.
@@ -95,7 +97,7 @@ const plainHeldPage = (sort: VideoSort) =>
       heldColumns(db, v.holder, v.now, { objectType: 'video', objectId: sql.ref<string>('videos.id'), performerId: sql.ref<string>('videos.performerId') }),
     ),
   );
-const plainHeldPages = Object.fromEntries((Object.keys(videoSorts) as VideoSort[]).map((sort) => [sort, plainHeldPage(sort)])) as Record<VideoSort, ReturnType<typeof plainHeldPage>>;
+const plainHeldPages = bySort(plainHeldPage);
 const plainCount = prepared(['now', 'country', 'selfId', 'performerId'], (db, v: Omit<PlainValues, 'limit' | 'offset'>) =>
   publicVideoQueries(db, { performerId: v.performerId, limit: 0, offset: 0 }, v).count,
 );
