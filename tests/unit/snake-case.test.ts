@@ -126,8 +126,10 @@ describe('snake_case identifiers written by the compiler', () => {
     expect(ours.rows).toEqual(theirs.rows);
     expect(Object.keys(ours.rows[0]!)).toEqual(Object.keys(theirs.rows[0]!));
     expect(ours.rows[2]).toMatchObject({ id: 3, publishedAt: '2026-03', fileId: null, metaData: { nestedList: [{ pixelWidth: 3 }] } });
-    // An empty result and one without rows pass through.
+    // An empty result and a write's result without rows (its count of rows changed) pass through as they are.
     expect((await new CamelCaseRows().transformResult({ result: { rows: [] }, queryId: { queryId: 'q' } as QueryId })).rows).toEqual([]);
+    const write: QueryResult<any> = { rows: [], numAffectedRows: 2n };
+    expect(await new CamelCaseRows().transformResult({ result: write, queryId: { queryId: 'q' } as QueryId })).toBe(write);
   });
 
   it('the query tree is handed on untouched: no second renaming', () => {
