@@ -43,7 +43,8 @@ export async function feedOf(deps: CatalogueDeps, viewer: NonNullable<Viewer>, q
   const keep = <R extends Row>(rows: R[]) => rows.filter((r) => shown.has(r));
   const kept = { videos: keep(videos.rows), galleries: keep(galleries.rows), posts: keep(posts.rows) };
   // What the viewer holds of the items kept, read with their rows.
-  const held = <R extends HeldColumns>(rows: R[], subject: (r: R) => AccessSubject) => rows.map((r) => ({ ...r, subject: subject(r) }));
+  const held = <R extends HeldColumns>(rows: R[], subject: (r: R) => AccessSubject) =>
+    rows.map((r) => ({ heldSubscription: r.heldSubscription, heldPurchase: r.heldPurchase, subject: subject(r) }));
   const access = accessViewOfRows(
     viewer,
     [...held(kept.videos, videoList.subject), ...held(kept.galleries, galleryList.subject), ...held(kept.posts, postList.subject)],
