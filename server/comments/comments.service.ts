@@ -113,7 +113,7 @@ export async function createComment(
   country: string | null,
 ): Promise<CommentItem & { commentCount: number }> {
   const { db, realtime } = deps;
-  const target = await requireDiscussion(db, user, country, input.objectType, input.objectId);
+  const target = await requireDiscussion(db, user, country, input.objectType, input.objectId, { block: true });
   // Read with the target (a performer never blocks themselves).
   if (target.blocked) throw blockedError('comment');
   const now = nowIso();

@@ -1,7 +1,7 @@
 import type { DbOrTrx } from '../db/database.js';
 import { AppError, notFound } from '../http/errors.js';
 import { canManage, checkAccess, type AccessDecision, type Viewer } from '../access/access.service.js';
-import { findTarget, type Target } from '../reactions/targets.repository.js';
+import { findTarget, type Target, type TargetReading } from '../reactions/targets.repository.js';
 import { audienceOf } from '../catalogue/catalogue.repository.js';
 import type { LockedDiscussion } from '../../common/schemas/engagement.js';
 import type { EngagementObjectType } from '../../common/enums.js';
@@ -29,8 +29,10 @@ export const discussionMessages = {
  * The object if this viewer may see it at all (public to them, which includes their country not being blocked by
  * its performer; or they are its performer / an admin); undefined otherwise. `country`: the visitor's, null when unknown.
  */
-export async function findVisibleTarget(db: DbOrTrx, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string, now = new Date()): Promise<Target | undefined> {
-  const target = await findTarget(db, objectType, objectId, audienceOf(viewer, country, now.toISOString()));
+export async function findVisibleTarget(
+  db: DbOrTrx, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string, reading: TargetReading = {}, now = new Date(),
+): Promise<Target | undefined> {
+  const target = await findTarget(db, objectType, objectId, audienceOf(viewer, country, now.toISOString()), reading);
   if (!target) return undefined;
   if (target.visible || viewer?.role === 'admin' || (target.performerId && canManage(viewer, target.performerId))) return target;
   return undefined;
@@ -44,8 +46,11 @@ export async function discussionDecision(db: DbOrTrx, viewer: Viewer, target: Ta
 }
 
 /** The object and the viewer's decision; undefined when the object does not exist or is hidden from the viewer. */
-export async function openDiscussion(db: DbOrTrx, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string, now = new Date()): Promise<Discussion | undefined> {
-  const target = await findVisibleTarget(db, viewer, country, objectType, objectId, now);
+export async function openDiscussion(
+  db: DbOrTrx, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string, reading: TargetReading = {},
+): Promise<Discussion | undefined> {
+  const now = new Date();
+  const target = await findVisibleTarget(db, viewer, country, objectType, objectId, reading, now);
   if (!target) return undefined;
   return { target, decision: await discussionDecision(db, viewer, target, now) };
 }
@@ -61,8 +66,10 @@ export function lockedDiscussion(d: Discussion): LockedDiscussion | null {
  * `LOCKED` with `details: { needs, commentCount }` when it is locked: the same answer for every viewer without
  * access, so a guest's refusal may be shared by the micro-cache.
  */
-export async function requireDiscussion(db: DbOrTrx, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string): Promise<Target> {
-  const d = await openDiscussion(db, viewer, country, objectType, objectId);
+export async function requireDiscussion(
+  db: DbOrTrx, viewer: Viewer, country: string | null, objectType: EngagementObjectType, objectId: string, reading: TargetReading = {},
+): Promise<Target> {
+  const d = await openDiscussion(db, viewer, country, objectType, objectId, reading);
   if (!d) throw notFound('Content');
   const locked = lockedDiscussion(d);
   if (locked) throw new AppError(403, 'LOCKED', discussionMessages[locked.needs], locked);

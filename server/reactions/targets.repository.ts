@@ -29,7 +29,10 @@ export interface Target {
   access: Access;
   /** The public comment counter. */
   commentCount: number;
-  /** Whether its performer blocked the audience's own user (a comment is refused: server/blocks); false for a guest. */
+  /**
+   * Whether its performer blocked the audience's own user (a comment is refused: server/blocks); read only when asked
+   * (`{ block: true }`: a comment), false otherwise and for a guest.
+   */
   blocked: boolean;
 }
 
@@ -41,13 +44,13 @@ export const engagementTables = {
   performer: 'performers',
 } as const satisfies Record<EngagementObjectType, string>;
 
-// `viewerId`: the signed-in user, whose block is read (the audience's own `selfId` is bound only where a country block applies).
+// `viewerId`: the user whose block is read, null when none is (the audience's own `selfId` is bound only where a country block applies).
 type TargetValues = Audience & { objectId: string; viewerId: string | null };
 const TARGET_VALUES = ['objectId', 'now', 'country', 'selfId', 'viewerId'] as const;
 
 /** The `blocked` column of a target's row: its performer's block of the signed-in user, read with the row. */
 function blockedColumn(db: DbOrTrx, performerId: string, viewerId: string | null) {
-  // A guest has no block to read (a shape of its own: prepared statements compile each absent value apart).
+  // Nobody's block to read: a shape of its own (prepared statements compile each absent value apart).
   return (eb: ExpressionBuilder<Database, keyof Database>) => (viewerId === null ? eb.lit<SqlBool>(false) : eb.exists(blockQuery(db, sql.ref<string>(performerId), viewerId))).as('blocked');
 }
 
@@ -104,9 +107,15 @@ const targetOf = {
   ),
 } satisfies Record<EngagementObjectType, unknown>;
 
+/** What a lookup reads besides the object: `block`, whether its performer blocked the audience's own user. */
+export interface TargetReading {
+  block?: boolean;
+}
+
 /** An object by id (not slug), visible or not; undefined when there is no such row. */
-export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, a: Audience): Promise<Target | undefined> {
-  const [row] = await targetOf[objectType](db, { objectId, ...audienceValues(a), viewerId: a.selfId });
+export async function findTarget(db: DbOrTrx, objectType: EngagementObjectType, objectId: string, a: Audience, reading: TargetReading = {}): Promise<Target | undefined> {
+  // Only a comment needs the block (a like from a blocked fan is allowed), so likes and reads leave it out.
+  const [row] = await targetOf[objectType](db, { objectId, ...audienceValues(a), viewerId: reading.block ? a.selfId : null });
   if (!row) return undefined;
   // 0/1 on SQLite, a boolean on PostgreSQL.
   return {
