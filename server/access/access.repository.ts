@@ -57,10 +57,11 @@ export function entitledQuery(db: DbOrTrx, userId: string, objectType: ObjectTyp
  * (`heldSubscription`) and a live entitlement to it (`heldPurchase`), through the same two lookups. A page then needs no
  * second statement for its viewer (a round trip on PostgreSQL); `accessViewOfRows` (access.service.ts) makes the view.
  */
-export function heldColumns(db: DbOrTrx, userId: string, now: string, item: { objectType: ObjectType; objectId: Expression<string>; performerId: Expression<string> }) {
+export function heldColumns(db: DbOrTrx, userId: string, now: string, objectType: ObjectType, table: string) {
+  // Every held item is a row of its own table, with its id and its performer's (`<table>.id`, `<table>.performerId`).
   return <TB extends keyof Database>(eb: ExpressionBuilder<Database, TB>) => [
-    eb.exists(subscribesQuery(db, userId, item.performerId, now)).as('heldSubscription'),
-    eb.exists(entitledQuery(db, userId, item.objectType, item.objectId)).as('heldPurchase'),
+    eb.exists(subscribesQuery(db, userId, sql.ref<string>(`${table}.performerId`), now)).as('heldSubscription'),
+    eb.exists(entitledQuery(db, userId, objectType, sql.ref<string>(`${table}.id`))).as('heldPurchase'),
   ];
 }
 

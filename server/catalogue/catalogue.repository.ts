@@ -366,10 +366,9 @@ export function feedQuery<R>(db: DbOrTrx, performerIds: readonly string[], q: Fe
     keys = pageOf(performerIds);
   }
   // Joined, not `id in (…)`: PostgreSQL answered that by walking the whole table's primary key against the page.
-  const item = { objectType: q.objectType, objectId: sql.ref<string>(`${table}.id`), performerId: sql.ref<string>(`${table}.performerId`) };
   return q
     .rows(keys.as('page'))
-    .select(heldColumns(db, held.holder, held.now, item))
+    .select(heldColumns(db, held.holder, held.now, q.objectType, table))
     .orderBy(ref(`page.${column}`), sort.dir)
     .orderBy(ref('page.id'), sort.dir);
 }

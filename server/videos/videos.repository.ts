@@ -93,9 +93,7 @@ const plainPages = bySort(plainPage);
 const plainHeldPage = (sort: VideoSort) =>
   prepared(['now', 'country', 'selfId', 'performerId', 'limit', 'offset', 'holder'], (db, v: PlainValues & { holder: string }) =>
     // Plain filters never take the tag's branch: the page is the videos table's own.
-    (publicVideoQueries(db, { ...v, sort }, v).page as unknown as SelectQueryBuilder<Database, 'videos', VideoRow>).select(
-      heldColumns(db, v.holder, v.now, { objectType: 'video', objectId: sql.ref<string>('videos.id'), performerId: sql.ref<string>('videos.performerId') }),
-    ),
+    (publicVideoQueries(db, { ...v, sort }, v).page as unknown as SelectQueryBuilder<Database, 'videos', VideoRow>).select(heldColumns(db, v.holder, v.now, 'video', 'videos')),
   );
 const plainHeldPages = bySort(plainHeldPage);
 const plainCount = prepared(['now', 'country', 'selfId', 'performerId'], (db, v: Omit<PlainValues, 'limit' | 'offset'>) =>
