@@ -1,6 +1,7 @@
 import type { Selectable, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { cappedCount } from '../db/capped-count.js';
 import { prepared } from '../db/prepared.js';
+import { isSqlite } from '../catalogue/catalogue.repository.js';
 import type { DbOrTrx } from '../db/database.js';
 import type { Database, NotificationsTable } from '../db/schema.js';
 import type { Cursor } from '../http/pagination.js';
@@ -134,6 +135,11 @@ export function markAllNotificationsRead(db: DbOrTrx, userId: string, before: st
  * Claims the user's rows not yet pushed (created since `since`, newest `limit`), oldest first: one conditional UPDATE,
  * so of two pushes at once each row goes out with one of them. When it claims any, the same statement answers the
  * user's unread count (`unread`), which the push sends next; otherwise `unread` is undefined.
+ *
+ * On PostgreSQL a claim skips the rows another claim is locking (`for update skip locked`): that claim pushes them. Two
+ * claims that waited for each other's rows deadlocked whenever their plans locked rows in different orders (a
+ * performer written to by many fans at once: each wait lasted the server's deadlock_timeout, 1 s, and held a pooled
+ * connection, so the whole site stalled for seconds; the loser's push was lost).
  */
 export async function claimUnpushed(db: DbOrTrx, userId: string, since: string, at: string, limit: number): Promise<{ rows: NotificationRow[]; unread: number | undefined }> {
   const rows = await claimUnpushedOf(db, { userId, since, at, limit });
@@ -150,9 +156,11 @@ export function claimUnpushedQuery(db: DbOrTrx, userId: string, since: string, a
   return db
     .updateTable('notifications')
     .set({ pushedAt: at })
-    .where('id', 'in', (eb) =>
-      eb.selectFrom('notifications').select('id').where('userId', '=', userId).where('pushedAt', 'is', null).where('createdAt', '>=', since).orderBy('createdAt', 'desc').limit(limit),
-    )
+    .where('id', 'in', (eb) => {
+      const unpushed = eb.selectFrom('notifications').select('id').where('userId', '=', userId).where('pushedAt', 'is', null).where('createdAt', '>=', since).orderBy('createdAt', 'desc').limit(limit);
+      // SQLite has one writer at a time and no row locks.
+      return isSqlite(db) ? unpushed : unpushed.forUpdate().skipLocked();
+    })
     .where('pushedAt', 'is', null)
     .returningAll()
     // PostgreSQL counts once per statement (an InitPlan); SQLite once per row claimed, usually the one just written.

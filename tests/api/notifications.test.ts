@@ -7,7 +7,8 @@ import { nextEvent, socketsClosedAfterEach } from '../helpers/realtime-client.js
 import { addNotification, readConversationNotifications } from '../../server/notifications/notifications.service.js';
 import { mailNotification } from '../../server/notifications/notification-mail.js';
 import { unsubscribeToken } from '../../server/notifications/unsubscribe.js';
-import { newId } from '../../server/db/ids.js';
+import { newId, nowIso } from '../../server/db/ids.js';
+import { claimUnpushed } from '../../server/notifications/notifications.repository.js';
 import { makeVideo } from '../../server/seed/factories.js';
 
 /**
@@ -199,6 +200,48 @@ describe.each(engines)('notifications on %s', (engine) => {
     expect(payouts[0]).toMatchObject({ payoutId: requested.body._id, amount: 8000, url: '/studio/earnings' });
     const list = await call('GET', '/notifications', perf);
     expect(list.body.items.map((i: { text: string }) => i.text)).toEqual(['Your payout of $80.00 was paid', 'Your payout of $80.00 was approved']);
+  });
+
+  it('pushes each of a person\'s new rows exactly once when many arrive at once, and no claim fails', async () => {
+    // A performer written to by many fans at the same moment: each write adds a row, then claims what is unpushed.
+    const me = await createUser(db(), 'performer');
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const added: string[] = [];
+    const claimed: string[] = [];
+    const failures: string[] = [];
+    const writer = async () => {
+      for (let i = 0; i < 25; i++) {
+        added.push(await addNotification(db(), me.id, 'message', { from: 'someone' }, { email: false }));
+        try {
+          claimed.push(...(await claimUnpushed(db(), me.id, since, nowIso(), 20)).rows.map((r) => r.id));
+        } catch (e) {
+          failures.push(String(e));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, writer));
+    expect(failures).toEqual([]);
+    expect(claimed.length).toBe(added.length);
+    expect(new Set(claimed)).toEqual(new Set(added));
+  });
+
+  it.runIf(engine === 'postgres')('a push never waits for a row another push is claiming: it takes the others, and the held row goes out with a later push', async () => {
+    // Two claims that waited for each other's rows deadlocked (each wait a second, a pooled connection held meanwhile).
+    const me = await createUser(db(), 'performer');
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const held = await addNotification(db(), me.id, 'message', {}, { email: false });
+    const free = await addNotification(db(), me.id, 'message', {}, { email: false });
+    let during: string[] | 'waited' = [];
+    let claim: Promise<unknown> = Promise.resolve();
+    await db().transaction().execute(async (trx) => {
+      await trx.selectFrom('notifications').select('id').where('id', '=', held).forUpdate().execute();
+      const ids = claimUnpushed(db(), me.id, since, nowIso(), 20).then((r) => r.rows.map((x) => x.id));
+      claim = ids;
+      during = await Promise.race([ids, new Promise<'waited'>((ok) => setTimeout(() => ok('waited'), 2000))]);
+    });
+    await claim;
+    expect(during).toEqual([free]);
+    expect((await claimUnpushed(db(), me.id, since, nowIso(), 20)).rows.map((x) => x.id)).toEqual([held]);
   });
 
   it('a comment by someone else notifies the performer once, with who wrote it and a link to the item; pushed live as notification/created then the count', async () => {
